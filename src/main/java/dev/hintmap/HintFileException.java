@@ -1,0 +1,69 @@
+package dev.hintmap;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * A hint file could not be created or opened: it is not a hint file, is damaged, was written by
+ * another version or layout, or contradicts the options it was opened with. The message names
+ * the file, the field and, where there is one, the expected range. A file that fails to open is
+ * never modified.
+ */
+public final class HintFileException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    /** What is wrong with the file, one value per distinct problem. */
+    public enum Problem {
+        /** Shorter than its header, or than the size its header declares. */
+        TRUNCATED,
+        /** The creator has not finished initialising it (magic is still zero). */
+        UNFINISHED,
+        /** The magic number is not hintmap's. */
+        NOT_A_HINT_FILE,
+        /** Written with a format version this library does not read. */
+        UNSUPPORTED_VERSION,
+        /** The header checksum does not match its contents. */
+        CORRUPT_HEADER,
+        /** Written by a build whose binary layout differs from this one. */
+        LAYOUT_MISMATCH,
+        /** A header field is out of range or inconsistent with the others or the file size. */
+        INCONSISTENT,
+        /** The options passed to open contradict the file's own layout. */
+        OPTIONS_MISMATCH,
+        /** Every writer-table entry is held by a live process. */
+        WRITER_TABLE_FULL,
+        /** The operating system refused an operation on the file. */
+        IO
+    }
+
+    private final transient Path file;
+    private final Problem problem;
+    private final String field;
+
+    public HintFileException(Path file, Problem problem, String field, String detail) {
+        this(file, problem, field, detail, null);
+    }
+
+    public HintFileException(Path file, Problem problem, String field, String detail, Throwable cause) {
+        super(file + ": " + detail + (field == null ? "" : " [field " + field + "]"), cause);
+        this.file = file;
+        this.problem = Objects.requireNonNull(problem);
+        this.field = field;
+    }
+
+    /** The file concerned. */
+    public Path file() {
+        return file;
+    }
+
+    /** The kind of problem. */
+    public Problem problem() {
+        return problem;
+    }
+
+    /** The header field concerned, or {@code null} when the problem is not about one field. */
+    public String field() {
+        return field;
+    }
+}

@@ -1,0 +1,246 @@
+package dev.hintmap;
+
+import dev.hintmap.format.Layouts;
+import dev.hintmap.store.EncodedNames;
+import dev.hintmap.store.MappedStore;
+import dev.hintmap.store.Snapshot;
+import dev.hintmap.store.StoreEngine;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * A bounded store of per-region performance hints, kept off-heap in one memory-mapped file that
+ * several threads and processes (Java and C) record into and query at the same time.
+ *
+ * <p>Each region accumulates its dispatch count, total and maximum kernel time, and total bytes
+ * touched; sums saturate at {@link Long#MAX_VALUE}. A region is <em>hot</em> when its mean
+ * kernel time is at least the store's threshold. The store never holds more than
+ * {@link #capacity()} regions: a new region at capacity evicts one chosen by CLOCK (second
+ * chance). Hints are a prioritisation signal: an unknown region reads as zero/absent.
+ *
+ * <p>Thread-safe. Recording into an existing region takes only that region's slot lock (one
+ * CAS) and allocates nothing; queries never wait for a lock. For the hottest path, resolve a
+ * {@link Region} handle once and record through it. The file layout and protocol are specified
+ * in {@code docs/FORMAT.md}.
+ *
+ * <pre>{@code
+ * try (HintStore store = HintStore.open(Path.of("/tmp/app.hints"), HintStoreOptions.defaults())) {
+ *     store.record("gemm_bf16_128x128", 250_000, 1 << 20);
+ *     boolean hot = store.isHot("gemm_bf16_128x128");
+ * }
+ * }</pre>
+ */
+public final class HintStore implements AutoCloseable {
+    private final MappedStore mapped;
+    private final StoreEngine engine;
+    private final long hotThresholdNs;
+    private final int capacity;
+
+    private HintStore(MappedStore mapped) {
+        this.mapped = mapped;
+        this.engine = mapped.engine();
+        this.hotThresholdNs = mapped.header().hotThresholdNs();
+        this.capacity = engine.capacity();
+    }
+
+    /**
+     * Opens the hint file at {@code file}, creating it (mode 0600) when it does not exist.
+     * An existing file's layout wins over {@code options}; options set explicitly that
+     * contradict it are an error.
+     *
+     * @throws HintFileException when the file is not a valid hint file of this version and
+     *     layout, contradicts explicit options, or cannot be created, read or mapped
+     * @throws IOException for other I/O failures
+     */
+    public static HintStore open(Path file, HintStoreOptions options) throws IOException {
+        Objects.requireNonNull(file, "file");
+        Objects.requireNonNull(options, "options");
+        return new HintStore(MappedStore.open(file, options));
+    }
+
+    /** An anonymous store, private to this process, with the same semantics as a file. */
+    public static HintStore inMemory(HintStoreOptions options) {
+        Objects.requireNonNull(options, "options");
+        if (options.readOnly()) {
+            throw new IllegalArgumentException("an in-memory store cannot be read-only");
+        }
+        return new HintStore(MappedStore.inMemory(options));
+    }
+
+    /**
+     * Records one dispatch of {@code regionGenerator}.
+     *
+     * @param regionGenerator the region's name: non-empty, at most the store's maximum UTF-8
+     *     length, encodable as UTF-8
+     * @param kernelNs the dispatch's kernel time, {@code >= 0}
+     * @param bytesTouched bytes the dispatch touched, {@code >= 0}
+     * @throws IllegalArgumentException for a bad name or a negative value; nothing is recorded
+     * @throws IllegalStateException if the store is closed or read-only
+     */
+    public void record(String regionGenerator, long kernelNs, long bytesTouched) {
+        mapped.requireOpen();
+        requireNonNegative(kernelNs, bytesTouched);
+        EncodedNames.Scratch scratch = EncodedNames.scratch();
+        scratch.name.encodeChecked(regionGenerator, engine.maxNameBytes());
+        requireWritable();
+        if (capacity == 0) {
+            return;
+        }
+        engine.record(scratch.name, kernelNs, bytesTouched, scratch.snapshot);
+    }
+
+    /**
+     * A handle that records into {@code regionGenerator} without hashing or looking up the name
+     * on each call. It follows the region through eviction and re-insertion.
+     *
+     * @throws IllegalArgumentException for a bad name
+     * @throws IllegalStateException if the store is closed
+     */
+    public Region region(String regionGenerator) {
+        mapped.requireOpen();
+        return new Region(this, EncodedNames.encodeCopy(regionGenerator, engine.maxNameBytes()), regionGenerator);
+    }
+
+    /** Whether the region's mean kernel time is at least {@link #hotThresholdNs()}; false when absent. */
+    public boolean isHot(String regionGenerator) {
+        Snapshot s = find(regionGenerator);
+        return s != null && s.meanKernelNs() >= hotThresholdNs;
+    }
+
+    /** Dispatches recorded for the region; 0 when absent. */
+    public long dispatchCount(String regionGenerator) {
+        Snapshot s = find(regionGenerator);
+        return s == null ? 0 : s.dispatchCount();
+    }
+
+    /** Mean kernel time of the region in ns, rounded down; 0 when absent. */
+    public long meanKernelNs(String regionGenerator) {
+        Snapshot s = find(regionGenerator);
+        return s == null ? 0 : s.meanKernelNs();
+    }
+
+    /** A consistent copy of the region's record, or empty when the region is absent. */
+    public Optional<RegionRecord> recordFor(String regionGenerator) {
+        Snapshot s = find(regionGenerator);
+        if (s == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new RegionRecord(regionGenerator, s.dispatchCount(), s.kernelNsTotal(),
+                s.kernelNsMax(), s.bytesTotal()));
+    }
+
+    /** Number of regions held, at most {@link #capacity()}. */
+    public int size() {
+        mapped.requireOpen();
+        return engine.size();
+    }
+
+    public boolean isEmpty() {
+        return size() == 0;
+    }
+
+    /** Maximum number of regions; 0 when recording is disabled. */
+    public int capacity() {
+        return capacity;
+    }
+
+    /** Mean kernel time at or above which a region is hot. */
+    public long hotThresholdNs() {
+        return hotThresholdNs;
+    }
+
+    /** Longest region name accepted, in UTF-8 bytes. */
+    public int maxNameBytes() {
+        return engine.maxNameBytes();
+    }
+
+    /** Regions evicted from this store (file) since it was created. */
+    public long evictions() {
+        mapped.requireOpen();
+        return engine.headerCounter(Layouts.EVICTIONS);
+    }
+
+    /**
+     * Calls {@code action} with a consistent record of every region present, in slot order.
+     * Regions inserted or evicted concurrently may or may not be seen.
+     */
+    public void forEach(Consumer<RegionRecord> action) {
+        Objects.requireNonNull(action, "action");
+        mapped.requireOpen();
+        Snapshot s = new Snapshot();
+        byte[] name = new byte[engine.maxNameBytes()];
+        int slots = engine.highWater();
+        for (int k = 0; k < slots; k++) {
+            int length = engine.readSlot(k, name, s);
+            if (length > 0) {
+                action.accept(new RegionRecord(new String(name, 0, length, StandardCharsets.UTF_8),
+                        s.dispatchCount(), s.kernelNsTotal(), s.kernelNsMax(), s.bytesTotal()));
+            }
+        }
+    }
+
+    /**
+     * Flushes recorded data to the file (msync), a checkpoint for the profile. Closing does not
+     * require it: the mapping is shared, and the operating system writes it back in any case.
+     */
+    public void force() {
+        mapped.force();
+    }
+
+    /** The backing file, or empty for an in-memory store. */
+    public Optional<Path> file() {
+        return Optional.ofNullable(mapped.file());
+    }
+
+    /** Whether this store was opened read-only. */
+    public boolean isReadOnly() {
+        return mapped.readOnly();
+    }
+
+    /** Unmaps the store. Idempotent; afterwards every method but close throws {@link IllegalStateException}. */
+    @Override
+    public void close() {
+        mapped.close();
+    }
+
+    @Override
+    public String toString() {
+        return "HintStore[" + (mapped.file() == null ? "in memory" : mapped.file()) + ", capacity=" + capacity + "]";
+    }
+
+    // ------------------------------------------------------------------ internals
+
+    private Snapshot find(String regionGenerator) {
+        mapped.requireOpen();
+        EncodedNames.Scratch scratch = EncodedNames.scratch();
+        scratch.name.encodeChecked(regionGenerator, engine.maxNameBytes());
+        return engine.lookup(scratch.name, scratch.snapshot) ? scratch.snapshot : null;
+    }
+
+    static void requireNonNegative(long kernelNs, long bytesTouched) {
+        if (kernelNs < 0) {
+            throw new IllegalArgumentException("kernelNs " + kernelNs + " is negative");
+        }
+        if (bytesTouched < 0) {
+            throw new IllegalArgumentException("bytesTouched " + bytesTouched + " is negative");
+        }
+    }
+
+    void requireWritable() {
+        if (mapped.readOnly()) {
+            throw new IllegalStateException("hint store " + mapped.file() + " was opened read-only");
+        }
+    }
+
+    MappedStore mapped() {
+        return mapped;
+    }
+
+    StoreEngine engine() {
+        return engine;
+    }
+}

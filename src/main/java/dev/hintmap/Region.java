@@ -1,0 +1,54 @@
+package dev.hintmap;
+
+import dev.hintmap.store.EncodedName;
+import dev.hintmap.store.EncodedNames;
+
+/**
+ * A pre-resolved region of one {@link HintStore}: recording through it skips hashing and
+ * looking up the name. The handle remembers the slot and its generation; when the region has
+ * been evicted (and the slot reused) since, the next record notices it under the slot lock,
+ * re-resolves the name (inserting the region again) and carries on. Thread-safe.
+ */
+public final class Region {
+    private final HintStore store;
+    private final EncodedName name;
+    private final String regionGenerator;
+    /** Slot and generation last resolved, or null; replaced as a whole, never mutated. */
+    private volatile EncodedNames.Resolution resolution;
+
+    Region(HintStore store, EncodedName name, String regionGenerator) {
+        this.store = store;
+        this.name = name;
+        this.regionGenerator = regionGenerator;
+    }
+
+    /** The region's name. */
+    public String name() {
+        return regionGenerator;
+    }
+
+    /**
+     * Records one dispatch, as {@link HintStore#record(String, long, long)} does.
+     *
+     * @throws IllegalArgumentException for a negative value; nothing is recorded
+     * @throws IllegalStateException if the store is closed or read-only
+     */
+    public void record(long kernelNs, long bytesTouched) {
+        store.mapped().requireOpen();
+        HintStore.requireNonNegative(kernelNs, bytesTouched);
+        store.requireWritable();
+        if (store.capacity() == 0) {
+            return;
+        }
+        EncodedNames.Resolution r = resolution;
+        if (r != null && store.engine().recordInto(r.slot(), r.gen(), kernelNs, bytesTouched)) {
+            return;
+        }
+        resolution = EncodedNames.recordResolving(store.engine(), name, kernelNs, bytesTouched);
+    }
+
+    @Override
+    public String toString() {
+        return "Region[" + regionGenerator + "]";
+    }
+}

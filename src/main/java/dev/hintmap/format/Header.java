@@ -1,0 +1,125 @@
+package dev.hintmap.format;
+
+import dev.hintmap.HintFileException;
+import dev.hintmap.HintFileException.Problem;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+
+/**
+ * The immutable part of a header (§3.1): written once by the creator, validated by every opener
+ * before any slot is touched.
+ *
+ * @param geometry layout parameters and derived offsets
+ * @param hotThresholdNs mean kernel ns at or above which a region is hot
+ * @param createdEpochMs creation time
+ */
+public record Header(FileGeometry geometry, long hotThresholdNs, long createdEpochMs) {
+
+    /** Writes line 0 except {@code magic} into a zeroed header; the caller publishes magic last. */
+    public void writeImmutablePart(MemorySegment h) {
+        h.set(Layouts.U32, Layouts.FORMAT_VERSION, Layouts.FORMAT_VERSION_VALUE);
+        h.set(Layouts.U32, Layouts.HEADER_BYTES, (int) Layouts.HEADER.byteSize());
+        h.set(Layouts.U64, Layouts.LAYOUT_FINGERPRINT, Layouts.fingerprint());
+        h.set(Layouts.U32, Layouts.CAPACITY, geometry.capacity());
+        h.set(Layouts.U32, Layouts.MAX_NAME_BYTES, geometry.maxNameBytes());
+        h.set(Layouts.U32, Layouts.SLOT_BYTES, geometry.slotBytes());
+        h.set(Layouts.U32, Layouts.INDEX_ENTRIES, geometry.indexEntries());
+        h.set(Layouts.U32, Layouts.MAX_PROBE, geometry.maxProbe());
+        h.set(Layouts.U32, Layouts.WRITER_ENTRIES, geometry.writerEntries());
+        h.set(Layouts.U64, Layouts.HOT_THRESHOLD_NS, hotThresholdNs);
+        h.set(Layouts.U64, Layouts.CREATED_EPOCH_MS, createdEpochMs);
+        h.set(Layouts.U64, Layouts.WRITER_TABLE_OFFSET, geometry.writerTableOffset());
+        h.set(Layouts.U64, Layouts.INDEX_OFFSET, geometry.indexOffset());
+        h.set(Layouts.U64, Layouts.SLOTS_OFFSET, geometry.slotsOffset());
+        h.set(Layouts.U64, Layouts.FILE_BYTES, geometry.fileBytes());
+        h.set(Layouts.U64, Layouts.HEADER_CHECKSUM, checksum(h));
+    }
+
+    /** {@code hm64} of the bytes between {@code magic} and {@code header_checksum}. */
+    static long checksum(MemorySegment h) {
+        int from = (int) Layouts.FORMAT_VERSION;
+        int length = (int) (Layouts.HEADER_CHECKSUM - from);
+        byte[] bytes = h.asSlice(from, length).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        return Hm64.ofBytes(bytes, length);
+    }
+
+    /**
+     * Validates a header read from {@code file} (§5 opening steps 1–4) and returns it.
+     *
+     * @param h at least the first {@code min(fileSize, 4096)} bytes of the file
+     * @param fileSize the file's size in bytes
+     * @throws HintFileException naming the first problem found
+     */
+    public static Header validate(Path file, MemorySegment h, long fileSize) throws HintFileException {
+        long headerBytes = Layouts.HEADER.byteSize();
+        if (fileSize < headerBytes || h.byteSize() < headerBytes) {
+            throw new HintFileException(file, Problem.TRUNCATED, null,
+                    "file is " + fileSize + " bytes, shorter than the " + headerBytes + "-byte header");
+        }
+        long magic = h.get(Layouts.U64, Layouts.MAGIC);
+        if (magic == 0) {
+            throw new HintFileException(file, Problem.UNFINISHED, "magic",
+                    "file was never completely initialised (magic is 0): its creator died or is still creating it");
+        }
+        if (magic != Layouts.MAGIC_VALUE) {
+            throw new HintFileException(file, Problem.NOT_A_HINT_FILE, "magic",
+                    String.format("not a hint file: magic is 0x%016x, expected 0x%016x", magic, Layouts.MAGIC_VALUE));
+        }
+        int version = h.get(Layouts.U32, Layouts.FORMAT_VERSION);
+        if (version != Layouts.FORMAT_VERSION_VALUE) {
+            String who = Integer.compareUnsigned(version, Layouts.FORMAT_VERSION_VALUE) > 0
+                    ? "a newer hintmap" : "an older or unknown hintmap";
+            throw new HintFileException(file, Problem.UNSUPPORTED_VERSION, "format_version",
+                    "format version " + Integer.toUnsignedString(version) + " was written by " + who
+                            + "; this library reads version " + Layouts.FORMAT_VERSION_VALUE);
+        }
+        long storedChecksum = h.get(Layouts.U64, Layouts.HEADER_CHECKSUM);
+        long actualChecksum = checksum(h);
+        if (storedChecksum != actualChecksum) {
+            throw new HintFileException(file, Problem.CORRUPT_HEADER, "header_checksum",
+                    String.format("header is corrupt: checksum 0x%016x does not match its contents (0x%016x)",
+                            storedChecksum, actualChecksum));
+        }
+        long fingerprint = h.get(Layouts.U64, Layouts.LAYOUT_FINGERPRINT);
+        if (fingerprint != Layouts.fingerprint()) {
+            throw new HintFileException(file, Problem.LAYOUT_MISMATCH, "layout_fingerprint",
+                    String.format("written by a build with another binary layout (fingerprint 0x%016x, this build 0x%016x)",
+                            fingerprint, Layouts.fingerprint()));
+        }
+        requireEqual(file, "header_bytes", Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.HEADER_BYTES)), headerBytes);
+        long capacity = Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.CAPACITY));
+        requireRange(file, "capacity", capacity, 0, FileGeometry.MAX_CAPACITY);
+        long maxName = Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.MAX_NAME_BYTES));
+        requireRange(file, "max_name_bytes", maxName, 1, FileGeometry.MAX_NAME_BYTES_LIMIT);
+        long threshold = h.get(Layouts.U64, Layouts.HOT_THRESHOLD_NS);
+        requireRange(file, "hot_threshold_ns", threshold, 0, Long.MAX_VALUE);
+        FileGeometry g = new FileGeometry((int) capacity, (int) maxName);
+        requireEqual(file, "slot_bytes", Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.SLOT_BYTES)), g.slotBytes());
+        requireEqual(file, "index_entries", Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.INDEX_ENTRIES)), g.indexEntries());
+        requireEqual(file, "max_probe", Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.MAX_PROBE)), g.maxProbe());
+        requireEqual(file, "writer_entries", Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.WRITER_ENTRIES)), g.writerEntries());
+        requireEqual(file, "writer_table_offset", h.get(Layouts.U64, Layouts.WRITER_TABLE_OFFSET), g.writerTableOffset());
+        requireEqual(file, "index_offset", h.get(Layouts.U64, Layouts.INDEX_OFFSET), g.indexOffset());
+        requireEqual(file, "slots_offset", h.get(Layouts.U64, Layouts.SLOTS_OFFSET), g.slotsOffset());
+        requireEqual(file, "file_bytes", h.get(Layouts.U64, Layouts.FILE_BYTES), g.fileBytes());
+        if (fileSize != g.fileBytes()) {
+            throw new HintFileException(file, fileSize < g.fileBytes() ? Problem.TRUNCATED : Problem.INCONSISTENT,
+                    "file_bytes", "file is " + fileSize + " bytes but its header declares " + g.fileBytes());
+        }
+        return new Header(g, threshold, h.get(Layouts.U64, Layouts.CREATED_EPOCH_MS));
+    }
+
+    private static void requireEqual(Path file, String field, long actual, long expected) throws HintFileException {
+        if (actual != expected) {
+            throw new HintFileException(file, Problem.INCONSISTENT, field,
+                    field + " is " + actual + ", expected " + expected + " for this file's parameters");
+        }
+    }
+
+    private static void requireRange(Path file, String field, long actual, long min, long max) throws HintFileException {
+        if (actual < min || actual > max) {
+            throw new HintFileException(file, Problem.INCONSISTENT, field,
+                    field + " is " + actual + ", outside [" + min + ", " + max + "]");
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package dev.hintmap.store;
+
+import dev.hintmap.format.Layouts;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
+
+/**
+ * Access to the shared mapping, one method per memory-access mode. This is the only class that
+ * touches VarHandles; every protocol class names the mode it needs through it, so the memory
+ * order of each access is visible at its call site (see {@code docs/FORMAT.md} §6–§8).
+ */
+final class Memory {
+    private static final VarHandle LONG = Layouts.U64.varHandle();
+    private static final VarHandle INT = Layouts.U32.varHandle();
+
+    final MemorySegment segment;
+
+    Memory(MemorySegment segment) {
+        this.segment = segment;
+    }
+
+    long plainLong(long offset) {
+        return segment.get(Layouts.U64, offset);
+    }
+
+    void plainLong(long offset, long value) {
+        segment.set(Layouts.U64, offset, value);
+    }
+
+    int plainInt(long offset) {
+        return segment.get(Layouts.U32, offset);
+    }
+
+    void plainInt(long offset, int value) {
+        segment.set(Layouts.U32, offset, value);
+    }
+
+    long acquireLong(long offset) {
+        return (long) LONG.getAcquire(segment, offset);
+    }
+
+    void releaseLong(long offset, long value) {
+        LONG.setRelease(segment, offset, value);
+    }
+
+    long opaqueLong(long offset) {
+        return (long) LONG.getOpaque(segment, offset);
+    }
+
+    void opaqueLong(long offset, long value) {
+        LONG.setOpaque(segment, offset, value);
+    }
+
+    int opaqueInt(long offset) {
+        return (int) INT.getOpaque(segment, offset);
+    }
+
+    void opaqueInt(long offset, int value) {
+        INT.setOpaque(segment, offset, value);
+    }
+
+    /** Full-fence CAS (acquire on success is what the locks need; volatile is the only CAS mode that is cheap everywhere). */
+    boolean casLong(long offset, long expected, long value) {
+        return LONG.compareAndSet(segment, offset, expected, value);
+    }
+
+    /** Adds under the structure lock or from a single owner: no other writer races on these counters. */
+    void addPlainLong(long offset, long delta) {
+        releaseLong(offset, plainLong(offset) + delta);
+    }
+
+    /** Atomic add, for counters any writer may bump (statistics). */
+    void atomicAddLong(long offset, long delta) {
+        LONG.getAndAdd(segment, offset, delta);
+    }
+
+    static void storeStoreFence() {
+        VarHandle.storeStoreFence();
+    }
+
+    static void acquireFence() {
+        VarHandle.acquireFence();
+    }
+}

@@ -1,0 +1,78 @@
+package dev.hintmap.store;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/**
+ * Names a process by pid and start time (§3.5), so that a token survives pid reuse, and tells
+ * whether the process a token names is still running (§6.3). Linux only: both read
+ * {@code /proc/<pid>/stat}.
+ */
+final class ProcessIdentity {
+    static final int START_BITS = 42;
+    static final long START_MASK = (1L << START_BITS) - 1;
+    private static final int STATE_FIELD = 3;
+    private static final int STARTTIME_FIELD = 22;
+
+    private ProcessIdentity() {}
+
+    /** The token of this process. */
+    static long currentToken() throws IOException {
+        long pid = ProcessHandle.current().pid();
+        Stat stat = readStat(pid);
+        if (stat == null) {
+            throw new IOException("cannot read /proc/" + pid + "/stat: hintmap writers need Linux /proc");
+        }
+        return token(pid, stat.startTicks);
+    }
+
+    static long token(long pid, long startTicks) {
+        return (pid << START_BITS) | (startTicks & START_MASK);
+    }
+
+    static long pidOf(long token) {
+        return token >>> START_BITS;
+    }
+
+    /** Whether the process named by {@code token} is running (not exited, not a zombie, pid not reused). */
+    static boolean isAlive(long token) {
+        if (token == 0) {
+            return false;
+        }
+        Stat stat;
+        try {
+            stat = readStat(pidOf(token));
+        } catch (IOException e) {
+            return true; // cannot tell: never take a lock from a process that may be alive
+        }
+        return stat != null && stat.state != 'Z' && stat.state != 'X'
+                && (stat.startTicks & START_MASK) == (token & START_MASK);
+    }
+
+    private record Stat(char state, long startTicks) {}
+
+    /** Parses {@code /proc/<pid>/stat}, or returns null when there is no such process. */
+    private static Stat readStat(long pid) throws IOException {
+        String text;
+        try {
+            text = new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "stat")), StandardCharsets.US_ASCII);
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+        // Field 2 (comm) may contain spaces and parentheses: fields 3.. start after the last ')'.
+        int close = text.lastIndexOf(')');
+        if (close < 0) {
+            throw new IOException("unexpected /proc/" + pid + "/stat: " + text);
+        }
+        String[] rest = text.substring(close + 1).trim().split(" +");
+        int stateIndex = 0;
+        int startIndex = STARTTIME_FIELD - STATE_FIELD;
+        if (rest.length <= startIndex) {
+            throw new IOException("unexpected /proc/" + pid + "/stat: " + text);
+        }
+        return new Stat(rest[stateIndex].charAt(0), Long.parseLong(rest[startIndex]));
+    }
+}

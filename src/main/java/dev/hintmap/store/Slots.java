@@ -1,0 +1,58 @@
+package dev.hintmap.store;
+
+import dev.hintmap.format.FileGeometry;
+import dev.hintmap.format.Layouts;
+
+/** Offsets of slot {@code k} and its fields (§3.6); all arithmetic on slot addresses lives here. */
+final class Slots {
+    final int capacity;
+    final int maxNameBytes;
+    final int nameAreaWords;
+    private final long base;
+    private final long slotBytes;
+
+    Slots(FileGeometry geometry) {
+        this.capacity = geometry.capacity();
+        this.maxNameBytes = geometry.maxNameBytes();
+        this.nameAreaWords = geometry.nameAreaBytes() / 8;
+        this.base = geometry.slotsOffset();
+        this.slotBytes = geometry.slotBytes();
+    }
+
+    long slot(int k) {
+        return base + k * slotBytes;
+    }
+
+    static long lock(long slot) {
+        return slot + Layouts.SLOT_LOCK;
+    }
+
+    static long seq(long slot) {
+        return slot + Layouts.SLOT_SEQ;
+    }
+
+    static long gen(long slot) {
+        return slot + Layouts.SLOT_GEN;
+    }
+
+    static long hash(long slot) {
+        return slot + Layouts.SLOT_HASH;
+    }
+
+    static long nameLen(long slot) {
+        return slot + Layouts.SLOT_NAME_LEN;
+    }
+
+    static long referenced(long slot) {
+        return slot + Layouts.SLOT_REFERENCED;
+    }
+
+    /** Record copy {@code seq & 1} of the slot. */
+    static long copy(long slot, long seq) {
+        return slot + Layouts.SLOT_COPIES + (seq & 1) * Layouts.RECORD_COPY_BYTES;
+    }
+
+    static long nameWord(long slot, int i) {
+        return slot + Layouts.SLOT_NAME + 8L * i;
+    }
+}

@@ -1,0 +1,424 @@
+package dev.hintmap.store;
+
+import dev.hintmap.eviction.ClockHand;
+import dev.hintmap.format.FileGeometry;
+import dev.hintmap.format.Layouts;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * The concurrency protocol of {@code docs/FORMAT.md} §7–§8 over one mapping: recording, the
+ * lock-free consistent read, name resolution, insertion with CLOCK eviction, and recovery of a
+ * structural change whose writer died.
+ *
+ * <h2>Design notes</h2>
+ * <ol>
+ *   <li>A record takes only its slot's lock (one CAS), writes the copy that is not current and
+ *       publishes it with one release store of {@code seq}. Readers never wait for a lock: they
+ *       validate {@code seq} and {@code gen} around their loads (a seqlock whose writer never
+ *       leaves the record half-visible).</li>
+ *   <li>A writer killed anywhere leaves the current copy intact, so a lock taken over from a dead
+ *       owner needs no repair; at most the sample in flight is lost.</li>
+ *   <li>Structural changes (insert, evict) take the structure lock, journal the slot they touch
+ *       and make {@code index_seq} odd; a successor that finds either set rebuilds the index
+ *       from the slots. That is O(capacity), but only after a crash inside a structural change.</li>
+ *   <li>A resolved (slot, gen) pair is re-checked under the slot lock, so a sample is never
+ *       counted under a region that replaced the one it was meant for.</li>
+ * </ol>
+ */
+public final class StoreEngine {
+    /** Attempts at a consistent slot read before reporting the region absent (§7.2.1). */
+    static final int MAX_READ_ATTEMPTS = 1 << 16;
+    /** Attempts at an index lookup racing with structural changes before reporting a miss (§7.3). */
+    static final int MAX_RESOLVE_ATTEMPTS = 64;
+    private static final long MAX = Long.MAX_VALUE;
+
+    private final Memory memory;
+    private final FileGeometry geometry;
+    private final Slots slots;
+    private final HashIndex index;
+    private final OwnerLock locks;
+    private final ClockFrames clockFrames = new ClockFrames();
+
+    /**
+     * @param locks the lock protocol with this writer's owner word, or null for a read-only engine
+     */
+    StoreEngine(Memory memory, FileGeometry geometry, OwnerLock locks) {
+        this.memory = memory;
+        this.geometry = geometry;
+        this.slots = new Slots(geometry);
+        this.index = new HashIndex(memory, slots, geometry);
+        this.locks = locks;
+    }
+
+    public int capacity() {
+        return slots.capacity;
+    }
+
+    public int maxNameBytes() {
+        return slots.maxNameBytes;
+    }
+
+    public FileGeometry geometry() {
+        return geometry;
+    }
+
+    /** Number of LIVE regions, clamped into range (the word is mutable file content). */
+    public int size() {
+        long live = memory.acquireLong(Layouts.LIVE_COUNT);
+        return (int) Math.max(0, Math.min(live, slots.capacity));
+    }
+
+    /** Slots that were ever used: iteration bound. */
+    public int highWater() {
+        long hw = memory.acquireLong(Layouts.HIGH_WATER);
+        return (int) Math.max(0, Math.min(hw, slots.capacity));
+    }
+
+    public long headerCounter(long offset) {
+        return memory.acquireLong(offset);
+    }
+
+    // ------------------------------------------------------------------ reading
+
+    /**
+     * Reads slot {@code k} consistently into {@code out} (§7.2.1). With a name, succeeds only if
+     * the slot holds that name; with {@code nameOut}, also copies the name bytes.
+     *
+     * @return the name length when the slot is LIVE (and matches), else 0
+     */
+    int readSlot(int k, EncodedName name, byte[] nameOut, Snapshot out) {
+        long slot = slots.slot(k);
+        for (int attempt = 0; attempt < MAX_READ_ATTEMPTS; attempt++) {
+            long g1 = memory.acquireLong(Slots.gen(slot));
+            if ((g1 & 1) != 0) {
+                return 0; // BUSY: being reassigned right now
+            }
+            long s1 = memory.acquireLong(Slots.seq(slot));
+            int length = memory.opaqueInt(Slots.nameLen(slot));
+            if (length <= 0 || length > slots.maxNameBytes) {
+                Memory.acquireFence();
+                if (memory.opaqueLong(Slots.gen(slot)) == g1) {
+                    return 0; // FREE (or damaged: treated as absent)
+                }
+                continue;
+            }
+            boolean matches = name == null
+                    || (length == name.byteLength && memory.plainLong(Slots.hash(slot)) == name.hash
+                        && nameEquals(slot, name));
+            if (matches && nameOut != null) {
+                MemorySegment.copy(memory.segment, ValueLayout.JAVA_BYTE, Slots.nameWord(slot, 0), nameOut, 0, length);
+            }
+            long copy = Slots.copy(slot, s1);
+            long count = memory.plainLong(copy + Layouts.REC_COUNT);
+            long total = memory.plainLong(copy + Layouts.REC_TOTAL);
+            long max = memory.plainLong(copy + Layouts.REC_MAX);
+            long bytes = memory.plainLong(copy + Layouts.REC_BYTES);
+            Memory.acquireFence(); // the loads above happen before the re-checks below
+            long s2 = memory.opaqueLong(Slots.seq(slot));
+            long g2 = memory.opaqueLong(Slots.gen(slot));
+            if (s1 != s2 || g1 != g2) {
+                Thread.onSpinWait();
+                continue;
+            }
+            if (!matches || count <= 0) {
+                return 0;
+            }
+            out.slot = k;
+            out.gen = g1;
+            out.dispatchCount = count;
+            out.kernelNsTotal = total;
+            out.kernelNsMax = max;
+            out.bytesTotal = bytes;
+            return length;
+        }
+        return 0;
+    }
+
+    private boolean nameEquals(long slot, EncodedName name) {
+        int words = name.wordCount();
+        for (int i = 0; i < words; i++) {
+            if (memory.plainLong(Slots.nameWord(slot, i)) != name.words[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Finds the region {@code name} (§7.3) and reads its record into {@code out}. */
+    public boolean lookup(EncodedName name, Snapshot out) {
+        if (slots.capacity == 0) {
+            return false;
+        }
+        long hash = name.hash;
+        long tag = HashIndex.tag(hash);
+        for (int attempt = 0; attempt < MAX_RESOLVE_ATTEMPTS; attempt++) {
+            long v1 = memory.acquireLong(Layouts.INDEX_SEQ);
+            int j = index.home(hash);
+            for (int p = 0; p < index.maxProbe; p++) {
+                long e = index.entryAcquire(j);
+                if (e == 0) {
+                    break;
+                }
+                if (e >>> 32 == tag) {
+                    long k = HashIndex.slotOf(e);
+                    if (k >= 0 && k < slots.capacity && readSlot((int) k, name, null, out) > 0) {
+                        return true;
+                    }
+                }
+                j = (j + 1) & index.mask;
+            }
+            Memory.acquireFence();
+            if ((v1 & 1) == 0 && memory.opaqueLong(Layouts.INDEX_SEQ) == v1) {
+                return false;
+            }
+            Thread.onSpinWait();
+        }
+        return false;
+    }
+
+    /** Reads slot {@code k} with its name, for iteration; returns the name length or 0. */
+    public int readSlot(int k, byte[] nameOut, Snapshot out) {
+        return readSlot(k, null, nameOut, out);
+    }
+
+    // ------------------------------------------------------------------ writing
+
+    /**
+     * Records one sample for {@code name}, inserting the region (and evicting one) when it is
+     * absent. On return {@code scratch.slot}/{@code gen} name the slot recorded into, or slot is
+     * -1 when the region could not be inserted (probe bound, §7.4 step 10).
+     */
+    public void record(EncodedName name, long kernelNs, long bytes, Snapshot scratch) {
+        while (true) {
+            if (lookup(name, scratch)) {
+                if (recordInto(scratch.slot, scratch.gen, kernelNs, bytes)) {
+                    return;
+                }
+                continue; // evicted between lookup and lock: resolve again
+            }
+            insertOrRecord(name, kernelNs, bytes, scratch);
+            return;
+        }
+    }
+
+    /**
+     * Records into slot {@code k} if it still has generation {@code gen} (§7.1).
+     *
+     * @return false when the slot was reassigned since it was resolved
+     */
+    public boolean recordInto(int k, long gen, long kernelNs, long bytes) {
+        long slot = slots.slot(k);
+        locks.acquire(Slots.lock(slot));
+        if (memory.plainLong(Slots.gen(slot)) != gen) {
+            locks.release(Slots.lock(slot));
+            return false;
+        }
+        long seq = memory.plainLong(Slots.seq(slot));
+        long current = Slots.copy(slot, seq);
+        long next = Slots.copy(slot, seq + 1);
+        memory.plainLong(next + Layouts.REC_COUNT, saturatingAdd(memory.plainLong(current + Layouts.REC_COUNT), 1));
+        memory.plainLong(next + Layouts.REC_TOTAL, saturatingAdd(memory.plainLong(current + Layouts.REC_TOTAL), kernelNs));
+        memory.plainLong(next + Layouts.REC_MAX, Math.max(memory.plainLong(current + Layouts.REC_MAX), kernelNs));
+        memory.plainLong(next + Layouts.REC_BYTES, saturatingAdd(memory.plainLong(current + Layouts.REC_BYTES), bytes));
+        memory.releaseLong(Slots.seq(slot), seq + 1); // publishes the copy written above
+        if (memory.opaqueInt(Slots.referenced(slot)) == 0) {
+            memory.opaqueInt(Slots.referenced(slot), 1); // racing with the hand only ages the region
+        }
+        locks.release(Slots.lock(slot));
+        return true;
+    }
+
+    static long saturatingAdd(long a, long b) {
+        long sum = a + b;
+        return sum < 0 ? MAX : sum; // a, b >= 0, so overflow shows as a negative sum
+    }
+
+    /** Insert path (§7.4): under the structure lock, record if present, else insert. */
+    private void insertOrRecord(EncodedName name, long kernelNs, long bytes, Snapshot scratch) {
+        locks.acquire(Layouts.STRUCT_LOCK);
+        if (memory.plainLong(Layouts.JOURNAL_SLOT) != 0 || (memory.plainLong(Layouts.INDEX_SEQ) & 1) != 0) {
+            recover();
+        }
+        if (lookup(name, scratch)) {
+            recordInto(scratch.slot, scratch.gen, kernelNs, bytes); // cannot be stale: we hold the structure lock
+        } else {
+            int k = ClockHand.choose(clockFrames);
+            assign(k, name, kernelNs, bytes, scratch);
+            if (needsRebuild) {
+                rebuildIndex();
+            }
+        }
+        locks.release(Layouts.STRUCT_LOCK);
+    }
+
+    /** Steps 4–11 of §7.4: gives slot {@code k} to {@code name} with its first sample. */
+    private void assign(int k, EncodedName name, long kernelNs, long bytes, Snapshot scratch) {
+        long slot = slots.slot(k);
+        locks.acquire(Slots.lock(slot));
+        memory.releaseLong(Layouts.JOURNAL_SLOT, k + 1L);
+        Memory.storeStoreFence();
+        long indexSeq = memory.plainLong(Layouts.INDEX_SEQ);
+        memory.opaqueLong(Layouts.INDEX_SEQ, indexSeq + 1);
+        Memory.storeStoreFence();
+        long gen = memory.plainLong(Slots.gen(slot));
+        memory.opaqueLong(Slots.gen(slot), gen + 1);
+        Memory.storeStoreFence(); // readers see BUSY before any field of the new region
+        long live = memory.plainLong(Layouts.LIVE_COUNT);
+        if (memory.plainInt(Slots.nameLen(slot)) > 0) {
+            if (!index.remove(memory.plainLong(Slots.hash(slot)), k)) {
+                needsRebuild = true; // the index lost this entry (damaged file): rebuild before unlocking
+            }
+            live--;
+            memory.addPlainLong(Layouts.EVICTIONS, 1);
+        }
+        memory.plainLong(Slots.hash(slot), name.hash);
+        memory.plainInt(Slots.nameLen(slot), name.byteLength);
+        int words = name.wordCount();
+        for (int i = 0; i < slots.nameAreaWords; i++) {
+            memory.plainLong(Slots.nameWord(slot, i), i < words ? name.words[i] : 0L);
+        }
+        long seq = memory.plainLong(Slots.seq(slot));
+        writeCopy(Slots.copy(slot, seq), 0, 0, 0, 0);
+        writeCopy(Slots.copy(slot, seq + 1), 1, kernelNs, kernelNs, bytes);
+        memory.plainLong(Slots.seq(slot), seq + 1);
+        memory.opaqueInt(Slots.referenced(slot), 1);
+        if (index.insert(name.hash, k)) {
+            live++;
+            scratch.slot = k;
+            scratch.gen = gen + 2;
+        } else {
+            clearName(slot);
+            memory.addPlainLong(Layouts.DROPPED_INSERTS, 1);
+            scratch.slot = -1;
+        }
+        memory.releaseLong(Slots.gen(slot), gen + 2);
+        memory.releaseLong(Layouts.INDEX_SEQ, indexSeq + 2);
+        memory.releaseLong(Layouts.LIVE_COUNT, Math.max(0, live));
+        memory.releaseLong(Layouts.JOURNAL_SLOT, 0L);
+        locks.release(Slots.lock(slot));
+    }
+
+    private void writeCopy(long copy, long count, long total, long max, long bytes) {
+        memory.plainLong(copy + Layouts.REC_COUNT, count);
+        memory.plainLong(copy + Layouts.REC_TOTAL, total);
+        memory.plainLong(copy + Layouts.REC_MAX, max);
+        memory.plainLong(copy + Layouts.REC_BYTES, bytes);
+    }
+
+    private void clearName(long slot) {
+        memory.plainInt(Slots.nameLen(slot), 0);
+        memory.plainLong(Slots.hash(slot), 0L);
+        for (int i = 0; i < slots.nameAreaWords; i++) {
+            memory.plainLong(Slots.nameWord(slot, i), 0L);
+        }
+    }
+
+    /** Set under the structure lock when the index proved inconsistent with the slots. */
+    private boolean needsRebuild;
+
+    // ------------------------------------------------------------------ recovery (§8)
+
+    /** Repairs a structural change that a dead writer left unfinished; structure lock held. */
+    void recover() {
+        long journal = memory.plainLong(Layouts.JOURNAL_SLOT);
+        if (journal > 0 && journal <= slots.capacity) {
+            freeSlot((int) (journal - 1));
+        }
+        rebuildIndex();
+        memory.releaseLong(Layouts.JOURNAL_SLOT, 0L);
+        memory.addPlainLong(Layouts.RECOVERIES, 1);
+    }
+
+    private void freeSlot(int k) {
+        long slot = slots.slot(k);
+        locks.acquire(Slots.lock(slot));
+        long gen = memory.plainLong(Slots.gen(slot));
+        long busy = gen | 1;
+        memory.opaqueLong(Slots.gen(slot), busy);
+        Memory.storeStoreFence();
+        clearName(slot);
+        long seq = memory.plainLong(Slots.seq(slot));
+        writeCopy(Slots.copy(slot, seq), 0, 0, 0, 0);
+        writeCopy(Slots.copy(slot, seq + 1), 0, 0, 0, 0);
+        memory.opaqueInt(Slots.referenced(slot), 0);
+        memory.releaseLong(Slots.gen(slot), busy + 1);
+        locks.release(Slots.lock(slot));
+    }
+
+    private void rebuildIndex() {
+        long indexSeq = memory.plainLong(Layouts.INDEX_SEQ) | 1;
+        memory.opaqueLong(Layouts.INDEX_SEQ, indexSeq);
+        Memory.storeStoreFence();
+        index.clear();
+        long highWater = Math.max(0, Math.min(memory.plainLong(Layouts.HIGH_WATER), slots.capacity));
+        memory.plainLong(Layouts.HIGH_WATER, highWater);
+        long hand = memory.plainLong(Layouts.CLOCK_HAND);
+        if (hand < 0 || hand >= Math.max(1, slots.capacity)) {
+            memory.plainLong(Layouts.CLOCK_HAND, 0L);
+        }
+        long live = 0;
+        for (int k = 0; k < highWater; k++) {
+            long slot = slots.slot(k);
+            int length = memory.plainInt(Slots.nameLen(slot));
+            long gen = memory.plainLong(Slots.gen(slot));
+            if (length == 0) {
+                continue;
+            }
+            boolean valid = length > 0 && length <= slots.maxNameBytes && (gen & 1) == 0
+                    && index.insert(memory.plainLong(Slots.hash(slot)), k);
+            if (valid) {
+                live++;
+            } else {
+                freeSlot(k);
+            }
+        }
+        memory.releaseLong(Layouts.LIVE_COUNT, live);
+        memory.releaseLong(Layouts.INDEX_SEQ, indexSeq + 1);
+        needsRebuild = false;
+    }
+
+    // ------------------------------------------------------------------ CLOCK over the mapping
+
+    private final class ClockFrames implements ClockHand.Frames {
+        @Override
+        public int capacity() {
+            return slots.capacity;
+        }
+
+        @Override
+        public long highWater() {
+            return memory.plainLong(Layouts.HIGH_WATER);
+        }
+
+        @Override
+        public void highWater(long value) {
+            memory.releaseLong(Layouts.HIGH_WATER, value);
+        }
+
+        @Override
+        public long hand() {
+            return memory.plainLong(Layouts.CLOCK_HAND);
+        }
+
+        @Override
+        public void hand(long value) {
+            memory.plainLong(Layouts.CLOCK_HAND, value);
+        }
+
+        @Override
+        public boolean isFree(int slot) {
+            return memory.plainInt(Slots.nameLen(slots.slot(slot))) == 0;
+        }
+
+        @Override
+        public boolean clearReferenced(int slot) {
+            long offset = Slots.referenced(slots.slot(slot));
+            if (memory.opaqueInt(offset) == 0) {
+                return false;
+            }
+            memory.opaqueInt(offset, 0);
+            return true;
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package dev.hintmap.store;
+
+import dev.hintmap.format.FileGeometry;
+import dev.hintmap.format.Layouts;
+
+/**
+ * The per-run table of attached writers (§3.5, §6.1). Each writer claims one entry; its owner
+ * word, stored in the locks it holds, names the entry and the entry's generation, so that a lock
+ * left by a dead process is recognised as dead even after its entry has been reused.
+ */
+final class WriterTable {
+    private static final long ENTRY_BYTES = Layouts.WRITER_ENTRY.byteSize();
+    private static final long INDEX_MASK = 0xFFFF_FFFFL;
+
+    private final Memory memory;
+    private final long base;
+    private final int entries;
+
+    WriterTable(Memory memory, FileGeometry geometry) {
+        this.memory = memory;
+        this.base = geometry.writerTableOffset();
+        this.entries = geometry.writerEntries();
+    }
+
+    long entryOffset(int index) {
+        return base + index * ENTRY_BYTES;
+    }
+
+    /** Result of a claim: the entry's index and the owner word for the locks its holder takes. */
+    record Claim(int index, long owner) {}
+
+    /**
+     * Reclaims entries of dead processes, then claims a free entry for {@code token}.
+     *
+     * @return the claim, or {@code null} when every entry is held by a live process
+     */
+    Claim claim(long token) {
+        for (int i = 0; i < entries; i++) {
+            long held = memory.acquireLong(entryOffset(i) + Layouts.WRITER_TOKEN);
+            if (held != 0 && held != token && !ProcessIdentity.isAlive(held)) {
+                memory.casLong(entryOffset(i) + Layouts.WRITER_TOKEN, held, 0L); // losing the race is fine
+            }
+        }
+        for (int i = 0; i < entries; i++) {
+            long entry = entryOffset(i);
+            if (memory.acquireLong(entry + Layouts.WRITER_TOKEN) == 0
+                    && memory.casLong(entry + Layouts.WRITER_TOKEN, 0L, token)) {
+                // Only the holder writes the generation: a lock stamped with the old one now reads as dead.
+                long generation = memory.plainLong(entry + Layouts.WRITER_GENERATION) + 1;
+                memory.releaseLong(entry + Layouts.WRITER_GENERATION, generation);
+                return new Claim(i, ownerWord(i, generation));
+            }
+        }
+        return null;
+    }
+
+    static long ownerWord(int index, long generation) {
+        return (generation & INDEX_MASK) << 32 | (index + 1L);
+    }
+
+    /**
+     * Whether the holder named by {@code owner} is dead (§6.3). {@code selfToken} short-cuts the
+     * check for locks held by this process.
+     */
+    boolean isDead(long owner, long selfToken) {
+        long index = (owner & INDEX_MASK) - 1;
+        if (index < 0 || index >= entries) {
+            return true; // corrupt owner word: no live writer can hold it
+        }
+        long entry = entryOffset((int) index);
+        long generation = memory.acquireLong(entry + Layouts.WRITER_GENERATION);
+        if ((generation & INDEX_MASK) != owner >>> 32) {
+            return true;
+        }
+        long token = memory.acquireLong(entry + Layouts.WRITER_TOKEN);
+        if (token == 0) {
+            return true;
+        }
+        return token != selfToken && !ProcessIdentity.isAlive(token);
+    }
+}
