@@ -15,7 +15,7 @@ import java.nio.file.Path;
  */
 public record Header(FileGeometry geometry, long hotThresholdNs, long createdEpochMs) {
 
-    /** Writes line 0 except {@code magic} into a zeroed header; the caller publishes magic last. */
+    /** Writes lines 0-1 except {@code magic} into a zeroed header; the caller publishes magic last. */
     public void writeImmutablePart(MemorySegment h) {
         h.set(Layouts.U32, Layouts.FORMAT_VERSION, Layouts.FORMAT_VERSION_VALUE);
         h.set(Layouts.U32, Layouts.HEADER_BYTES, (int) Layouts.HEADER.byteSize());

@@ -282,7 +282,7 @@ public final class StoreEngine {
         writeCopy(Slots.copy(slot, seq), 0, 0, 0, 0);
         writeCopy(Slots.copy(slot, seq + 1), 1, kernelNs, kernelNs, bytes);
         memory.plainLong(Slots.seq(slot), seq + 1);
-        memory.opaqueInt(Slots.referenced(slot), 1);
+        memory.opaqueInt(Slots.referenced(slot), 0); // a first sample is no second reference (FORMAT.md §10)
         if (index.insert(name.hash, k)) {
             live++;
             scratch.slot = k;
@@ -290,6 +290,7 @@ public final class StoreEngine {
         } else {
             clearName(slot);
             memory.addPlainLong(Layouts.DROPPED_INSERTS, 1);
+            memory.plainLong(Layouts.CLOCK_HAND, k); // the next insertion reuses the free slot
             scratch.slot = -1;
         }
         memory.releaseLong(Slots.gen(slot), gen + 2);
@@ -343,6 +344,7 @@ public final class StoreEngine {
         writeCopy(Slots.copy(slot, seq + 1), 0, 0, 0, 0);
         memory.opaqueInt(Slots.referenced(slot), 0);
         memory.releaseLong(Slots.gen(slot), busy + 1);
+        memory.plainLong(Layouts.CLOCK_HAND, k); // the next insertion takes the free slot, not a live region
         locks.release(Slots.lock(slot));
     }
 

@@ -1,0 +1,108 @@
+package dev.hintmap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/** Every rejected call names the bad value and records nothing. */
+class InputValidationTest {
+
+    private static void assertRejected(Consumer<HintStore> call, String messagePart) {
+        try (HintStore store = HintStore.inMemory(HintStoreOptions.defaults().capacity(8))) {
+            store.record("existing", 10, 10);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> call.accept(store));
+            assertTrue(e.getMessage().contains(messagePart), () -> "message \"" + e.getMessage() + "\" lacks " + messagePart);
+            assertEquals(1, store.size(), "nothing new was inserted");
+            assertEquals(new RegionRecord("existing", 1, 10, 10, 10), store.recordFor("existing").orElseThrow());
+        }
+    }
+
+    @Test
+    void rejectsNegativeKernelTime() {
+        assertRejected(s -> s.record("existing", -1, 10), "kernelNs -1 is negative");
+    }
+
+    @Test
+    void rejectsNegativeBytes() {
+        assertRejected(s -> s.record("existing", 10, -5), "bytesTouched -5 is negative");
+    }
+
+    @Test
+    void rejectsNullName() {
+        assertRejected(s -> s.record(null, 10, 10), "region name is null");
+    }
+
+    @Test
+    void rejectsEmptyName() {
+        assertRejected(s -> s.record("", 10, 10), "region name is empty");
+    }
+
+    @Test
+    void rejectsOverlongName() {
+        String name = "k".repeat(65);
+        assertRejected(s -> s.record(name, 10, 10), "is longer than 64 UTF-8 bytes");
+    }
+
+    @Test
+    void rejectsNameWithUnpairedSurrogate() {
+        assertRejected(s -> s.record("bad\uD800name", 10, 10), "unpaired surrogate at index 3");
+        assertRejected(s -> s.record("bad\uDC00", 10, 10), "unpaired surrogate at index 3");
+        assertRejected(s -> s.record("end\uD83D", 10, 10), "unpaired surrogate at index 3");
+    }
+
+    @Test
+    void queriesRejectBadNamesToo() {
+        assertRejected(s -> s.isHot(null), "region name is null");
+        assertRejected(s -> s.dispatchCount(""), "region name is empty");
+        assertRejected(s -> s.recordFor("k".repeat(100)), "longer than 64");
+        assertRejected(s -> s.meanKernelNs("x\uDFFF"), "unpaired surrogate");
+    }
+
+    @Test
+    void regionHandleRejectsBadNamesAndNegativeValues() {
+        assertRejected(s -> s.region(""), "region name is empty");
+        assertRejected(s -> s.region("existing").record(-1, 0), "kernelNs -1 is negative");
+        assertRejected(s -> s.region("existing").record(0, Long.MIN_VALUE), "is negative");
+    }
+
+    @Test
+    void optionsRejectOutOfRangeValues() {
+        HintStoreOptions d = HintStoreOptions.defaults();
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> d.capacity(-1)).getMessage().contains("capacity -1"));
+        assertThrows(IllegalArgumentException.class, () -> d.capacity(HintStoreOptions.MAX_CAPACITY + 1));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> d.hotThresholdNs(-3)).getMessage().contains("-3"));
+        assertThrows(IllegalArgumentException.class, () -> d.maxNameBytes(0));
+        assertThrows(IllegalArgumentException.class, () -> d.maxNameBytes(1025));
+    }
+
+    @Test
+    void optionsAreImmutableValues() {
+        HintStoreOptions d = HintStoreOptions.defaults();
+        HintStoreOptions c = d.capacity(10);
+        assertEquals(256, d.capacity());
+        assertEquals(10, c.capacity());
+        assertTrue(c.isCapacitySet());
+        assertTrue(!d.isCapacitySet());
+        assertEquals(c, HintStoreOptions.defaults().capacity(10));
+    }
+
+    @Test
+    void closedStoreThrowsIllegalStateForEveryOperation() {
+        HintStore store = HintStore.inMemory(HintStoreOptions.defaults());
+        store.record("a", 1, 1);
+        Region region = store.region("a");
+        store.close();
+        store.close(); // idempotent
+        for (Runnable call : new Runnable[] {
+            () -> store.record("a", 1, 1), () -> store.isHot("a"), () -> store.dispatchCount("a"),
+            () -> store.meanKernelNs("a"), () -> store.recordFor("a"), store::size, store::isEmpty,
+            () -> store.forEach(r -> {}), store::force, () -> region.record(1, 1), () -> store.region("b"),
+        }) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, call::run);
+            assertTrue(e.getMessage().contains("closed"), e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package dev.hintmap.format;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The Java layouts against the tables of docs/FORMAT.md §2–§3. */
+class LayoutTest {
+    @Test
+    void headerFieldsSitAtTheDocumentedOffsets() {
+        assertEquals(4096, Layouts.HEADER.byteSize());
+        assertEquals(0, Layouts.MAGIC);
+        assertEquals(8, Layouts.FORMAT_VERSION);
+        assertEquals(16, Layouts.LAYOUT_FINGERPRINT);
+        assertEquals(24, Layouts.CAPACITY);
+        assertEquals(48, Layouts.HOT_THRESHOLD_NS);
+        assertEquals(88, Layouts.FILE_BYTES);
+        assertEquals(120, Layouts.HEADER_CHECKSUM);
+        assertEquals(128, Layouts.STRUCT_LOCK);
+        assertEquals(144, Layouts.INDEX_SEQ);
+        assertEquals(184, Layouts.RECOVERIES);
+        assertEquals(192, Layouts.DROPPED_INSERTS);
+        assertEquals(200, Layouts.STOLEN_LOCKS);
+    }
+
+    @Test
+    void slotIsOneControlLineOneRecordLineThenTheName() {
+        assertEquals(128, Layouts.SLOT_FIXED.byteSize());
+        assertEquals(0, Layouts.SLOT_LOCK);
+        assertEquals(8, Layouts.SLOT_SEQ);
+        assertEquals(16, Layouts.SLOT_GEN);
+        assertEquals(24, Layouts.SLOT_HASH);
+        assertEquals(32, Layouts.SLOT_NAME_LEN);
+        assertEquals(36, Layouts.SLOT_REFERENCED);
+        assertEquals(64, Layouts.SLOT_COPIES);
+        assertEquals(128, Layouts.SLOT_NAME);
+        assertEquals(32, Layouts.RECORD_COPY_BYTES);
+        assertEquals(16, Layouts.WRITER_ENTRY.byteSize());
+    }
+
+    @Test
+    void everyAtomicWordIsNaturallyAligned() {
+        for (String line : Layouts.describe().split("\n")) {
+            String[] parts = line.split(" ");
+            if (parts[1].equals("size")) {
+                continue;
+            }
+            long offset = Long.parseLong(parts[1]);
+            long size = Long.parseLong(parts[2]);
+            if (size == 4 || size == 8) {
+                assertEquals(0, offset % size, line);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        // capacity, maxName, slotBytes, indexEntries, maxProbe, indexOffset, slotsOffset, fileBytes
+        "0, 64, 192, 16, 16, 20480, 24576, 24576",
+        "4, 64, 192, 16, 16, 20480, 24576, 28672",
+        "256, 64, 192, 512, 128, 20480, 24576, 73728",
+        "1000, 1, 192, 2048, 128, 20480, 36864, 229376",
+        "1048576, 64, 192, 2097152, 128, 20480, 16797696, 218124288",
+        "16, 65, 256, 32, 32, 20480, 24576, 28672",
+    })
+    void geometryIsDerivedAsDocumented(int capacity, int maxName, int slotBytes, int indexEntries, int maxProbe,
+            long indexOffset, long slotsOffset, long fileBytes) {
+        FileGeometry g = new FileGeometry(capacity, maxName);
+        assertEquals(slotBytes, g.slotBytes());
+        assertEquals(indexEntries, g.indexEntries());
+        assertEquals(maxProbe, g.maxProbe());
+        assertEquals(4096, g.writerTableOffset());
+        assertEquals(indexOffset, g.indexOffset());
+        assertEquals(slotsOffset, g.slotsOffset());
+        assertEquals(fileBytes, g.fileBytes());
+        assertTrue(g.slotsOffset() % 4096 == 0 && g.slotBytes() % 64 == 0);
+    }
+}

@@ -1,0 +1,263 @@
+package dev.hintmap.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hintmap.HintFileException;
+import dev.hintmap.HintStore;
+import dev.hintmap.HintStoreOptions;
+import dev.hintmap.RegionRecord;
+import dev.hintmap.format.FileGeometry;
+import dev.hintmap.format.Layouts;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * States a writer leaves when it dies at the worst moment, planted directly in the file, and
+ * what the next writer does with them (docs/FORMAT.md §6, §8).
+ */
+class CrashRecoveryTest {
+    private static final FileGeometry GEOMETRY = new FileGeometry(4, 64);
+
+    @TempDir
+    Path dir;
+
+    /** A process that has exited and been reaped: its token names no live process. */
+    private static long deadToken() throws Exception {
+        Process sleeper = new ProcessBuilder("sleep", "60").start();
+        long token = tokenOf(sleeper);
+        sleeper.destroyForcibly();
+        sleeper.waitFor();
+        assertFalse(ProcessIdentity.isAlive(token));
+        return token;
+    }
+
+    private static long tokenOf(Process process) throws IOException {
+        String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return ProcessIdentity.token(process.pid(), Long.parseLong(fields[19]));
+    }
+
+    /** Maps the whole file directly, as another (possibly crashed) process would. */
+    private static <T> T withRawMapping(Path file, java.util.function.Function<Memory, T> action) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                Arena arena = Arena.ofConfined()) {
+            MemorySegment segment = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena);
+            return action.apply(new Memory(segment));
+        }
+    }
+
+    private static void plantWriter(Memory m, int index, long token, long generation) {
+        WriterTable table = new WriterTable(m, GEOMETRY);
+        m.plainLong(table.entryOffset(index) + Layouts.WRITER_TOKEN, token);
+        m.plainLong(table.entryOffset(index) + Layouts.WRITER_GENERATION, generation);
+    }
+
+    private Path storeWith(String... names) throws IOException {
+        Path file = dir.resolve("crash.hints");
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(4))) {
+            for (String name : names) {
+                store.record(name, 100, 10);
+            }
+        }
+        return file;
+    }
+
+    @Test
+    void slotLockLeftByADeadWriterIsTakenOverAndItsHalfWrittenCopyIgnored() throws Exception {
+        Path file = storeWith("victim");
+        long dead = deadToken();
+        Slots slots = new Slots(GEOMETRY);
+        withRawMapping(file, m -> {
+            plantWriter(m, 1000, dead, 7);
+            long slot = slots.slot(0);
+            m.plainLong(Slots.lock(slot), WriterTable.ownerWord(1000, 7));
+            long seq = m.plainLong(Slots.seq(slot));
+            long inactive = Slots.copy(slot, seq + 1);
+            m.plainLong(inactive + Layouts.REC_COUNT, 999); // the dead writer got this far
+            m.plainLong(inactive + Layouts.REC_TOTAL, 123_456);
+            return null;
+        });
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            store.record("victim", 300, 30);
+            assertEquals(new RegionRecord("victim", 2, 400, 300, 40), store.recordFor("victim").orElseThrow());
+        }
+        long stolen = withRawMapping(file, m -> m.plainLong(Layouts.STOLEN_LOCKS));
+        assertEquals(1, stolen);
+        long reclaimed = withRawMapping(file, m -> m.plainLong(new WriterTable(m, GEOMETRY).entryOffset(1000) + Layouts.WRITER_TOKEN));
+        assertEquals(0, reclaimed, "the dead writer's entry was reclaimed on open");
+    }
+
+    @Test
+    void lockHeldByALiveProcessIsNeverTakenButIsAfterItDies() throws Exception {
+        Path file = storeWith("busy");
+        Process holder = new ProcessBuilder("sleep", "60").start();
+        try {
+            long token = tokenOf(holder);
+            Slots slots = new Slots(GEOMETRY);
+            withRawMapping(file, m -> {
+                plantWriter(m, 1001, token, 3);
+                m.plainLong(Slots.lock(slots.slot(0)), WriterTable.ownerWord(1001, 3));
+                return null;
+            });
+            try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+                AtomicReference<Throwable> failure = new AtomicReference<>();
+                Thread writer = Thread.ofPlatform().start(() -> {
+                    try {
+                        store.record("busy", 1, 1);
+                    } catch (Throwable t) {
+                        failure.set(t);
+                    }
+                });
+                writer.join(300);
+                assertTrue(writer.isAlive(), "the writer waits while the holder lives");
+                assertEquals(1, store.dispatchCount("busy"), "readers are not blocked by the lock");
+                holder.destroyForcibly();
+                holder.waitFor();
+                writer.join(TimeUnit.SECONDS.toMillis(30));
+                assertFalse(writer.isAlive(), "the writer took the lock over once its holder died");
+                assertEquals(null, failure.get());
+                assertEquals(2, store.dispatchCount("busy"));
+            }
+        } finally {
+            holder.destroyForcibly();
+        }
+    }
+
+    @Test
+    void lockStampedWithAReusedWriterEntryIsRecognisedAsDead() throws Exception {
+        Path file = storeWith("reused");
+        Process alive = new ProcessBuilder("sleep", "60").start();
+        try {
+            long token = tokenOf(alive);
+            Slots slots = new Slots(GEOMETRY);
+            withRawMapping(file, m -> {
+                // The entry now belongs to a live process, but with a newer generation than the lock's.
+                plantWriter(m, 1002, token, 9);
+                m.plainLong(Slots.lock(slots.slot(0)), WriterTable.ownerWord(1002, 8));
+                return null;
+            });
+            try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+                store.record("reused", 1, 1);
+                assertEquals(2, store.dispatchCount("reused"));
+            }
+        } finally {
+            alive.destroyForcibly();
+        }
+    }
+
+    @Test
+    void structuralChangeInterruptedByDeathIsRolledBackAndTheIndexRebuilt() throws Exception {
+        Path file = storeWith("a", "b", "c");
+        long dead = deadToken();
+        Slots slots = new Slots(GEOMETRY);
+        withRawMapping(file, m -> {
+            plantWriter(m, 1003, dead, 1);
+            long owner = WriterTable.ownerWord(1003, 1);
+            m.plainLong(Layouts.STRUCT_LOCK, owner);
+            // The dead writer was reassigning slot 1 (b) to "ghost": journal set, index and slot BUSY.
+            m.plainLong(Layouts.JOURNAL_SLOT, 2);
+            m.plainLong(Layouts.INDEX_SEQ, m.plainLong(Layouts.INDEX_SEQ) + 1);
+            long slot = slots.slot(1);
+            m.plainLong(Slots.lock(slot), owner);
+            m.plainLong(Slots.gen(slot), m.plainLong(Slots.gen(slot)) + 1);
+            byte[] ghost = "ghost".getBytes(StandardCharsets.UTF_8);
+            MemorySegment.copy(ghost, 0, m.segment, java.lang.foreign.ValueLayout.JAVA_BYTE, Slots.nameWord(slot, 0), 3);
+            return null;
+        });
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            assertEquals(new RegionRecord("a", 1, 100, 100, 10), store.recordFor("a").orElseThrow(),
+                    "regions that were not touched stay readable while the structure lock is dead");
+            store.record("d", 5, 5); // needs the structure lock: takes it over and recovers
+            assertEquals(new RegionRecord("a", 1, 100, 100, 10), store.recordFor("a").orElseThrow());
+            assertEquals(new RegionRecord("c", 1, 100, 100, 10), store.recordFor("c").orElseThrow());
+            assertEquals(new RegionRecord("d", 1, 5, 5, 5), store.recordFor("d").orElseThrow());
+            assertTrue(store.recordFor("b").isEmpty(), "the region being replaced is dropped");
+            assertTrue(store.recordFor("ghost").isEmpty());
+            assertEquals(3, store.size());
+            List<String> names = new ArrayList<>();
+            store.forEach(r -> names.add(r.name()));
+            assertEquals(3, names.size(), names.toString());
+            store.record("e", 1, 1); // the freed slot is reused, nothing exceeds capacity
+            assertEquals(4, store.size());
+        }
+        withRawMapping(file, m -> {
+            assertEquals(0, m.plainLong(Layouts.JOURNAL_SLOT));
+            assertEquals(0, m.plainLong(Layouts.INDEX_SEQ) & 1);
+            assertEquals(1, m.plainLong(Layouts.RECOVERIES));
+            assertEquals(0, m.plainLong(Layouts.STRUCT_LOCK));
+            return null;
+        });
+    }
+
+    @Test
+    void openFailsClearlyWhenEveryWriterEntryIsHeldByALiveProcess() throws Exception {
+        Path file = storeWith("x");
+        long self = ProcessIdentity.currentToken();
+        withRawMapping(file, m -> {
+            for (int i = 0; i < GEOMETRY.writerEntries(); i++) {
+                plantWriter(m, i, self, 1);
+            }
+            return null;
+        });
+        HintFileException e = assertThrows(HintFileException.class, () -> HintStore.open(file, HintStoreOptions.defaults()));
+        assertEquals(HintFileException.Problem.WRITER_TABLE_FULL, e.problem());
+        try (HintStore reader = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
+            assertEquals(1, reader.dispatchCount("x"), "readers claim nothing and still open");
+        }
+    }
+
+    @Test
+    void closingWhileOtherThreadsRecordStopsThemWithIllegalStateAndLeavesAUsableFile() throws Exception {
+        Path file = dir.resolve("close-race.hints");
+        HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(8));
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> endings = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int t = 0; t < 3; t++) {
+            int thread = t;
+            threads.add(Thread.ofPlatform().start(() -> {
+                try {
+                    for (long i = 0; ; i++) {
+                        store.record("r" + ((i + thread) % 12), 10, 1);
+                    }
+                } catch (Throwable e) {
+                    endings.add(e);
+                }
+            }));
+        }
+        Thread.sleep(200);
+        store.close();
+        for (Thread t : threads) {
+            t.join(TimeUnit.SECONDS.toMillis(30));
+            assertFalse(t.isAlive());
+        }
+        assertEquals(3, endings.size());
+        for (Throwable e : endings) {
+            assertTrue(e instanceof IllegalStateException, e.toString());
+        }
+        try (HintStore again = HintStore.open(file, HintStoreOptions.defaults())) {
+            for (int i = 0; i < 12; i++) {
+                again.record("r" + i, 10, 1); // any lock the closed store left is handed over
+            }
+            again.forEach(r -> {
+                assertEquals(r.dispatchCount() * 10, r.kernelNsTotal(), r::toString);
+                assertEquals(r.dispatchCount(), r.bytesTotal(), r::toString);
+            });
+            assertTrue(again.size() <= 8);
+        }
+    }
+}

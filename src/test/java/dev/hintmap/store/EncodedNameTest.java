@@ -1,0 +1,76 @@
+package dev.hintmap.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hintmap.format.Hm64;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.StringLength;
+import org.junit.jupiter.api.Test;
+
+class EncodedNameTest {
+
+    private static byte[] bytesOf(EncodedName name) {
+        ByteBuffer buffer = ByteBuffer.allocate(name.wordCount() * 8).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < name.wordCount(); i++) {
+            buffer.putLong(name.words[i]);
+        }
+        byte[] out = new byte[name.byteLength];
+        System.arraycopy(buffer.array(), 0, out, 0, name.byteLength);
+        return out;
+    }
+
+    @Property(tries = 500)
+    void encodesExactlyTheJdkUtf8BytesAndTheirHash(@ForAll @StringLength(min = 1, max = 60) String name) {
+        byte[] expected = name.getBytes(StandardCharsets.UTF_8);
+        boolean wellFormed = new String(expected, StandardCharsets.UTF_8).equals(name);
+        EncodedName encoded = new EncodedName();
+        if (!wellFormed) { // lone surrogates: the JDK substitutes '?', we refuse
+            assertThrows(IllegalArgumentException.class, () -> encoded.encodeChecked(name, 1024));
+            return;
+        }
+        encoded.encodeChecked(name, 1024);
+        assertArrayEquals(expected, bytesOf(encoded));
+        assertEquals(Hm64.ofBytes(expected, expected.length), encoded.hash);
+    }
+
+    @Test
+    void encodesSupplementaryCharactersAsFourBytes() {
+        EncodedName encoded = new EncodedName();
+        encoded.encodeChecked("a\uD83D\uDE80b", 64);
+        assertArrayEquals("a\uD83D\uDE80b".getBytes(StandardCharsets.UTF_8), bytesOf(encoded));
+        assertEquals(6, encoded.byteLength);
+    }
+
+    @Test
+    void rejectsNamesWhoseUtf8FormIsLongerThanTheLimitEvenWhenCharsFit() {
+        EncodedName encoded = new EncodedName();
+        String threeBytesEach = "\u20AC".repeat(22); // 22 chars, 66 bytes
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> encoded.encodeChecked(threeBytesEach, 64));
+        assertTrue(e.getMessage().contains("longer than 64 UTF-8 bytes"), e.getMessage());
+    }
+
+    @Test
+    void reusedNameIsStillCheckedAgainstASmallerLimit() {
+        EncodedName encoded = new EncodedName();
+        String name = "x".repeat(100);
+        encoded.encodeChecked(name, 1024);
+        assertThrows(IllegalArgumentException.class, () -> encoded.encodeChecked(name, 64));
+    }
+
+    @Test
+    void wordsPastTheEndAreZeroAfterEncodingAShorterName() {
+        EncodedName encoded = new EncodedName();
+        encoded.encodeChecked("abcdefghijk", 64);
+        encoded.encodeChecked("xyz", 64);
+        assertEquals(0x7A7978L, encoded.words[0]);
+        assertEquals(Hm64.ofBytes("xyz".getBytes(StandardCharsets.UTF_8), 3), encoded.hash);
+    }
+}
