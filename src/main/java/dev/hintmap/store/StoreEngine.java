@@ -237,7 +237,7 @@ public final class StoreEngine {
     /** Insert path (§7.4): under the structure lock, record if present, else insert. */
     private void insertOrRecord(EncodedName name, long kernelNs, long bytes, Snapshot scratch) {
         locks.acquire(Layouts.STRUCT_LOCK);
-        if (memory.plainLong(Layouts.JOURNAL_SLOT) != 0 || (memory.plainLong(Layouts.INDEX_SEQ) & 1) != 0) {
+        if (needsRecovery()) {
             recover();
         }
         if (lookup(name, scratch)) {
@@ -319,6 +319,16 @@ public final class StoreEngine {
     private boolean needsRebuild;
 
     // ------------------------------------------------------------------ recovery (§8)
+
+    /** §8: a dead writer left a structural change unfinished, or a coordination word is out of range. */
+    private boolean needsRecovery() {
+        long capacity = slots.capacity;
+        return memory.plainLong(Layouts.JOURNAL_SLOT) != 0
+                || (memory.plainLong(Layouts.INDEX_SEQ) & 1) != 0
+                || Long.compareUnsigned(memory.plainLong(Layouts.CLOCK_HAND), capacity) >= 0
+                || Long.compareUnsigned(memory.plainLong(Layouts.HIGH_WATER), capacity) > 0
+                || Long.compareUnsigned(memory.plainLong(Layouts.LIVE_COUNT), capacity) > 0;
+    }
 
     /** Repairs a structural change that a dead writer left unfinished; structure lock held. */
     void recover() {

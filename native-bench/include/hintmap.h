@@ -1,0 +1,268 @@
+/*
+ * hintmap.h - C API of hintmap, a shared-memory, memory-mapped store of
+ * per-region GPU performance hints.
+ *
+ * The file format is docs/FORMAT.md (version 1); the on-disk structures are in
+ * hintmap_format.h. This header is plain C11 and usable from C++.
+ *
+ * Conventions
+ *   - Every function that can fail returns an int: 0 (HM_OK) on success, a
+ *     negative HM_E* code on failure. A few return a positive status (HM_DROPPED).
+ *   - A failing call on a store also leaves a message with context (file, field,
+ *     errno text) that hm_last_error() / hm_last_error_copy() return.
+ *   - Region names are byte strings of 1..max_name_bytes bytes of valid UTF-8
+ *     (a NUL byte is a valid character); they are passed as (pointer, length).
+ *   - Thread safety: an hm_store may be used by any number of threads at once,
+ *     except hm_close(), which must not run concurrently with any other call on
+ *     the same store or on its handles. An hm_region handle is used by one thread
+ *     at a time (give each thread its own).
+ *   - A store must not be used across fork(): a child process opens its own.
+ *   - The library keeps no global mutable state, never aborts or exits.
+ *
+ * Typical use:
+ *     hm_options o; hm_options_init(&o);
+ *     hm_options_set_capacity(&o, 4096);
+ *     hm_store *s; char err[256];
+ *     if (hm_open_ex("/dev/shm/hints", &o, &s, err, sizeof err) < 0) { puts(err); ... }
+ *     hm_record(s, "gemm", 4, kernel_ns, bytes);
+ *     hm_close(s);
+ */
+#ifndef HINTMAP_H
+#define HINTMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ codes */
+
+#define HM_OK              0   /* success */
+#define HM_DROPPED         1   /* success, but the sample was not stored (capacity 0 or probe bound, FORMAT §7.4 step 10) */
+
+#define HM_EINVAL         -1   /* bad argument (NULL pointer, option out of range) */
+#define HM_ENAMETOOLONG   -2   /* region name longer than the file's max_name_bytes */
+#define HM_EEMPTYNAME     -3   /* region name of length 0 */
+#define HM_EBADNAME       -4   /* region name is not valid UTF-8 */
+#define HM_ENOTHINT       -5   /* wrong magic: not a hint file */
+#define HM_ETRUNCATED     -6   /* file shorter than its header or than its declared file_bytes */
+#define HM_EUNFINISHED    -7   /* magic == 0: creator died or is still initialising */
+#define HM_EVERSION       -8   /* format_version is not 1 (newer or unknown writer) */
+#define HM_ECHECKSUM      -9   /* header_checksum does not match the header (corrupt header) */
+#define HM_ELAYOUT       -10   /* layout_fingerprint differs: built with another binary layout */
+#define HM_EINCONSISTENT -11   /* header field out of range / inconsistent with derived values or file size */
+#define HM_EOPTIONS      -12   /* explicitly set options contradict the existing file */
+#define HM_EIO           -13   /* operating-system error; the message carries errno text */
+#define HM_ENOMEM        -14   /* out of memory */
+#define HM_ENOTFOUND     -15   /* region absent (or not readable consistently right now) */
+#define HM_EWRITERS      -16   /* writer table full: 1024 live writers */
+#define HM_EREADONLY     -17   /* write operation on a store opened read-only */
+#define HM_ECLOSED       -18   /* the store was closed (a handle outlived it) */
+
+/** Static description of a code ("unknown error" for anything else). Never NULL. */
+const char *hm_strerror(int code);
+
+/* ------------------------------------------------------------------ options */
+
+/* Bits of hm_options.set_mask: which options the caller set explicitly. */
+#define HM_OPT_CAPACITY        (1u << 0)
+#define HM_OPT_MAX_NAME_BYTES  (1u << 1)
+#define HM_OPT_HOT_THRESHOLD   (1u << 2)
+
+#define HM_DEFAULT_CAPACITY          256u
+#define HM_DEFAULT_MAX_NAME_BYTES    64u
+#define HM_DEFAULT_HOT_THRESHOLD_NS  100000u
+#define HM_MAX_CAPACITY              67108864u  /* 2^26 */
+#define HM_MAX_NAME_BYTES_LIMIT      1024u
+
+/**
+ * Options of hm_open(). Initialise with hm_options_init(), then change fields.
+ *
+ * capacity, max_name_bytes and hot_threshold_ns are used when the file is
+ * created. When the file already exists its layout wins, and an option that the
+ * caller set explicitly and that differs from the file is HM_EOPTIONS. An option
+ * counts as explicitly set when its HM_OPT_* bit is in set_mask (the
+ * hm_options_set_* helpers set it) or when its value differs from the default
+ * that hm_options_init() stored; so an unset option never conflicts.
+ */
+typedef struct hm_options {
+    uint32_t capacity;          /* max regions, 0..2^26 (default 256)                  */
+    uint32_t max_name_bytes;    /* longest name in UTF-8 bytes, 1..1024 (default 64)    */
+    uint64_t hot_threshold_ns;  /* mean kernel ns at or above which a region is hot,
+                                   0..2^63-1 (default 100000)                           */
+    int read_only;              /* nonzero: map read-only, never create, claim nothing  */
+    uint32_t set_mask;          /* HM_OPT_* bits of explicitly set options              */
+} hm_options;
+
+/** Sets the defaults above, read_only = 0, set_mask = 0. */
+void hm_options_init(hm_options *o);
+/** Set one option and mark it explicit. No validation here: hm_open() validates. */
+void hm_options_set_capacity(hm_options *o, uint32_t capacity);
+void hm_options_set_max_name_bytes(hm_options *o, uint32_t max_name_bytes);
+void hm_options_set_hot_threshold_ns(hm_options *o, uint64_t hot_threshold_ns);
+
+/* ------------------------------------------------------------------ store */
+
+typedef struct hm_store hm_store;
+
+/**
+ * Opens the hint file at `path`, creating it (FORMAT §5) when it does not exist
+ * and the store is not read-only. `opts` may be NULL (defaults, none explicit).
+ * On success *out is the store; on failure *out is NULL and the file is
+ * unchanged.
+ *
+ * Errors: HM_EINVAL (NULL path/out, option out of range), HM_ETRUNCATED,
+ * HM_EUNFINISHED, HM_ENOTHINT, HM_EVERSION, HM_ECHECKSUM, HM_ELAYOUT,
+ * HM_EINCONSISTENT, HM_EOPTIONS, HM_EWRITERS (writer), HM_EIO (open, stat,
+ * mmap, /proc, link...; ENOENT for a missing file opened read-only),
+ * HM_ENOMEM.
+ */
+int hm_open(const char *path, const hm_options *opts, hm_store **out);
+
+/**
+ * As hm_open(); in addition, on failure a NUL-terminated message naming the
+ * file, the field and the OS error is written to errbuf (if errbuf != NULL and
+ * errlen > 0; truncated to errlen).
+ */
+int hm_open_ex(const char *path, const hm_options *opts, hm_store **out,
+               char *errbuf, size_t errlen);
+
+/**
+ * Releases the writer-table entry, unmaps the file and frees the store. Handles
+ * still alive keep a small husk of it: their calls return HM_ECLOSED, and
+ * hm_region_free() must still be called for each. NULL is accepted (returns 0).
+ * Call it exactly once per store (a second call is detected, as HM_ECLOSED, only
+ * while handles keep the husk alive). Must not run concurrently with other calls
+ * on the store or its handles. The writer entry is released (release store of 0,
+ * FORMAT §6.1) just before the mapping is removed.
+ *
+ * Errors: HM_EIO (munmap failed; the store is freed anyway), HM_ECLOSED.
+ */
+int hm_close(hm_store *s);
+
+/**
+ * Records one sample for region `name`: count + 1, kernel_ns added to the total
+ * and folded into the maximum, bytes_touched added to the byte total; each input
+ * is clamped to 2^63-1 and sums saturate there. Inserts the region if absent,
+ * evicting the CLOCK victim when the store is full.
+ *
+ * Returns HM_OK, or HM_DROPPED when the sample could not be stored (capacity 0,
+ * or the probe bound of FORMAT §7.4 step 10).
+ * Errors: HM_EINVAL (NULL), HM_EEMPTYNAME, HM_ENAMETOOLONG, HM_EBADNAME,
+ * HM_EREADONLY, HM_ECLOSED.
+ */
+int hm_record(hm_store *s, const char *name, size_t name_len,
+              uint64_t kernel_ns, uint64_t bytes_touched);
+
+/** A consistent snapshot of one region (FORMAT §7.2.1). */
+typedef struct hm_region_record {
+    uint64_t dispatch_count;   /* > 0 for every record returned */
+    uint64_t kernel_ns_total;  /* saturates at 2^63-1           */
+    uint64_t kernel_ns_max;    /* <= kernel_ns_total             */
+    uint64_t bytes_total;      /* saturates at 2^63-1           */
+} hm_region_record;
+
+/**
+ * Reads region `name` consistently into *out without taking any lock.
+ * Errors: HM_ENOTFOUND (absent, or not readable consistently within the bounded
+ * retries: a hint may be missing, never wrong), HM_EINVAL, HM_EEMPTYNAME,
+ * HM_ENAMETOOLONG, HM_EBADNAME, HM_ECLOSED.
+ */
+int hm_lookup(hm_store *s, const char *name, size_t name_len, hm_region_record *out);
+
+/**
+ * Whether region `name` is hot: its mean kernel ns (total / count) is >= the
+ * file's hot_threshold_ns. Returns 1 (hot), 0 (present, not hot) or an error of
+ * hm_lookup() (HM_ENOTFOUND when absent).
+ */
+int hm_is_hot(hm_store *s, const char *name, size_t name_len);
+
+/**
+ * Reads slot `slot` (0 <= slot < hm_high_water()) for iteration: on HM_OK the
+ * region's name is copied into name_buf (not NUL-terminated unless room is left;
+ * *name_len gets the full length) and its record into *out.
+ * Errors: HM_ENOTFOUND (slot FREE, BUSY or out of range), HM_EINVAL (NULL
+ * arguments, or name_buf too small: *name_len still tells the needed size),
+ * HM_ECLOSED.
+ */
+int hm_region_at(hm_store *s, uint32_t slot, char *name_buf, size_t buf_len,
+                 size_t *name_len, hm_region_record *out);
+
+/** Number of LIVE regions (live_count clamped into [0, capacity]). Errors: HM_EINVAL, HM_ECLOSED. */
+int hm_size(hm_store *s, uint64_t *out);
+/** The file's capacity, max_name_bytes, hot threshold (0 for a NULL or closed store). */
+uint32_t hm_capacity(const hm_store *s);
+uint32_t hm_max_name_bytes(const hm_store *s);
+uint64_t hm_hot_threshold_ns(const hm_store *s);
+/** Slots used at least once, clamped to capacity: iteration bound for hm_region_at(). */
+uint32_t hm_high_water(const hm_store *s);
+/** Whether the store was opened read-only (1) or for writing (0). */
+int hm_is_read_only(const hm_store *s);
+
+/** Counters of the header's coordination and statistics lines. */
+typedef struct hm_stats {
+    uint64_t live_count, high_water, evictions, recoveries, dropped_inserts, stolen_locks;
+    uint64_t created_epoch_ms;
+} hm_stats;
+
+/** Reads the counters (relaxed: each value is current, they are not a snapshot). Errors: HM_EINVAL, HM_ECLOSED. */
+int hm_stats_get(hm_store *s, hm_stats *out);
+
+/** msync(MS_SYNC) of the whole mapping. Errors: HM_EINVAL, HM_ECLOSED, HM_EIO. */
+int hm_flush(hm_store *s);
+
+/**
+ * The message of the last failure on this store (any thread), "" if none.
+ * The pointer stays valid until hm_close(); under concurrent failures prefer
+ * hm_last_error_copy(). Returns "invalid store" for NULL.
+ */
+const char *hm_last_error(const hm_store *s);
+/** Copies the last message into buf (NUL-terminated, truncated); returns its full length. Thread-safe. */
+size_t hm_last_error_copy(const hm_store *s, char *buf, size_t len);
+
+/* ------------------------------------------------------------------ handles */
+
+typedef struct hm_region hm_region;
+
+/**
+ * Pre-resolves region `name` for the hot path. The handle caches the region's
+ * (slot, gen); it does not insert the region (the first hm_region_add()
+ * does). Works on read-only stores for hm_region_lookup().
+ * Errors: HM_EINVAL, HM_EEMPTYNAME, HM_ENAMETOOLONG, HM_EBADNAME, HM_ENOMEM,
+ * HM_ECLOSED.
+ */
+int hm_region_resolve(hm_store *s, const char *name, size_t name_len, hm_region **out);
+
+/**
+ * Records one sample through a handle (same semantics as hm_record). (Named
+ * hm_region_add because hm_region_record is the snapshot type.) If the
+ * cached slot was evicted or reused (gen changed, checked under the slot lock,
+ * FORMAT §7.1) the name is re-resolved, or inserted, transparently.
+ * Returns HM_OK or HM_DROPPED. Errors: HM_EINVAL, HM_EREADONLY, HM_ECLOSED.
+ */
+int hm_region_add(hm_region *r, uint64_t kernel_ns, uint64_t bytes_touched);
+
+/** hm_lookup() through a handle. Errors: as hm_lookup(). */
+int hm_region_lookup(hm_region *r, hm_region_record *out);
+
+/** Frees a handle (also after its store was closed). NULL is accepted. */
+void hm_region_free(hm_region *r);
+
+/* ------------------------------------------------------------------ format helpers */
+
+/** hm64 of FORMAT §4 over `len` bytes. */
+uint64_t hm_hash64(const void *bytes, size_t len);
+
+/** The layout fingerprint of FORMAT §3.4 computed from this build's structs. */
+uint64_t hm_layout_fingerprint(void);
+
+/** The format version this library reads and writes (1). */
+uint32_t hm_format_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HINTMAP_H */

@@ -1,0 +1,1477 @@
+/*
+ * hintmap.c - the C implementation of docs/FORMAT.md version 1.
+ *
+ * Section references (§n) are to FORMAT.md. Every atomic access to the mapping
+ * names its memory order; the one-line comment next to it says why.
+ *
+ * Decisions that FORMAT.md leaves open are marked "DECISION:".
+ */
+#define _GNU_SOURCE 1
+
+#include "hintmap.h"
+#include "hintmap_format.h"
+#include "hm_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define HM_MAX_NAME_WORDS    (HM_MAX_NAME_BYTES_LIMIT / 8u)
+#define HM_READ_ATTEMPTS     65536u  /* §7.2.1 */
+#define HM_RESOLVE_ATTEMPTS  64u     /* §7.3 */
+#define HM_SPINS_PER_CHECK   1024u   /* §6.2 */
+#define HM_OPEN_ATTEMPTS     8       /* create/open races (file replaced between link and open) */
+#define HM_ERR_BYTES         512
+
+#define RLX memory_order_relaxed
+#define ACQ memory_order_acquire
+#define REL memory_order_release
+
+/* ------------------------------------------------------------------ types */
+
+struct hm_store {
+    unsigned char *base;             /* mapping of the whole file                      */
+    size_t map_bytes;
+    hm_file_header *hdr;
+    hm_writer_entry *writers;
+    _Atomic uint64_t *index;
+    unsigned char *slots;
+    /* geometry, validated at open and never re-read from the (mutable) file */
+    uint32_t capacity, max_name_bytes, slot_bytes, name_area_words;
+    uint32_t index_entries, index_mask, max_probe, writer_entries;
+    uint64_t hot_threshold_ns, created_epoch_ms;
+    int read_only;
+    /* writer identity (§6.1) */
+    uint64_t token, owner;
+    uint32_t writer_index;
+    /* lifetime: 1 reference for the open store + 1 per handle */
+    _Atomic int closed;
+    _Atomic unsigned refs;
+    /* last error */
+    pthread_mutex_t err_mu;
+    char err[HM_ERR_BYTES];
+    char path[];
+};
+
+/* A name as slots store it: little-endian words, zero past len, with its hash. */
+typedef struct hm_name {
+    uint64_t hash;
+    uint32_t len, nwords;
+    const uint64_t *words;
+} hm_name;
+
+struct hm_region {
+    hm_store *s;
+    uint32_t slot;
+    int resolved;
+    uint64_t gen;
+    hm_name nm;
+    uint64_t words[];
+};
+
+/* ------------------------------------------------------------------ small helpers */
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("isb" ::: "memory");
+#else
+    atomic_signal_fence(memory_order_seq_cst);
+#endif
+}
+
+static inline uint64_t clamp63(uint64_t v) { return v > HM_VALUE_MAX ? HM_VALUE_MAX : v; }
+
+/* min(a + b, 2^63-1) for b <= 2^63-1 and any a (a damaged file may hold a top bit). */
+static inline uint64_t sat_add(uint64_t a, uint64_t b) { return a > HM_VALUE_MAX - b ? HM_VALUE_MAX : a + b; }
+
+static inline uint64_t roundup64(uint64_t v, uint64_t to) { return (v + to - 1) / to * to; }
+
+static inline hm_slot *slot_at(const hm_store *s, uint32_t k) {
+    return (hm_slot *)(void *)(s->slots + (size_t)k * s->slot_bytes);
+}
+
+static void msg_vset(char *buf, size_t len, const char *path, const char *fmt, va_list ap) {
+    if (buf == NULL || len == 0) return;
+    int n = snprintf(buf, len, "hintmap: %s: ", path ? path : "(null)");
+    if (n < 0) n = 0;
+    if ((size_t)n < len) vsnprintf(buf + n, len - (size_t)n, fmt, ap);
+}
+
+static void msg_set(char *buf, size_t len, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void msg_set(char *buf, size_t len, const char *path, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    msg_vset(buf, len, path, fmt, ap);
+    va_end(ap);
+}
+
+static int fail(hm_store *s, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(hm_store *s, int code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    pthread_mutex_lock(&s->err_mu);
+    msg_vset(s->err, sizeof s->err, s->path, fmt, ap);
+    pthread_mutex_unlock(&s->err_mu);
+    va_end(ap);
+    return code;
+}
+
+const char *hm_strerror(int code) {
+    switch (code) {
+    case HM_OK: return "success";
+    case HM_DROPPED: return "sample dropped (capacity 0 or probe bound exceeded)";
+    case HM_EINVAL: return "invalid argument";
+    case HM_ENAMETOOLONG: return "region name longer than max_name_bytes";
+    case HM_EEMPTYNAME: return "region name is empty";
+    case HM_EBADNAME: return "region name is not valid UTF-8";
+    case HM_ENOTHINT: return "not a hint file (wrong magic)";
+    case HM_ETRUNCATED: return "hint file is truncated";
+    case HM_EUNFINISHED: return "hint file initialisation never finished (magic is 0)";
+    case HM_EVERSION: return "unsupported (newer or unknown) format version";
+    case HM_ECHECKSUM: return "header checksum mismatch (corrupt header)";
+    case HM_ELAYOUT: return "layout fingerprint mismatch (built with another layout)";
+    case HM_EINCONSISTENT: return "header field out of range or inconsistent";
+    case HM_EOPTIONS: return "options contradict the existing file";
+    case HM_EIO: return "I/O error";
+    case HM_ENOMEM: return "out of memory";
+    case HM_ENOTFOUND: return "region not found";
+    case HM_EWRITERS: return "writer table full";
+    case HM_EREADONLY: return "store is read-only";
+    case HM_ECLOSED: return "store is closed";
+    default: return "unknown error";
+    }
+}
+
+/* ------------------------------------------------------------------ hm64 (§4) */
+
+#define HM_P0 UINT64_C(0xa0761d6478bd642f)
+#define HM_P1 UINT64_C(0xe7037ed1a0b428db)
+#define HM_P2 UINT64_C(0x8ebc6af09c88c6e3)
+
+static inline uint64_t mum(uint64_t a, uint64_t b) {
+    __extension__ typedef unsigned __int128 u128;
+    u128 p = (u128)a * b;
+    return (uint64_t)p ^ (uint64_t)(p >> 64);
+}
+
+uint64_t hm_hash64(const void *bytes, size_t len) {
+    const unsigned char *p = bytes;
+    uint64_t h = HM_P0 ^ (uint64_t)len;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8); /* little-endian target (checked in hintmap_format.h) */
+        h = mum(h ^ w, HM_P1);
+    }
+    if (i < len) {
+        uint64_t w = 0;
+        memcpy(&w, p + i, len - i);
+        h = mum(h ^ w, HM_P1);
+    }
+    return mum(h ^ HM_P2, HM_P1);
+}
+
+static uint64_t hash_words(const uint64_t *w, uint32_t len, uint32_t nwords) {
+    uint64_t h = HM_P0 ^ (uint64_t)len;
+    for (uint32_t i = 0; i < nwords; i++) h = mum(h ^ w[i], HM_P1);
+    return mum(h ^ HM_P2, HM_P1);
+}
+
+/* ------------------------------------------------------------------ layout fingerprint (§3.4) */
+
+uint64_t hm_layout_fingerprint(void) {
+    uint32_t v[64];
+    unsigned n = 0;
+    memset(v, 0, sizeof v);
+    /* 1. sizes */
+    v[n++] = HM_CACHE_LINE;
+    v[n++] = (uint32_t)sizeof(uint64_t);
+    v[n++] = (uint32_t)sizeof(hm_file_header);
+    v[n++] = (uint32_t)sizeof(hm_writer_entry);
+    v[n++] = (uint32_t)HM_INDEX_ENTRY_BYTES;
+    v[n++] = (uint32_t)sizeof(hm_slot);
+    v[n++] = (uint32_t)sizeof(hm_record_copy);
+    /* 2. header field offsets, table order of §3.1-3.3 */
+    v[n++] = HM_HDR_MAGIC_OFFSET;
+    v[n++] = HM_HDR_FORMAT_VERSION_OFFSET;
+    v[n++] = HM_HDR_HEADER_BYTES_OFFSET;
+    v[n++] = HM_HDR_LAYOUT_FINGERPRINT_OFFSET;
+    v[n++] = HM_HDR_CAPACITY_OFFSET;
+    v[n++] = HM_HDR_MAX_NAME_BYTES_OFFSET;
+    v[n++] = HM_HDR_SLOT_BYTES_OFFSET;
+    v[n++] = HM_HDR_INDEX_ENTRIES_OFFSET;
+    v[n++] = HM_HDR_MAX_PROBE_OFFSET;
+    v[n++] = HM_HDR_WRITER_ENTRIES_OFFSET;
+    v[n++] = HM_HDR_HOT_THRESHOLD_NS_OFFSET;
+    v[n++] = HM_HDR_CREATED_EPOCH_MS_OFFSET;
+    v[n++] = HM_HDR_WRITER_TABLE_OFFSET_OFFSET;
+    v[n++] = HM_HDR_INDEX_OFFSET_OFFSET;
+    v[n++] = HM_HDR_SLOTS_OFFSET_OFFSET;
+    v[n++] = HM_HDR_FILE_BYTES_OFFSET;
+    v[n++] = HM_HDR_HEADER_CHECKSUM_OFFSET;
+    v[n++] = HM_HDR_STRUCT_LOCK_OFFSET;
+    v[n++] = HM_HDR_JOURNAL_SLOT_OFFSET;
+    v[n++] = HM_HDR_INDEX_SEQ_OFFSET;
+    v[n++] = HM_HDR_CLOCK_HAND_OFFSET;
+    v[n++] = HM_HDR_LIVE_COUNT_OFFSET;
+    v[n++] = HM_HDR_HIGH_WATER_OFFSET;
+    v[n++] = HM_HDR_EVICTIONS_OFFSET;
+    v[n++] = HM_HDR_RECOVERIES_OFFSET;
+    v[n++] = HM_HDR_DROPPED_INSERTS_OFFSET;
+    v[n++] = HM_HDR_STOLEN_LOCKS_OFFSET;
+    /* 3. slot field offsets (§3.6) */
+    v[n++] = HM_SLOT_LOCK_OFFSET;
+    v[n++] = HM_SLOT_SEQ_OFFSET;
+    v[n++] = HM_SLOT_GEN_OFFSET;
+    v[n++] = HM_SLOT_HASH_OFFSET;
+    v[n++] = HM_SLOT_NAME_LEN_OFFSET;
+    v[n++] = HM_SLOT_REFERENCED_OFFSET;
+    v[n++] = HM_SLOT_COPIES_OFFSET;
+    v[n++] = HM_SLOT_NAME_OFFSET;
+    /* 4. record copy field offsets (§3.7) */
+    v[n++] = HM_REC_DISPATCH_COUNT_OFFSET;
+    v[n++] = HM_REC_KERNEL_NS_TOTAL_OFFSET;
+    v[n++] = HM_REC_KERNEL_NS_MAX_OFFSET;
+    v[n++] = HM_REC_BYTES_TOTAL_OFFSET;
+    /* 5. writer entry field offsets (§3.5) */
+    v[n++] = HM_WRITER_TOKEN_OFFSET;
+    v[n++] = HM_WRITER_GENERATION_OFFSET;
+    /* 6. zero fill to 64 values: v[48..63] already 0 */
+    (void)n;
+    return hm_hash64(v, sizeof v); /* u32 values little-endian: the target's own order */
+}
+
+uint32_t hm_format_version(void) { return HM_FORMAT_VERSION; }
+
+/* ------------------------------------------------------------------ geometry (§2) */
+
+typedef struct hm_geometry {
+    uint32_t capacity, max_name_bytes, slot_bytes, index_entries, max_probe, writer_entries;
+    uint64_t writer_table_offset, index_offset, slots_offset, file_bytes;
+} hm_geometry;
+
+static void geometry_compute(uint32_t capacity, uint32_t max_name_bytes, hm_geometry *g) {
+    uint64_t want = 2u * (uint64_t)capacity;
+    uint64_t ie = 16;
+    if (want < 16) want = 16;
+    while (ie < want) ie <<= 1;
+    g->capacity = capacity;
+    g->max_name_bytes = max_name_bytes;
+    g->slot_bytes = (uint32_t)(HM_SLOT_FIXED_BYTES + roundup64(max_name_bytes, 64));
+    g->index_entries = (uint32_t)ie;
+    g->max_probe = ie < HM_MAX_PROBE_LIMIT ? (uint32_t)ie : HM_MAX_PROBE_LIMIT;
+    g->writer_entries = HM_WRITER_ENTRIES;
+    g->writer_table_offset = HM_HEADER_BYTES;
+    g->index_offset = roundup64(g->writer_table_offset + sizeof(hm_writer_entry) * (uint64_t)HM_WRITER_ENTRIES, 4096);
+    g->slots_offset = roundup64(g->index_offset + HM_INDEX_ENTRY_BYTES * ie, 4096);
+    g->file_bytes = roundup64(g->slots_offset + (uint64_t)capacity * g->slot_bytes, 4096);
+}
+
+static uint64_t header_checksum(const hm_file_header *h) {
+    return hm_hash64((const unsigned char *)h + HM_HDR_FORMAT_VERSION_OFFSET,
+                     HM_HDR_HEADER_CHECKSUM_OFFSET - HM_HDR_FORMAT_VERSION_OFFSET);
+}
+
+/* ------------------------------------------------------------------ names */
+
+static int utf8_valid(const unsigned char *p, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = p[i];
+        if (c < 0x80) { i++; continue; }
+        size_t need;
+        uint32_t cp;
+        if (c >= 0xC2 && c <= 0xDF) { need = 1; cp = c & 0x1F; }
+        else if ((c & 0xF0) == 0xE0) { need = 2; cp = c & 0x0F; }
+        else if (c >= 0xF0 && c <= 0xF4) { need = 3; cp = c & 0x07; }
+        else return 0;
+        if (n - i <= need) return 0;
+        for (size_t k = 1; k <= need; k++) {
+            unsigned b = p[i + k];
+            if ((b & 0xC0) != 0x80) return 0;
+            cp = cp << 6 | (b & 0x3F);
+        }
+        if (need == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) return 0; /* overlong, surrogate */
+        if (need == 3 && (cp < 0x10000 || cp > 0x10FFFF)) return 0;
+        i += need + 1;
+    }
+    return 1;
+}
+
+/* Validates `name` for store s and encodes it into words (HM_MAX_NAME_WORDS capacity). */
+static int name_encode(hm_store *s, const char *name, size_t len, uint64_t *words, hm_name *out) {
+    if (name == NULL) return fail(s, HM_EINVAL, "region name is NULL");
+    if (len == 0) return fail(s, HM_EEMPTYNAME, "region name is empty");
+    if (len > s->max_name_bytes)
+        return fail(s, HM_ENAMETOOLONG, "region name of %zu bytes is longer than max_name_bytes %u",
+                    len, s->max_name_bytes);
+    if (!utf8_valid((const unsigned char *)name, len))
+        return fail(s, HM_EBADNAME, "region name is not valid UTF-8");
+    uint32_t nwords = (uint32_t)((len + 7) / 8);
+    words[nwords - 1] = 0;
+    memcpy(words, name, len);
+    out->len = (uint32_t)len;
+    out->nwords = nwords;
+    out->words = words;
+    out->hash = hash_words(words, out->len, nwords);
+    return HM_OK;
+}
+
+/* ------------------------------------------------------------------ liveness (§6.3) */
+
+/* Reads state (field 3) and starttime (field 22) of /proc/<pid>/stat.
+ * Returns 1 found, 0 no such process, -1 cannot tell. */
+static int proc_stat_read(uint64_t pid, char *state, uint64_t *start_ticks) {
+    char path[48];
+    char buf[1024];
+    snprintf(path, sizeof path, "/proc/%llu/stat", (unsigned long long)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return (errno == ENOENT || errno == ESRCH) ? 0 : -1;
+    size_t got = 0;
+    while (got < sizeof buf - 1) {
+        ssize_t r = read(fd, buf + got, sizeof buf - 1 - got);
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            int e = errno;
+            close(fd);
+            return e == ESRCH ? 0 : -1;
+        }
+        if (r == 0) break;
+        got += (size_t)r;
+    }
+    close(fd);
+    if (got == 0) return 0;
+    buf[got] = '\0';
+    /* Field 2 (comm) may contain spaces and ')': fields 3.. start after the LAST ')'. */
+    char *p = memrchr(buf, ')', got);
+    if (p == NULL) return -1;
+    p++;
+    for (int field = 3; field <= 22; field++) {
+        while (*p == ' ') p++;
+        if (*p == '\0') return -1;
+        if (field == 3) {
+            *state = *p;
+        } else if (field == 22) {
+            char *end;
+            errno = 0;
+            unsigned long long v = strtoull(p, &end, 10);
+            if (end == p || errno != 0) return -1;
+            *start_ticks = (uint64_t)v;
+            return 1;
+        }
+        while (*p != ' ' && *p != '\0') p++;
+    }
+    return -1;
+}
+
+static int token_alive(const hm_store *s, uint64_t token) {
+    if (token == 0) return 0;
+    if (token == s->token) return 1; /* this process */
+    char state = 0;
+    uint64_t start = 0;
+    int r = proc_stat_read(token >> HM_TOKEN_START_BITS, &state, &start);
+    if (r < 0) return 1; /* cannot tell: never take a lock from a process that may be alive */
+    if (r == 0) return 0;
+    if (state == 'Z' || state == 'X') return 0;
+    return (start & HM_TOKEN_START_MASK) == (token & HM_TOKEN_START_MASK);
+}
+
+static int owner_dead(const hm_store *s, uint64_t owner) {
+    uint64_t i = (owner & 0xFFFFFFFFu) - 1; /* low word 0 wraps to a huge index: corrupt, dead */
+    if (i >= s->writer_entries) return 1;
+    hm_writer_entry *w = &s->writers[i];
+    uint64_t gen = atomic_load_explicit(&w->generation, ACQ); /* acquire: pairs with the holder's release */
+    if ((gen & 0xFFFFFFFFu) != owner >> 32) return 1;
+    uint64_t token = atomic_load_explicit(&w->token, ACQ); /* acquire: pairs with claim CAS / release store */
+    if (token == 0) return 1;
+    return !token_alive(s, token);
+}
+
+/* ------------------------------------------------------------------ locks (§6.2) */
+
+/* Acquires lock word `l` with this store's owner word. *stolen (optional) is set when the
+ * lock was taken over from a dead holder. */
+static void lock_acquire(hm_store *s, _Atomic uint64_t *l, int *stolen) {
+    uint64_t expected = 0;
+    /* acquire on success: the critical section sees everything the previous holder released */
+    if (atomic_compare_exchange_strong_explicit(l, &expected, s->owner, ACQ, RLX)) return;
+    unsigned spins = 0;
+    int yielding = 0;
+    for (;;) {
+        uint64_t holder = atomic_load_explicit(l, RLX); /* relaxed: only a hint before the CAS */
+        if (holder == 0) {
+            expected = 0;
+            if (atomic_compare_exchange_weak_explicit(l, &expected, s->owner, ACQ, RLX)) return;
+            continue;
+        }
+        if (++spins % HM_SPINS_PER_CHECK != 0) {
+            if (yielding) sched_yield(); else cpu_relax();
+            continue;
+        }
+        yielding = 1; /* §6.2: after the first liveness check, yield between attempts */
+        if (owner_dead(s, holder)) {
+            expected = holder;
+            /* acquire on success: we inherit what the dead holder left (repaired by §7.2 / §8) */
+            if (atomic_compare_exchange_strong_explicit(l, &expected, s->owner, ACQ, RLX)) {
+                atomic_fetch_add_explicit(&s->hdr->stolen_locks, 1, RLX); /* relaxed: statistics */
+                if (stolen) *stolen = 1;
+                return;
+            }
+        }
+    }
+}
+
+static inline void lock_release(_Atomic uint64_t *l) {
+    atomic_store_explicit(l, 0, REL); /* release: publishes every write of the critical section */
+}
+
+/* ------------------------------------------------------------------ consistent read (§7.2.1) */
+
+/* Reads slot k. With `want`, succeeds only if the slot holds that name. With name_out
+ * (HM_MAX_NAME_WORDS words), copies the name words. Returns 1 with rec, gen_out, len_out
+ * filled, or 0 (FREE, BUSY, other name, or no consistent read within the bound). */
+static int slot_read(const hm_store *s, uint32_t k, const hm_name *want, hm_region_record *rec,
+                     uint64_t *gen_out, uint64_t *name_out, uint32_t *len_out) {
+    hm_slot *sl = slot_at(s, k);
+    for (uint32_t attempt = 0; attempt < HM_READ_ATTEMPTS; attempt++) {
+        uint64_t g1 = atomic_load_explicit(&sl->gen, ACQ); /* acquire: pairs with §7.4 step 11 release of gen */
+        if (g1 & 1) {
+            /* DECISION: BUSY is reported absent at once instead of spinning here; the
+             * resolve loop retries because index_seq is odd during the change (§7.3). */
+            return 0;
+        }
+        uint64_t s1 = atomic_load_explicit(&sl->seq, ACQ); /* acquire: pairs with §7.1 release of seq */
+        hm_record_copy *cp = &sl->copies[s1 & 1];
+        /* relaxed: the copy fields and name words are validated by the seq/gen re-check below */
+        uint64_t count = atomic_load_explicit(&cp->dispatch_count, RLX);
+        uint64_t total = atomic_load_explicit(&cp->kernel_ns_total, RLX);
+        uint64_t max = atomic_load_explicit(&cp->kernel_ns_max, RLX);
+        uint64_t bytes = atomic_load_explicit(&cp->bytes_total, RLX);
+        uint32_t len = atomic_load_explicit(&sl->name_len, RLX);
+        int match = len >= 1 && len <= s->max_name_bytes;
+        if (match && want != NULL) {
+            match = len == want->len && atomic_load_explicit(&sl->hash, RLX) == want->hash;
+            for (uint32_t i = 0; match && i < want->nwords; i++)
+                match = atomic_load_explicit(&sl->name[i], RLX) == want->words[i];
+        }
+        if (match && name_out != NULL) {
+            uint32_t nw = (len + 7) / 8;
+            for (uint32_t i = 0; i < nw; i++) name_out[i] = atomic_load_explicit(&sl->name[i], RLX);
+        }
+        atomic_thread_fence(ACQ); /* acquire fence: orders the loads above before the re-checks */
+        uint64_t s2 = atomic_load_explicit(&sl->seq, RLX);
+        uint64_t g2 = atomic_load_explicit(&sl->gen, RLX);
+        if (s1 != s2 || g1 != g2) {
+            cpu_relax();
+            continue;
+        }
+        if (!match || count == 0) return 0;
+        if (rec) {
+            rec->dispatch_count = count;
+            rec->kernel_ns_total = total;
+            rec->kernel_ns_max = max;
+            rec->bytes_total = bytes;
+        }
+        if (gen_out) *gen_out = g1;
+        if (len_out) *len_out = len;
+        return 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ resolve (§7.3) */
+
+static int resolve(const hm_store *s, const hm_name *nm, uint32_t *k_out, uint64_t *g_out,
+                   hm_region_record *rec, int *corrupt) {
+    if (s->capacity == 0) return 0;
+    const uint64_t tag = nm->hash >> 32;
+    for (uint32_t attempt = 0; attempt < HM_RESOLVE_ATTEMPTS; attempt++) {
+        uint64_t v1 = atomic_load_explicit(&s->hdr->index_seq, ACQ); /* acquire: pairs with step 11 release */
+        uint32_t j = (uint32_t)nm->hash & s->index_mask;
+        for (uint32_t p = 0; p < s->max_probe; p++) {
+            uint64_t e = atomic_load_explicit(&s->index[j], ACQ); /* acquire: pairs with entry release stores */
+            if (e == 0) break;
+            if (e >> 32 == tag) {
+                uint64_t k1 = e & 0xFFFFFFFFu;
+                if (k1 == 0 || k1 > s->capacity) {
+                    if (corrupt) *corrupt = 1; /* names no slot: never used as an offset */
+                } else if (slot_read(s, (uint32_t)(k1 - 1), nm, rec, g_out, NULL, NULL)) {
+                    *k_out = (uint32_t)(k1 - 1);
+                    return 1;
+                }
+            }
+            j = (j + 1) & s->index_mask;
+        }
+        atomic_thread_fence(ACQ); /* acquire fence: orders the probe loads before the re-check */
+        if ((v1 & 1) == 0 && atomic_load_explicit(&s->hdr->index_seq, RLX) == v1) return 0; /* definite miss */
+        cpu_relax();
+    }
+    return 0;
+}
+
+/* Exact lookup under struct_lock: index, hash, name_len and names change only under it. */
+static int resolve_locked(const hm_store *s, const hm_name *nm, uint32_t skip_k, uint32_t *k_out,
+                          uint64_t *g_out, int *corrupt) {
+    if (s->capacity == 0) return 0;
+    const uint64_t tag = nm->hash >> 32;
+    uint32_t j = (uint32_t)nm->hash & s->index_mask;
+    for (uint32_t p = 0; p < s->max_probe; p++) {
+        uint64_t e = atomic_load_explicit(&s->index[j], RLX); /* relaxed: we are the only writer */
+        if (e == 0) break;
+        if (e >> 32 == tag) {
+            uint64_t k1 = e & 0xFFFFFFFFu;
+            if (k1 == 0 || k1 > s->capacity) {
+                *corrupt = 1;
+            } else if (k1 - 1 != skip_k) {
+                hm_slot *sl = slot_at(s, (uint32_t)(k1 - 1));
+                /* relaxed: structure fields are ours while we hold struct_lock */
+                int match = atomic_load_explicit(&sl->name_len, RLX) == nm->len &&
+                            atomic_load_explicit(&sl->hash, RLX) == nm->hash &&
+                            (atomic_load_explicit(&sl->gen, RLX) & 1) == 0;
+                for (uint32_t i = 0; match && i < nm->nwords; i++)
+                    match = atomic_load_explicit(&sl->name[i], RLX) == nm->words[i];
+                if (match) {
+                    *k_out = (uint32_t)(k1 - 1);
+                    if (g_out) *g_out = atomic_load_explicit(&sl->gen, RLX);
+                    return 1;
+                }
+            }
+        }
+        j = (j + 1) & s->index_mask;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ record (§7.1) */
+
+/* Records into slot k if its gen is still g. Returns 1 recorded, 0 stale. */
+static int slot_record(hm_store *s, uint32_t k, uint64_t g, uint64_t ns, uint64_t bytes) {
+    hm_slot *sl = slot_at(s, k);
+    lock_acquire(s, &sl->lock, NULL);
+    if (atomic_load_explicit(&sl->gen, RLX) != g) { /* relaxed: gen changes only under this lock */
+        lock_release(&sl->lock);
+        return 0;
+    }
+#ifdef HM_STRICT_C11_SEQLOCK
+    /* Not required by FORMAT.md (it relies on cumulative hardware ordering, §1/§7); makes the
+     * seqlock correct in the C11 abstract model too. Free on x86 (a compiler barrier only). */
+    atomic_thread_fence(REL);
+#endif
+    uint64_t seq = atomic_load_explicit(&sl->seq, RLX); /* relaxed ("plain"): the lock orders it */
+    hm_record_copy *cur = &sl->copies[seq & 1];
+    hm_record_copy *nxt = &sl->copies[(seq + 1) & 1];
+    /* relaxed: the copy is published by the release store of seq below */
+    uint64_t c = atomic_load_explicit(&cur->dispatch_count, RLX);
+    uint64_t t = atomic_load_explicit(&cur->kernel_ns_total, RLX);
+    uint64_t m = atomic_load_explicit(&cur->kernel_ns_max, RLX);
+    uint64_t b = atomic_load_explicit(&cur->bytes_total, RLX);
+    m = m > ns ? m : ns;
+    atomic_store_explicit(&nxt->dispatch_count, sat_add(c, 1), RLX);
+    atomic_store_explicit(&nxt->kernel_ns_total, sat_add(t, ns), RLX);
+    atomic_store_explicit(&nxt->kernel_ns_max, clamp63(m), RLX);
+    atomic_store_explicit(&nxt->bytes_total, sat_add(b, bytes), RLX);
+    atomic_store_explicit(&sl->seq, seq + 1, REL);   /* release: publishes nxt as the current copy */
+    atomic_store_explicit(&sl->referenced, 1, RLX);  /* relaxed: a lost race only ages the region */
+    lock_release(&sl->lock);
+    return 1;
+}
+
+/* ------------------------------------------------------------------ index maintenance (§7.4, §8) */
+
+static int index_insert(hm_store *s, uint64_t hash, uint32_t k) {
+    uint32_t j = (uint32_t)hash & s->index_mask;
+    for (uint32_t p = 0; p < s->max_probe; p++) {
+        if (atomic_load_explicit(&s->index[j], RLX) == 0) { /* relaxed: only the lock holder writes */
+            /* release: a reader that acquires the entry sees everything before it */
+            atomic_store_explicit(&s->index[j], (hash >> 32) << 32 | ((uint64_t)k + 1), REL);
+            return 1;
+        }
+        j = (j + 1) & s->index_mask;
+    }
+    return 0;
+}
+
+/* Backward-shift deletion of entry (hash, k). Returns 0 if the index proved inconsistent
+ * (entry missing or a run naming a bad slot): the caller rebuilds it. */
+static int index_delete(hm_store *s, uint64_t hash, uint32_t k) {
+    const uint64_t want = (hash >> 32) << 32 | ((uint64_t)k + 1);
+    const uint32_t mask = s->index_mask;
+    uint32_t j = (uint32_t)hash & mask;
+    uint32_t p = 0;
+    for (; p < s->max_probe; p++) {
+        uint64_t e = atomic_load_explicit(&s->index[j], RLX); /* relaxed: we are the only writer */
+        if (e == 0) return 0;
+        if (e == want) break;
+        j = (j + 1) & mask;
+    }
+    if (p == s->max_probe) return 0;
+    uint32_t hole = j;
+    uint32_t n = (j + 1) & mask;
+    for (uint32_t step = 0; step < s->index_entries; step++) {
+        uint64_t e = atomic_load_explicit(&s->index[n], RLX);
+        if (e == 0) break;
+        uint64_t k1 = e & 0xFFFFFFFFu;
+        if (k1 == 0 || k1 > s->capacity) {
+            atomic_store_explicit(&s->index[hole], 0, REL);
+            return 0;
+        }
+        uint64_t h = atomic_load_explicit(&slot_at(s, (uint32_t)(k1 - 1))->hash, RLX);
+        if (h >> 32 != e >> 32) {
+            atomic_store_explicit(&s->index[hole], 0, REL);
+            return 0;
+        }
+        uint32_t home = (uint32_t)h & mask;
+        int in_range = hole <= n ? (home > hole && home <= n) : (home > hole || home <= n);
+        if (!in_range) {
+            atomic_store_explicit(&s->index[hole], e, REL); /* release: entry writes are release (§3.8) */
+            hole = n;
+        }
+        n = (n + 1) & mask;
+    }
+    atomic_store_explicit(&s->index[hole], 0, REL);
+    return 1;
+}
+
+/* Clears slot k to FREE under its lock (§8 step 1). struct_lock held. */
+static void slot_free(hm_store *s, uint32_t k) {
+    hm_slot *sl = slot_at(s, k);
+    lock_acquire(s, &sl->lock, NULL);
+    uint64_t gen = atomic_load_explicit(&sl->gen, RLX);
+    uint64_t busy = gen | 1;
+    if (busy != gen) {
+        atomic_store_explicit(&sl->gen, busy, RLX);
+        atomic_thread_fence(REL); /* store-store: readers see BUSY before the fields change */
+    }
+    atomic_store_explicit(&sl->name_len, 0, RLX);
+    atomic_store_explicit(&sl->hash, 0, RLX);
+    for (uint32_t i = 0; i < s->name_area_words; i++) atomic_store_explicit(&sl->name[i], 0, RLX);
+    for (int c = 0; c < 2; c++) {
+        atomic_store_explicit(&sl->copies[c].dispatch_count, 0, RLX);
+        atomic_store_explicit(&sl->copies[c].kernel_ns_total, 0, RLX);
+        atomic_store_explicit(&sl->copies[c].kernel_ns_max, 0, RLX);
+        atomic_store_explicit(&sl->copies[c].bytes_total, 0, RLX);
+    }
+    atomic_store_explicit(&sl->referenced, 0, RLX);
+    atomic_store_explicit(&sl->gen, busy + 1, REL); /* release: the next even gen publishes the FREE slot */
+    atomic_store_explicit(&s->hdr->clock_hand, k, RLX); /* the next insertion takes it, not a live region (§8) */
+    lock_release(&sl->lock);
+}
+
+/* Copies slot k's name into nm (words: HM_MAX_NAME_WORDS) and checks that it is well formed:
+ * length in range, zero padding, hash matching. struct_lock held. */
+static int slot_name_checked(const hm_store *s, uint32_t k, uint64_t *words, hm_name *nm) {
+    hm_slot *sl = slot_at(s, k);
+    uint32_t len = atomic_load_explicit(&sl->name_len, RLX);
+    if (len == 0 || len > s->max_name_bytes) return 0;
+    uint32_t nw = (len + 7) / 8;
+    for (uint32_t i = 0; i < s->name_area_words; i++) {
+        uint64_t w = atomic_load_explicit(&sl->name[i], RLX);
+        if (i < nw) {
+            words[i] = w;
+        } else if (w != 0) {
+            return 0;
+        }
+    }
+    if (len % 8 != 0 && (words[nw - 1] >> (8 * (len % 8))) != 0) return 0;
+    nm->len = len;
+    nm->nwords = nw;
+    nm->words = words;
+    nm->hash = hash_words(words, len, nw);
+    return nm->hash == atomic_load_explicit(&sl->hash, RLX);
+}
+
+/* Rebuilds the index from the slots (§8 step 2). struct_lock held; index_seq made odd
+ * here and even again at the end. */
+static void index_rebuild(hm_store *s) {
+    hm_file_header *h = s->hdr;
+    uint64_t seq = atomic_load_explicit(&h->index_seq, RLX) | 1;
+    atomic_store_explicit(&h->index_seq, seq, RLX);
+    atomic_thread_fence(REL); /* store-store: readers see index_seq odd before entries change */
+    for (uint32_t j = 0; j < s->index_entries; j++) atomic_store_explicit(&s->index[j], 0, REL);
+    uint64_t hw = atomic_load_explicit(&h->high_water, RLX);
+    if (hw > s->capacity) {
+        hw = s->capacity;
+        atomic_store_explicit(&h->high_water, hw, REL);
+    }
+    if (atomic_load_explicit(&h->clock_hand, RLX) >= s->capacity) atomic_store_explicit(&h->clock_hand, 0, RLX);
+    uint64_t live = 0;
+    uint64_t words[HM_MAX_NAME_WORDS];
+    for (uint32_t k = 0; k < hw; k++) {
+        hm_slot *sl = slot_at(s, k);
+        uint32_t len = atomic_load_explicit(&sl->name_len, RLX);
+        uint64_t gen = atomic_load_explicit(&sl->gen, RLX);
+        if (len == 0 && (gen & 1) == 0) continue; /* FREE */
+        hm_name nm;
+        uint32_t other;
+        int corrupt = 0;
+        /* DECISION: beyond §8 step 2, a slot with a malformed name or a duplicate name is freed too */
+        int ok = (gen & 1) == 0 && slot_name_checked(s, k, words, &nm) &&
+                 !resolve_locked(s, &nm, k, &other, NULL, &corrupt) && index_insert(s, nm.hash, k);
+        if (ok) live++;
+        else slot_free(s, k);
+    }
+    atomic_store_explicit(&h->live_count, live, REL);  /* release: pairs with acquire loads of live_count */
+    atomic_store_explicit(&h->index_seq, seq + 1, REL); /* release: index stable again */
+}
+
+static int needs_recovery(const hm_store *s) {
+    const hm_file_header *h = s->hdr;
+    /* relaxed: we hold struct_lock, whose acquire ordered the previous holder's writes */
+    return atomic_load_explicit(&h->journal_slot, RLX) != 0 ||
+           (atomic_load_explicit(&h->index_seq, RLX) & 1) != 0 ||
+           atomic_load_explicit(&h->clock_hand, RLX) >= s->capacity ||
+           atomic_load_explicit(&h->high_water, RLX) > s->capacity ||
+           atomic_load_explicit(&h->live_count, RLX) > s->capacity;
+}
+
+/* §8, under struct_lock. */
+static void recover(hm_store *s) {
+    hm_file_header *h = s->hdr;
+    uint64_t j = atomic_load_explicit(&h->journal_slot, RLX);
+    if (j != 0 && j <= s->capacity) slot_free(s, (uint32_t)(j - 1));
+    index_rebuild(s);
+    atomic_store_explicit(&h->journal_slot, 0, REL); /* release: journal cleared after the repair */
+    atomic_store_explicit(&h->recoveries, sat_add(atomic_load_explicit(&h->recoveries, RLX), 1), RLX);
+}
+
+/* §7.4 step 3: chooses the slot for a new region. struct_lock held, capacity > 0. */
+static uint32_t clock_choose(hm_store *s) {
+    hm_file_header *h = s->hdr;
+    uint64_t hw = atomic_load_explicit(&h->high_water, RLX);
+    if (hw < s->capacity) {
+        atomic_store_explicit(&h->high_water, hw + 1, REL); /* release: iteration bound for readers */
+        return (uint32_t)hw;
+    }
+    uint64_t hand = atomic_load_explicit(&h->clock_hand, RLX);
+    if (hand >= s->capacity) hand = 0;
+    for (uint64_t step = 0; step < 2u * (uint64_t)s->capacity; step++) {
+        uint32_t k = (uint32_t)hand;
+        hand = hand + 1 == s->capacity ? 0 : hand + 1;
+        hm_slot *sl = slot_at(s, k);
+        /* relaxed: referenced is a hint; name_len is ours under struct_lock */
+        if (atomic_load_explicit(&sl->name_len, RLX) == 0 || atomic_load_explicit(&sl->referenced, RLX) == 0) {
+            atomic_store_explicit(&h->clock_hand, hand, RLX);
+            return k;
+        }
+        atomic_store_explicit(&sl->referenced, 0, RLX);
+    }
+    /* writers kept setting bits during both turns: take the slot under the hand */
+    uint32_t k = (uint32_t)hand;
+    atomic_store_explicit(&h->clock_hand, hand + 1 == s->capacity ? 0 : hand + 1, RLX);
+    return k;
+}
+
+/* §7.4 steps 4-11: gives slot k to nm with its first sample. struct_lock held. */
+static int slot_assign(hm_store *s, uint32_t k, const hm_name *nm, uint64_t ns, uint64_t bytes, uint64_t *g_out) {
+    hm_file_header *h = s->hdr;
+    hm_slot *sl = slot_at(s, k);
+    lock_acquire(s, &sl->lock, NULL);                                      /* 4 */
+    atomic_store_explicit(&h->journal_slot, (uint64_t)k + 1, RLX);          /* 5: relaxed store ... */
+    atomic_thread_fence(REL);                                               /*    ... then store-store fence */
+    uint64_t iseq = atomic_load_explicit(&h->index_seq, RLX);
+    atomic_store_explicit(&h->index_seq, iseq + 1, RLX);                    /* 6: odd */
+    atomic_thread_fence(REL);                                               /*    store-store fence */
+    uint64_t gen = atomic_load_explicit(&sl->gen, RLX);
+    atomic_store_explicit(&sl->gen, gen + 1, RLX);                          /* 7: odd, BUSY */
+    atomic_thread_fence(REL);                                               /*    store-store: BUSY before any field */
+    int rebuild = 0;
+    if (atomic_load_explicit(&sl->name_len, RLX) > 0) {                     /* 8: evict a LIVE region */
+        if (!index_delete(s, atomic_load_explicit(&sl->hash, RLX), k)) rebuild = 1;
+        uint64_t live = atomic_load_explicit(&h->live_count, RLX);
+        atomic_store_explicit(&h->live_count, live > 0 ? live - 1 : 0, REL); /* release store (§3.2) */
+        atomic_store_explicit(&h->evictions, sat_add(atomic_load_explicit(&h->evictions, RLX), 1), RLX);
+    }
+    /* 9: relaxed: all published by the release store of gen in step 11 */
+    atomic_store_explicit(&sl->hash, nm->hash, RLX);
+    atomic_store_explicit(&sl->name_len, nm->len, RLX);
+    for (uint32_t i = 0; i < s->name_area_words; i++)
+        atomic_store_explicit(&sl->name[i], i < nm->nwords ? nm->words[i] : 0, RLX);
+    uint64_t seq = atomic_load_explicit(&sl->seq, RLX);
+    hm_record_copy *first = &sl->copies[(seq + 1) & 1];
+    hm_record_copy *other = &sl->copies[seq & 1];
+    atomic_store_explicit(&first->dispatch_count, 1, RLX);
+    atomic_store_explicit(&first->kernel_ns_total, ns, RLX);
+    atomic_store_explicit(&first->kernel_ns_max, ns, RLX);
+    atomic_store_explicit(&first->bytes_total, bytes, RLX);
+    atomic_store_explicit(&other->dispatch_count, 0, RLX);
+    atomic_store_explicit(&other->kernel_ns_total, 0, RLX);
+    atomic_store_explicit(&other->kernel_ns_max, 0, RLX);
+    atomic_store_explicit(&other->bytes_total, 0, RLX);
+    atomic_store_explicit(&sl->seq, seq + 1, RLX);
+    atomic_store_explicit(&sl->referenced, 0, RLX); /* a first sample is no second reference (§10) */
+    int rc;
+    if (index_insert(s, nm->hash, k)) {                                      /* 10 */
+        uint64_t live = atomic_load_explicit(&h->live_count, RLX);
+        atomic_store_explicit(&h->live_count, live + 1, REL);
+        rc = HM_OK;
+    } else {
+        atomic_store_explicit(&sl->name_len, 0, RLX); /* the slot becomes FREE; the sample is dropped */
+        atomic_store_explicit(&sl->hash, 0, RLX);
+        for (uint32_t i = 0; i < nm->nwords; i++) atomic_store_explicit(&sl->name[i], 0, RLX);
+        atomic_store_explicit(&first->dispatch_count, 0, RLX);
+        atomic_store_explicit(&first->kernel_ns_total, 0, RLX);
+        atomic_store_explicit(&first->kernel_ns_max, 0, RLX);
+        atomic_store_explicit(&first->bytes_total, 0, RLX);
+        atomic_store_explicit(&sl->referenced, 0, RLX);
+        atomic_fetch_add_explicit(&h->dropped_inserts, 1, RLX); /* relaxed: statistics */
+        atomic_store_explicit(&h->clock_hand, k, RLX); /* the next insertion reuses the free slot (§7.4 step 10) */
+        rc = HM_DROPPED;
+    }
+    atomic_store_explicit(&sl->gen, gen + 2, REL);        /* 11: release: even, publishes the slot */
+    atomic_store_explicit(&h->index_seq, iseq + 2, REL);   /*     release: even, index stable */
+    atomic_store_explicit(&h->journal_slot, 0, REL);       /*     release: change complete */
+    lock_release(&sl->lock);
+    if (rebuild) {
+        /* DECISION: the index lacked the victim's entry (damaged file): rebuild it after the
+         * change, still under struct_lock, rather than holding a second slot lock inside it. */
+        index_rebuild(s);
+        if (rc == HM_OK) {
+            uint32_t k2;
+            int corrupt = 0;
+            if (!resolve_locked(s, nm, UINT32_MAX, &k2, NULL, &corrupt) || k2 != k) rc = HM_DROPPED;
+        }
+    }
+    *g_out = gen + 2;
+    return rc;
+}
+
+#define HM_FOUND_UNDER_LOCK 2 /* internal: another writer inserted the name first */
+
+/* Insert path (§7.4) under struct_lock. Returns HM_OK / HM_DROPPED when it inserted, or
+ * HM_FOUND_UNDER_LOCK with k_out, g_out set when the name is present (step 2). */
+static int record_structural(hm_store *s, const hm_name *nm, uint64_t ns, uint64_t bytes,
+                             uint32_t *k_out, uint64_t *g_out) {
+    hm_file_header *h = s->hdr;
+    lock_acquire(s, &h->struct_lock, NULL);
+    if (needs_recovery(s)) recover(s);                                      /* 1: journal set or index_seq odd */
+    uint32_t k;
+    uint64_t g;
+    int corrupt = 0;
+    int found = resolve_locked(s, nm, UINT32_MAX, &k, &g, &corrupt);        /* 2 */
+    if (!found && corrupt) {
+        recover(s); /* an index entry named no slot (§5 step 5): repair, then look again */
+        corrupt = 0;
+        found = resolve_locked(s, nm, UINT32_MAX, &k, &g, &corrupt);
+    }
+    int rc;
+    if (found) {
+        rc = HM_FOUND_UNDER_LOCK; /* release struct_lock, then record as in §7.1 */
+    } else {
+        k = clock_choose(s);                                               /* 3 */
+        rc = slot_assign(s, k, nm, ns, bytes, &g);                          /* 4-11 */
+    }
+    lock_release(&h->struct_lock);
+    if (rc != HM_DROPPED) {
+        *k_out = k;
+        *g_out = g;
+    }
+    return rc;
+}
+
+static int record_name(hm_store *s, const hm_name *nm, uint64_t ns, uint64_t bytes,
+                       uint32_t *k_out, uint64_t *g_out) {
+    if (s->capacity == 0) return HM_DROPPED;
+    for (;;) {
+        uint32_t k;
+        uint64_t g;
+        int found = resolve(s, nm, &k, &g, NULL, NULL);
+        if (!found) {
+            int rc = record_structural(s, nm, ns, bytes, &k, &g);
+            if (rc != HM_FOUND_UNDER_LOCK) {
+                if (rc == HM_OK) {
+                    *k_out = k;
+                    *g_out = g;
+                }
+                return rc;
+            }
+        }
+        if (slot_record(s, k, g, ns, bytes)) {
+            *k_out = k;
+            *g_out = g;
+            return HM_OK;
+        }
+        /* evicted and reused between resolve and lock: resolve again */
+    }
+}
+
+/* ------------------------------------------------------------------ options */
+
+void hm_options_init(hm_options *o) {
+    if (o == NULL) return;
+    memset(o, 0, sizeof *o);
+    o->capacity = HM_DEFAULT_CAPACITY;
+    o->max_name_bytes = HM_DEFAULT_MAX_NAME_BYTES;
+    o->hot_threshold_ns = HM_DEFAULT_HOT_THRESHOLD_NS;
+    o->read_only = 0;
+    o->set_mask = 0;
+}
+
+void hm_options_set_capacity(hm_options *o, uint32_t v) {
+    if (o) { o->capacity = v; o->set_mask |= HM_OPT_CAPACITY; }
+}
+void hm_options_set_max_name_bytes(hm_options *o, uint32_t v) {
+    if (o) { o->max_name_bytes = v; o->set_mask |= HM_OPT_MAX_NAME_BYTES; }
+}
+void hm_options_set_hot_threshold_ns(hm_options *o, uint64_t v) {
+    if (o) { o->hot_threshold_ns = v; o->set_mask |= HM_OPT_HOT_THRESHOLD; }
+}
+
+/* ------------------------------------------------------------------ open */
+
+typedef struct open_ctx {
+    const char *path;
+    char *msg;
+    size_t msglen;
+} open_ctx;
+
+#define OFAIL(ctx, code, ...) (msg_set((ctx)->msg, (ctx)->msglen, (ctx)->path, __VA_ARGS__), (code))
+
+static uint64_t now_epoch_ms(void) {
+    struct timespec ts;
+    if (clock_gettime(CLOCK_REALTIME, &ts) != 0) return 0;
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static uint64_t random64(void) {
+    uint64_t r = 0;
+    if (getrandom(&r, sizeof r, GRND_NONBLOCK) == (ssize_t)sizeof r) return r;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_nsec * UINT64_C(0x9E3779B97F4A7C15) ^ (uint64_t)ts.tv_sec ^ (uint64_t)getpid() << 32;
+}
+
+/* §5 creation. Returns HM_OK when published (or when another process published first:
+ * *raced = 1); the caller then opens the path. */
+static int file_create(open_ctx *ctx, const hm_options *o, int *raced) {
+    hm_geometry g;
+    geometry_compute(o->capacity, o->max_name_bytes, &g);
+    size_t plen = strlen(ctx->path);
+    char *tmp = malloc(plen + 64);
+    if (tmp == NULL) return OFAIL(ctx, HM_ENOMEM, "out of memory");
+    int fd = -1;
+    for (int attempt = 0; attempt < 16 && fd < 0; attempt++) {
+        snprintf(tmp, plen + 64, "%s.%ld.%016llx.tmp", ctx->path, (long)getpid(), (unsigned long long)random64());
+        fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd < 0 && errno != EEXIST) break;
+    }
+    if (fd < 0) {
+        int e = errno;
+        int rc = OFAIL(ctx, HM_EIO, "cannot create temporary file %s: %s", tmp, strerror(e));
+        free(tmp);
+        return rc;
+    }
+    int rc = HM_OK;
+    void *m = MAP_FAILED;
+    if (ftruncate(fd, (off_t)g.file_bytes) != 0) {
+        rc = OFAIL(ctx, HM_EIO, "cannot size temporary file %s to %llu bytes: %s", tmp,
+                   (unsigned long long)g.file_bytes, strerror(errno));
+        goto out;
+    }
+    m = mmap(NULL, HM_HEADER_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (m == MAP_FAILED) {
+        rc = OFAIL(ctx, HM_EIO, "cannot map temporary file %s: %s", tmp, strerror(errno));
+        goto out;
+    }
+    hm_file_header *h = m; /* a new sparse file reads as zero everywhere */
+    h->format_version = HM_FORMAT_VERSION;
+    h->header_bytes = HM_HEADER_BYTES;
+    h->layout_fingerprint = hm_layout_fingerprint();
+    h->capacity = g.capacity;
+    h->max_name_bytes = g.max_name_bytes;
+    h->slot_bytes = g.slot_bytes;
+    h->index_entries = g.index_entries;
+    h->max_probe = g.max_probe;
+    h->writer_entries = g.writer_entries;
+    h->hot_threshold_ns = o->hot_threshold_ns;
+    h->created_epoch_ms = now_epoch_ms();
+    h->writer_table_offset = g.writer_table_offset;
+    h->index_offset = g.index_offset;
+    h->slots_offset = g.slots_offset;
+    h->file_bytes = g.file_bytes;
+    h->header_checksum = header_checksum(h);
+    atomic_store_explicit(&h->magic, HM_MAGIC, REL); /* release: line 0 is complete before magic */
+    if (msync(m, HM_HEADER_BYTES, MS_SYNC) != 0) {
+        rc = OFAIL(ctx, HM_EIO, "cannot flush temporary file %s: %s", tmp, strerror(errno));
+        goto out;
+    }
+    if (link(tmp, ctx->path) != 0) {
+        if (errno == EEXIST) {
+            *raced = 1; /* another process created it first: open that one */
+        } else {
+            rc = OFAIL(ctx, HM_EIO, "cannot publish %s by link(): %s", tmp, strerror(errno));
+        }
+    }
+out:
+    if (m != MAP_FAILED) munmap(m, HM_HEADER_BYTES);
+    close(fd);
+    unlink(tmp);
+    free(tmp);
+    return rc;
+}
+
+/* §5 opening steps 1-4 on a header copy. */
+static int header_validate(open_ctx *ctx, const hm_file_header *h, uint64_t size, hm_geometry *g) {
+    if (size < HM_HEADER_BYTES)
+        return OFAIL(ctx, HM_ETRUNCATED, "file is %llu bytes, shorter than the %u-byte header (truncated)",
+                     (unsigned long long)size, HM_HEADER_BYTES);
+    uint64_t magic = atomic_load_explicit(&h->magic, RLX); /* relaxed: a private copy read by pread */
+    if (magic == 0)
+        return OFAIL(ctx, HM_EUNFINISHED, "magic is 0: initialisation never finished (its creator died or is still creating it) [field magic]");
+    if (magic != HM_MAGIC)
+        return OFAIL(ctx, HM_ENOTHINT, "not a hint file: magic is 0x%016llx, expected 0x%016llx [field magic]",
+                     (unsigned long long)magic, (unsigned long long)HM_MAGIC);
+    if (h->format_version != HM_FORMAT_VERSION)
+        return OFAIL(ctx, HM_EVERSION, "format version %u was written by %s; this library reads version %u [field format_version]",
+                     h->format_version, h->format_version > HM_FORMAT_VERSION ? "a newer hintmap" : "an older or unknown hintmap",
+                     HM_FORMAT_VERSION);
+    if (h->header_bytes != HM_HEADER_BYTES)
+        return OFAIL(ctx, HM_EINCONSISTENT, "header_bytes is %u, expected %u [field header_bytes]", h->header_bytes, HM_HEADER_BYTES);
+    uint64_t ck = header_checksum(h);
+    if (ck != h->header_checksum)
+        return OFAIL(ctx, HM_ECHECKSUM, "header is corrupt: checksum 0x%016llx does not match its contents (0x%016llx) [field header_checksum]",
+                     (unsigned long long)h->header_checksum, (unsigned long long)ck);
+    uint64_t fp = hm_layout_fingerprint();
+    if (h->layout_fingerprint != fp)
+        return OFAIL(ctx, HM_ELAYOUT, "written by a build with another binary layout (fingerprint 0x%016llx, this build 0x%016llx) [field layout_fingerprint]",
+                     (unsigned long long)h->layout_fingerprint, (unsigned long long)fp);
+    if (h->capacity > HM_MAX_CAPACITY)
+        return OFAIL(ctx, HM_EINCONSISTENT, "capacity is %u, outside [0, %u] [field capacity]", h->capacity, HM_MAX_CAPACITY);
+    if (h->max_name_bytes < 1 || h->max_name_bytes > HM_MAX_NAME_BYTES_LIMIT)
+        return OFAIL(ctx, HM_EINCONSISTENT, "max_name_bytes is %u, outside [1, %u] [field max_name_bytes]",
+                     h->max_name_bytes, HM_MAX_NAME_BYTES_LIMIT);
+    if (h->hot_threshold_ns > HM_VALUE_MAX)
+        return OFAIL(ctx, HM_EINCONSISTENT, "hot_threshold_ns is %llu, outside [0, 2^63-1] [field hot_threshold_ns]",
+                     (unsigned long long)h->hot_threshold_ns);
+    geometry_compute(h->capacity, h->max_name_bytes, g);
+#define HM_REQ_EQ(field, expect)                                                                            \
+    if ((uint64_t)h->field != (uint64_t)(expect))                                                           \
+        return OFAIL(ctx, HM_EINCONSISTENT, #field " is %llu, expected %llu for this file's parameters [field " #field "]", \
+                     (unsigned long long)h->field, (unsigned long long)(expect));
+    HM_REQ_EQ(slot_bytes, g->slot_bytes)
+    HM_REQ_EQ(index_entries, g->index_entries)
+    HM_REQ_EQ(max_probe, g->max_probe)
+    HM_REQ_EQ(writer_entries, g->writer_entries)
+    HM_REQ_EQ(writer_table_offset, g->writer_table_offset)
+    HM_REQ_EQ(index_offset, g->index_offset)
+    HM_REQ_EQ(slots_offset, g->slots_offset)
+    HM_REQ_EQ(file_bytes, g->file_bytes)
+#undef HM_REQ_EQ
+    if (size != g->file_bytes)
+        return OFAIL(ctx, size < g->file_bytes ? HM_ETRUNCATED : HM_EINCONSISTENT,
+                     "file is %llu bytes but its header declares file_bytes %llu%s [field file_bytes]",
+                     (unsigned long long)size, (unsigned long long)g->file_bytes,
+                     size < g->file_bytes ? " (truncated)" : "");
+    if ((uint64_t)(size_t)g->file_bytes != g->file_bytes)
+        return OFAIL(ctx, HM_EINCONSISTENT, "file of %llu bytes cannot be mapped on this target", (unsigned long long)g->file_bytes);
+    return HM_OK;
+}
+
+static int options_check(open_ctx *ctx, const hm_options *o, const hm_file_header *h) {
+    int cap_set = (o->set_mask & HM_OPT_CAPACITY) || o->capacity != HM_DEFAULT_CAPACITY;
+    int mnb_set = (o->set_mask & HM_OPT_MAX_NAME_BYTES) || o->max_name_bytes != HM_DEFAULT_MAX_NAME_BYTES;
+    int hot_set = (o->set_mask & HM_OPT_HOT_THRESHOLD) || o->hot_threshold_ns != HM_DEFAULT_HOT_THRESHOLD_NS;
+    if (cap_set && o->capacity != h->capacity)
+        return OFAIL(ctx, HM_EOPTIONS, "option capacity %u contradicts the file's capacity %u (the file's layout wins)",
+                     o->capacity, h->capacity);
+    if (mnb_set && o->max_name_bytes != h->max_name_bytes)
+        return OFAIL(ctx, HM_EOPTIONS, "option max_name_bytes %u contradicts the file's max_name_bytes %u (the file's layout wins)",
+                     o->max_name_bytes, h->max_name_bytes);
+    if (hot_set && o->hot_threshold_ns != h->hot_threshold_ns)
+        return OFAIL(ctx, HM_EOPTIONS, "option hot_threshold_ns %llu contradicts the file's hot_threshold_ns %llu (the file's layout wins)",
+                     (unsigned long long)o->hot_threshold_ns, (unsigned long long)h->hot_threshold_ns);
+    return HM_OK;
+}
+
+static int self_token(open_ctx *ctx, uint64_t *token) {
+    pid_t pid = getpid();
+    char state;
+    uint64_t start;
+    if ((uint64_t)pid >= (UINT64_C(1) << (64 - HM_TOKEN_START_BITS)))
+        return OFAIL(ctx, HM_EIO, "pid %ld does not fit a writer token", (long)pid);
+    if (proc_stat_read((uint64_t)pid, &state, &start) != 1)
+        return OFAIL(ctx, HM_EIO, "cannot read /proc/%ld/stat: hintmap writers need Linux /proc (%s)", (long)pid, strerror(errno));
+    *token = (uint64_t)pid << HM_TOKEN_START_BITS | (start & HM_TOKEN_START_MASK);
+    return HM_OK;
+}
+
+/* §6.1 */
+static int writer_claim(open_ctx *ctx, hm_store *s) {
+    int rc = self_token(ctx, &s->token);
+    if (rc < 0) return rc;
+    for (uint32_t i = 0; i < s->writer_entries; i++) {
+        hm_writer_entry *w = &s->writers[i];
+        uint64_t t = atomic_load_explicit(&w->token, ACQ); /* acquire: pairs with claim/release */
+        if (t != 0 && !token_alive(s, t)) {
+            /* relaxed CAS: reclaiming publishes nothing; losing the race is fine */
+            atomic_compare_exchange_strong_explicit(&w->token, &t, 0, RLX, RLX);
+        }
+    }
+    for (uint32_t i = 0; i < s->writer_entries; i++) {
+        hm_writer_entry *w = &s->writers[i];
+        uint64_t expected = 0;
+        if (atomic_load_explicit(&w->token, RLX) != 0) continue; /* relaxed: a hint before the CAS */
+        /* acq_rel: acquire the previous holder's generation, publish our claim */
+        if (atomic_compare_exchange_strong_explicit(&w->token, &expected, s->token, memory_order_acq_rel, RLX)) {
+            uint64_t gen = atomic_load_explicit(&w->generation, RLX) + 1; /* relaxed: only the holder writes it */
+            atomic_store_explicit(&w->generation, gen, REL); /* release: §6.1 */
+            s->writer_index = i;
+            s->owner = (gen & 0xFFFFFFFFu) << 32 | ((uint64_t)i + 1);
+            return HM_OK;
+        }
+    }
+    return OFAIL(ctx, HM_EWRITERS, "writer table full: all %u entries are held by live processes", s->writer_entries);
+}
+
+static int open_existing(open_ctx *ctx, int fd, const hm_options *o, hm_store **out) {
+    struct stat st;
+    if (fstat(fd, &st) != 0) return OFAIL(ctx, HM_EIO, "cannot stat: %s", strerror(errno));
+    if (!S_ISREG(st.st_mode)) return OFAIL(ctx, HM_ENOTHINT, "not a regular file");
+    uint64_t size = (uint64_t)st.st_size;
+    hm_file_header h;
+    memset(&h, 0, sizeof h);
+    if (size >= HM_HEADER_BYTES) {
+        size_t got = 0;
+        while (got < sizeof h) {
+            ssize_t r = pread(fd, (unsigned char *)&h + got, sizeof h - got, (off_t)got);
+            if (r < 0 && errno == EINTR) continue;
+            if (r < 0) return OFAIL(ctx, HM_EIO, "cannot read header: %s", strerror(errno));
+            if (r == 0) { size = got; break; } /* shrank meanwhile */
+            got += (size_t)r;
+        }
+    }
+    hm_geometry g;
+    int rc = header_validate(ctx, &h, size, &g);
+    if (rc < 0) return rc;
+    rc = options_check(ctx, o, &h);
+    if (rc < 0) return rc;
+
+    size_t plen = strlen(ctx->path);
+    hm_store *s = calloc(1, sizeof *s + plen + 1);
+    if (s == NULL) return OFAIL(ctx, HM_ENOMEM, "out of memory");
+    memcpy(s->path, ctx->path, plen + 1);
+    if (pthread_mutex_init(&s->err_mu, NULL) != 0) {
+        free(s);
+        return OFAIL(ctx, HM_ENOMEM, "cannot initialise mutex");
+    }
+    s->read_only = o->read_only != 0;
+    void *m = mmap(NULL, (size_t)g.file_bytes, s->read_only ? PROT_READ : PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (m == MAP_FAILED) {
+        rc = OFAIL(ctx, HM_EIO, "cannot map %llu bytes: %s", (unsigned long long)g.file_bytes, strerror(errno));
+        pthread_mutex_destroy(&s->err_mu);
+        free(s);
+        return rc;
+    }
+    s->base = m;
+    s->map_bytes = (size_t)g.file_bytes;
+    s->hdr = m;
+    s->writers = (hm_writer_entry *)(void *)(s->base + g.writer_table_offset);
+    s->index = (_Atomic uint64_t *)(void *)(s->base + g.index_offset);
+    s->slots = s->base + g.slots_offset;
+    s->capacity = g.capacity;
+    s->max_name_bytes = g.max_name_bytes;
+    s->slot_bytes = g.slot_bytes;
+    s->name_area_words = (g.slot_bytes - HM_SLOT_FIXED_BYTES) / 8;
+    s->index_entries = g.index_entries;
+    s->index_mask = g.index_entries - 1;
+    s->max_probe = g.max_probe;
+    s->writer_entries = g.writer_entries;
+    s->hot_threshold_ns = h.hot_threshold_ns;
+    s->created_epoch_ms = h.created_epoch_ms;
+    atomic_init(&s->closed, 0);
+    atomic_init(&s->refs, 1);
+    if (!s->read_only) {
+        rc = writer_claim(ctx, s);
+        if (rc < 0) {
+            munmap(m, s->map_bytes);
+            pthread_mutex_destroy(&s->err_mu);
+            free(s);
+            return rc;
+        }
+    }
+    *out = s;
+    return HM_OK;
+}
+
+int hm_open_ex(const char *path, const hm_options *opts, hm_store **out, char *errbuf, size_t errlen) {
+    char local[HM_ERR_BYTES];
+    open_ctx ctx = {path, errbuf ? errbuf : local, errbuf ? errlen : sizeof local};
+    if (errbuf && errlen) errbuf[0] = '\0';
+    if (out) *out = NULL;
+    if (path == NULL || out == NULL) return OFAIL(&ctx, HM_EINVAL, "path and out must not be NULL");
+    hm_options o;
+    if (opts) o = *opts;
+    else hm_options_init(&o);
+    if (o.capacity > HM_MAX_CAPACITY)
+        return OFAIL(&ctx, HM_EINVAL, "option capacity %u is outside [0, %u]", o.capacity, HM_MAX_CAPACITY);
+    if (o.max_name_bytes < 1 || o.max_name_bytes > HM_MAX_NAME_BYTES_LIMIT)
+        return OFAIL(&ctx, HM_EINVAL, "option max_name_bytes %u is outside [1, %u]", o.max_name_bytes, HM_MAX_NAME_BYTES_LIMIT);
+    if (o.hot_threshold_ns > HM_VALUE_MAX)
+        return OFAIL(&ctx, HM_EINVAL, "option hot_threshold_ns %llu is outside [0, 2^63-1]", (unsigned long long)o.hot_threshold_ns);
+    for (int attempt = 0; attempt < HM_OPEN_ATTEMPTS; attempt++) {
+        int fd = open(path, (o.read_only ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+        if (fd >= 0) {
+            int rc = open_existing(&ctx, fd, &o, out);
+            close(fd); /* the mapping keeps the file */
+            return rc;
+        }
+        if (errno != ENOENT || o.read_only)
+            return OFAIL(&ctx, HM_EIO, "cannot open%s: %s", o.read_only ? " read-only" : "", strerror(errno));
+        int raced = 0;
+        int rc = file_create(&ctx, &o, &raced);
+        if (rc < 0) return rc;
+        /* created (or lost the race to another creator): open what is at the path now */
+    }
+    return OFAIL(&ctx, HM_EIO, "the file kept disappearing between creation and open");
+}
+
+int hm_open(const char *path, const hm_options *opts, hm_store **out) {
+    return hm_open_ex(path, opts, out, NULL, 0);
+}
+
+static void store_unref(hm_store *s) {
+    if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) == 1) { /* acq_rel: last one frees */
+        pthread_mutex_destroy(&s->err_mu);
+        free(s);
+    }
+}
+
+int hm_close(hm_store *s) {
+    if (s == NULL) return HM_OK;
+    if (atomic_load_explicit(&s->closed, RLX)) return HM_ECLOSED;
+    int rc = HM_OK;
+    if (!s->read_only) {
+        /* release: everything this process wrote happens before the entry looks free (§6.1).
+         * Callers guarantee no other call on this store is running (documented). */
+        atomic_store_explicit(&s->writers[s->writer_index].token, 0, REL);
+    }
+    if (munmap(s->base, s->map_bytes) != 0) rc = fail(s, HM_EIO, "munmap failed: %s", strerror(errno));
+    s->base = NULL;
+    s->hdr = NULL;
+    atomic_store_explicit(&s->closed, 1, RLX); /* relaxed: close is not concurrent with other calls */
+    store_unref(s);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ public record / lookup */
+
+#define CHECK_STORE(s)                                                         \
+    do {                                                                       \
+        if ((s) == NULL) return HM_EINVAL;                                     \
+        if (atomic_load_explicit(&(s)->closed, RLX)) return HM_ECLOSED;         \
+    } while (0)
+
+int hm_record(hm_store *s, const char *name, size_t name_len, uint64_t kernel_ns, uint64_t bytes_touched) {
+    CHECK_STORE(s);
+    if (s->read_only) return fail(s, HM_EREADONLY, "cannot record: store was opened read-only");
+    uint64_t words[HM_MAX_NAME_WORDS];
+    hm_name nm;
+    int rc = name_encode(s, name, name_len, words, &nm);
+    if (rc < 0) return rc;
+    uint32_t k;
+    uint64_t g;
+    return record_name(s, &nm, clamp63(kernel_ns), clamp63(bytes_touched), &k, &g);
+}
+
+int hm_lookup(hm_store *s, const char *name, size_t name_len, hm_region_record *out) {
+    CHECK_STORE(s);
+    if (out == NULL) return fail(s, HM_EINVAL, "out must not be NULL");
+    uint64_t words[HM_MAX_NAME_WORDS];
+    hm_name nm;
+    int rc = name_encode(s, name, name_len, words, &nm);
+    if (rc < 0) return rc;
+    uint32_t k;
+    uint64_t g;
+    return resolve(s, &nm, &k, &g, out, NULL) ? HM_OK : HM_ENOTFOUND;
+}
+
+int hm_is_hot(hm_store *s, const char *name, size_t name_len) {
+    hm_region_record r;
+    int rc = hm_lookup(s, name, name_len, &r);
+    if (rc < 0) return rc;
+    return r.kernel_ns_total / r.dispatch_count >= s->hot_threshold_ns;
+}
+
+int hm_region_at(hm_store *s, uint32_t slot, char *name_buf, size_t buf_len, size_t *name_len, hm_region_record *out) {
+    CHECK_STORE(s);
+    if (out == NULL || name_len == NULL || (name_buf == NULL && buf_len != 0))
+        return fail(s, HM_EINVAL, "out and name_len must not be NULL");
+    if (slot >= hm_high_water(s)) return HM_ENOTFOUND;
+    uint64_t words[HM_MAX_NAME_WORDS];
+    uint32_t len;
+    uint64_t g;
+    if (!slot_read(s, slot, NULL, out, &g, words, &len)) return HM_ENOTFOUND;
+    *name_len = len;
+    if (buf_len < len) return fail(s, HM_EINVAL, "name buffer of %zu bytes is too small for %u", buf_len, len);
+    memcpy(name_buf, words, len);
+    if (buf_len > len) name_buf[len] = '\0';
+    return HM_OK;
+}
+
+int hm_size(hm_store *s, uint64_t *out) {
+    CHECK_STORE(s);
+    if (out == NULL) return fail(s, HM_EINVAL, "out must not be NULL");
+    uint64_t live = atomic_load_explicit(&s->hdr->live_count, ACQ); /* acquire: pairs with release stores */
+    *out = live > s->capacity ? s->capacity : live;
+    return HM_OK;
+}
+
+uint32_t hm_capacity(const hm_store *s) { return s && !atomic_load_explicit(&s->closed, RLX) ? s->capacity : 0; }
+uint32_t hm_max_name_bytes(const hm_store *s) { return s && !atomic_load_explicit(&s->closed, RLX) ? s->max_name_bytes : 0; }
+uint64_t hm_hot_threshold_ns(const hm_store *s) { return s && !atomic_load_explicit(&s->closed, RLX) ? s->hot_threshold_ns : 0; }
+int hm_is_read_only(const hm_store *s) { return s ? s->read_only : 0; }
+
+uint32_t hm_high_water(const hm_store *s) {
+    if (s == NULL || atomic_load_explicit(&s->closed, RLX)) return 0;
+    uint64_t hw = atomic_load_explicit(&s->hdr->high_water, ACQ); /* acquire: pairs with clock_choose release */
+    return hw > s->capacity ? s->capacity : (uint32_t)hw;
+}
+
+int hm_stats_get(hm_store *s, hm_stats *out) {
+    CHECK_STORE(s);
+    if (out == NULL) return fail(s, HM_EINVAL, "out must not be NULL");
+    hm_file_header *h = s->hdr;
+    /* relaxed: monitoring values, not a snapshot */
+    out->live_count = atomic_load_explicit(&h->live_count, RLX);
+    out->high_water = atomic_load_explicit(&h->high_water, RLX);
+    out->evictions = atomic_load_explicit(&h->evictions, RLX);
+    out->recoveries = atomic_load_explicit(&h->recoveries, RLX);
+    out->dropped_inserts = atomic_load_explicit(&h->dropped_inserts, RLX);
+    out->stolen_locks = atomic_load_explicit(&h->stolen_locks, RLX);
+    out->created_epoch_ms = s->created_epoch_ms;
+    return HM_OK;
+}
+
+int hm_flush(hm_store *s) {
+    CHECK_STORE(s);
+    if (msync(s->base, s->map_bytes, MS_SYNC) != 0) return fail(s, HM_EIO, "msync failed: %s", strerror(errno));
+    return HM_OK;
+}
+
+const char *hm_last_error(const hm_store *s) { return s ? s->err : "invalid store"; }
+
+size_t hm_last_error_copy(const hm_store *s, char *buf, size_t len) {
+    if (s == NULL) {
+        if (buf && len) snprintf(buf, len, "invalid store");
+        return 13;
+    }
+    hm_store *m = (hm_store *)(uintptr_t)s; /* the mutex is not part of the logical state */
+    pthread_mutex_lock(&m->err_mu);
+    size_t n = strlen(m->err);
+    if (buf && len) snprintf(buf, len, "%s", m->err);
+    pthread_mutex_unlock(&m->err_mu);
+    return n;
+}
+
+/* ------------------------------------------------------------------ handles */
+
+int hm_region_resolve(hm_store *s, const char *name, size_t name_len, hm_region **out) {
+    CHECK_STORE(s);
+    if (out == NULL) return fail(s, HM_EINVAL, "out must not be NULL");
+    *out = NULL;
+    uint64_t words[HM_MAX_NAME_WORDS];
+    hm_name nm;
+    int rc = name_encode(s, name, name_len, words, &nm);
+    if (rc < 0) return rc;
+    hm_region *r = malloc(sizeof *r + (size_t)nm.nwords * sizeof(uint64_t));
+    if (r == NULL) return fail(s, HM_ENOMEM, "out of memory for a region handle");
+    memcpy(r->words, words, (size_t)nm.nwords * sizeof(uint64_t));
+    r->nm = nm;
+    r->nm.words = r->words;
+    r->s = s;
+    r->resolved = resolve(s, &r->nm, &r->slot, &r->gen, NULL, NULL);
+    atomic_fetch_add_explicit(&s->refs, 1, RLX); /* relaxed: we already hold a reference */
+    *out = r;
+    return HM_OK;
+}
+
+int hm_region_add(hm_region *r, uint64_t kernel_ns, uint64_t bytes_touched) {
+    if (r == NULL) return HM_EINVAL;
+    hm_store *s = r->s;
+    if (atomic_load_explicit(&s->closed, RLX)) return HM_ECLOSED;
+    if (s->read_only) return fail(s, HM_EREADONLY, "cannot record: store was opened read-only");
+    uint64_t ns = clamp63(kernel_ns), bytes = clamp63(bytes_touched);
+    if (r->resolved && slot_record(s, r->slot, r->gen, ns, bytes)) return HM_OK;
+    r->resolved = 0; /* evicted or reused (gen changed): re-resolve or insert */
+    uint32_t k;
+    uint64_t g;
+    int rc = record_name(s, &r->nm, ns, bytes, &k, &g);
+    if (rc == HM_OK) {
+        r->slot = k;
+        r->gen = g;
+        r->resolved = 1;
+    }
+    return rc;
+}
+
+int hm_region_lookup(hm_region *r, hm_region_record *out) {
+    if (r == NULL || out == NULL) return HM_EINVAL;
+    hm_store *s = r->s;
+    if (atomic_load_explicit(&s->closed, RLX)) return HM_ECLOSED;
+    uint64_t g;
+    if (r->resolved && slot_read(s, r->slot, &r->nm, out, &g, NULL, NULL)) return HM_OK;
+    uint32_t k;
+    if (resolve(s, &r->nm, &k, &g, out, NULL)) {
+        r->slot = k;
+        r->gen = g;
+        r->resolved = 1;
+        return HM_OK;
+    }
+    r->resolved = 0;
+    return HM_ENOTFOUND;
+}
+
+void hm_region_free(hm_region *r) {
+    if (r == NULL) return;
+    store_unref(r->s);
+    free(r);
+}
+
+/* ------------------------------------------------------------------ test hooks */
+
+void *hm_test_mapping(hm_store *s) { return s && !atomic_load_explicit(&s->closed, RLX) ? s->base : NULL; }
+size_t hm_test_mapping_bytes(const hm_store *s) { return s ? s->map_bytes : 0; }
+uint64_t hm_test_owner(const hm_store *s) { return s ? s->owner : 0; }
+
+hm_slot *hm_test_slot(hm_store *s, uint32_t k) {
+    return s && k < s->capacity ? slot_at(s, k) : NULL;
+}
+
+int hm_test_slot_of(hm_store *s, const char *name, size_t name_len, uint32_t *slot_out) {
+    CHECK_STORE(s);
+    uint64_t words[HM_MAX_NAME_WORDS];
+    hm_name nm;
+    int rc = name_encode(s, name, name_len, words, &nm);
+    if (rc < 0) return rc;
+    uint64_t g;
+    return resolve(s, &nm, slot_out, &g, NULL, NULL) ? HM_OK : HM_ENOTFOUND;
+}
+
+int hm_test_hold_slot_lock(hm_store *s, const char *name, size_t name_len) {
+    uint32_t k;
+    int rc = hm_test_slot_of(s, name, name_len, &k);
+    if (rc < 0) return rc;
+    if (s->read_only) return HM_EREADONLY;
+    lock_acquire(s, &slot_at(s, k)->lock, NULL);
+    return HM_OK;
+}
+
+int hm_test_hold_struct_lock(hm_store *s) {
+    CHECK_STORE(s);
+    if (s->read_only) return HM_EREADONLY;
+    lock_acquire(s, &s->hdr->struct_lock, NULL);
+    return HM_OK;
+}

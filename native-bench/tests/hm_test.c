@@ -1,0 +1,98 @@
+/* hm_test.c - the runner of hm_test.h. */
+#define _GNU_SOURCE 1
+#include "hm_test.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+int hm_t_failures;
+char hm_t_dir[512];
+
+const char *tpath(const char *name) {
+    static char bufs[64][1024];
+    static int next;
+    char *b = bufs[next++ & 63];
+    snprintf(b, sizeof bufs[0], "%s/%s", hm_t_dir, name);
+    return b;
+}
+
+int t_write_file(const char *path, const void *data, size_t len) {
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0) return -1;
+    const unsigned char *p = data;
+    size_t done = 0;
+    while (done < len) {
+        ssize_t w = write(fd, p + done, len - done);
+        if (w <= 0) { close(fd); return -1; }
+        done += (size_t)w;
+    }
+    return close(fd);
+}
+
+unsigned char *t_read_file(const char *path, size_t *len) {
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return NULL;
+    struct stat st;
+    if (fstat(fd, &st) != 0) { close(fd); return NULL; }
+    size_t n = (size_t)st.st_size;
+    unsigned char *buf = malloc(n + 1);
+    size_t done = 0;
+    while (buf && done < n) {
+        ssize_t r = read(fd, buf + done, n - done);
+        if (r <= 0) break;
+        done += (size_t)r;
+    }
+    close(fd);
+    if (buf) buf[done] = 0;
+    *len = done;
+    return buf;
+}
+
+static void clean_dir(void) {
+    DIR *d = opendir(hm_t_dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        char p[1024];
+        snprintf(p, sizeof p, "%s/%s", hm_t_dir, e->d_name);
+        unlink(p);
+    }
+    closedir(d);
+}
+
+int hm_run_tests(const hm_test_case *cases, size_t n, const char *filter) {
+    const char *base = getenv("TMPDIR");
+    snprintf(hm_t_dir, sizeof hm_t_dir, "%s/hm-test-XXXXXX", base && *base ? base : "/tmp");
+    if (mkdtemp(hm_t_dir) == NULL) {
+        perror("mkdtemp");
+        return 2;
+    }
+    int passed = 0, failed = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (filter && !strstr(cases[i].name, filter)) continue;
+        struct timespec a, b;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        hm_t_failures = 0;
+        cases[i].fn();
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        double ms = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
+        if (hm_t_failures == 0) {
+            passed++;
+            printf("ok   %-34s %8.1f ms\n", cases[i].name, ms);
+        } else {
+            failed++;
+            printf("FAIL %-34s %8.1f ms\n", cases[i].name, ms);
+        }
+        fflush(stdout);
+        clean_dir();
+    }
+    rmdir(hm_t_dir);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,64 @@
+/*
+ * hm_test.h - a minimal test runner for the hintmap C tests.
+ *
+ * A test is a void function; CHECK* macros record a failure and return from it.
+ * run_tests() prints one line per test and finally "N passed, M failed".
+ */
+#ifndef HM_TEST_H
+#define HM_TEST_H
+
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+extern int hm_t_failures;      /* failed checks in the current test */
+extern char hm_t_dir[];        /* per-run scratch directory */
+
+#define CHECK(cond)                                                                 \
+    do {                                                                            \
+        if (!(cond)) {                                                              \
+            fprintf(stderr, "  %s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+            hm_t_failures++;                                                        \
+            return;                                                                 \
+        }                                                                           \
+    } while (0)
+
+#define CHECK_EQ(a, b)                                                              \
+    do {                                                                            \
+        long long hm_a_ = (long long)(a), hm_b_ = (long long)(b);                   \
+        if (hm_a_ != hm_b_) {                                                       \
+            fprintf(stderr, "  %s:%d: CHECK_EQ failed: %s == %lld, %s == %lld\n",   \
+                    __FILE__, __LINE__, #a, hm_a_, #b, hm_b_);                      \
+            hm_t_failures++;                                                        \
+            return;                                                                 \
+        }                                                                           \
+    } while (0)
+
+#define CHECK_EQ_U64(a, b)                                                          \
+    do {                                                                            \
+        uint64_t hm_a_ = (uint64_t)(a), hm_b_ = (uint64_t)(b);                      \
+        if (hm_a_ != hm_b_) {                                                       \
+            fprintf(stderr, "  %s:%d: CHECK_EQ_U64 failed: %s == 0x%016" PRIx64     \
+                    ", %s == 0x%016" PRIx64 "\n", __FILE__, __LINE__, #a, hm_a_, #b, hm_b_); \
+            hm_t_failures++;                                                        \
+            return;                                                                 \
+        }                                                                           \
+    } while (0)
+
+typedef struct hm_test_case {
+    const char *name;
+    void (*fn)(void);
+} hm_test_case;
+
+/* Runs the cases whose name contains `filter` (NULL: all); returns the process exit code. */
+int hm_run_tests(const hm_test_case *cases, size_t n, const char *filter);
+
+/* A path inside the scratch directory (static buffer rotation of 64 entries: copy it if kept longer). */
+const char *tpath(const char *name);
+
+/* Helpers. */
+int t_write_file(const char *path, const void *data, size_t len);
+unsigned char *t_read_file(const char *path, size_t *len);
+
+#endif

@@ -1,0 +1,194 @@
+/* test_concurrent.c - multi-threaded tests (built into the ASan binary and, alone, the TSan one). */
+#define _GNU_SOURCE 1
+#include "test_concurrent.h"
+
+#include "hintmap.h"
+#include "hm_test.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { CT_REGIONS = 64, CE_NAMES = 48, CT_MAX_THREADS = 16 };
+
+typedef struct ct_shared {
+    hm_store *s;
+    int per_thread;
+    int nregions;
+    _Atomic int writers_left;
+    _Atomic long bad_reads;
+    _Atomic long good_reads;
+    _Atomic long errors;
+} ct_shared;
+
+typedef struct ct_thread {
+    ct_shared *sh;
+    int id;
+    uint64_t count[CT_REGIONS];
+    uint64_t total[CT_REGIONS];
+} ct_thread;
+
+static void region_name(char *buf, size_t len, int i) { snprintf(buf, len, "ct-region-%03d", i); }
+
+static inline uint64_t xs(uint64_t *x) {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+static void *ct_writer(void *p) {
+    ct_thread *t = p;
+    ct_shared *sh = t->sh;
+    hm_region *handles[CT_REGIONS] = {0};
+    int use_handles = t->id & 1;
+    char nb[32];
+    if (use_handles) {
+        for (int i = 0; i < sh->nregions; i++) {
+            region_name(nb, sizeof nb, i);
+            if (hm_region_resolve(sh->s, nb, strlen(nb), &handles[i]) != HM_OK) atomic_fetch_add(&sh->errors, 1);
+        }
+    }
+    uint64_t x = 0x9E3779B97F4A7C15u * (uint64_t)(t->id + 1);
+    for (int n = 0; n < sh->per_thread; n++) {
+        int i = (int)(xs(&x) % (uint64_t)sh->nregions);
+        uint64_t ns = 1 + xs(&x) % 100000;
+        int rc;
+        if (use_handles && handles[i]) {
+            rc = hm_region_add(handles[i], ns, 2 * ns);
+        } else {
+            region_name(nb, sizeof nb, i);
+            rc = hm_record(sh->s, nb, strlen(nb), ns, 2 * ns);
+        }
+        if (rc != HM_OK) atomic_fetch_add(&sh->errors, 1);
+        if (i < CT_REGIONS) {
+            t->count[i]++;
+            t->total[i] += ns;
+        }
+    }
+    for (int i = 0; i < CT_REGIONS; i++) hm_region_free(handles[i]);
+    atomic_fetch_sub(&sh->writers_left, 1);
+    return NULL;
+}
+
+static void *ct_reader(void *p) {
+    ct_shared *sh = p;
+    uint64_t x = 12345;
+    uint64_t last[CE_NAMES > CT_REGIONS ? CE_NAMES : CT_REGIONS] = {0};
+    char nb[32];
+    while (atomic_load(&sh->writers_left) > 0) {
+        int i = (int)(xs(&x) % (uint64_t)sh->nregions);
+        region_name(nb, sizeof nb, i);
+        hm_region_record r;
+        if (hm_lookup(sh->s, nb, strlen(nb), &r) != HM_OK) continue;
+        int ok = r.dispatch_count > 0 && r.kernel_ns_max <= r.kernel_ns_total &&
+                 r.kernel_ns_total / r.dispatch_count <= r.kernel_ns_max &&
+                 r.bytes_total == 2 * r.kernel_ns_total; /* a torn snapshot would break this */
+        if (!ok) atomic_fetch_add(&sh->bad_reads, 1);
+        else atomic_fetch_add(&sh->good_reads, 1);
+        last[i] = r.dispatch_count;
+    }
+    (void)last;
+    return NULL;
+}
+
+static void run(ct_shared *sh, ct_thread *ts, int threads) {
+    pthread_t w[CT_MAX_THREADS], r;
+    atomic_store(&sh->writers_left, threads);
+    pthread_create(&r, NULL, ct_reader, sh);
+    for (int i = 0; i < threads; i++) {
+        ts[i].sh = sh;
+        ts[i].id = i;
+        pthread_create(&w[i], NULL, ct_writer, &ts[i]);
+    }
+    for (int i = 0; i < threads; i++) pthread_join(w[i], NULL);
+    pthread_join(r, NULL);
+}
+
+void hm_t_concurrent_totals(int threads, int per_thread) {
+    CHECK(threads <= CT_MAX_THREADS);
+    hm_options o;
+    hm_options_init(&o);
+    hm_options_set_capacity(&o, 256);
+    ct_shared sh;
+    memset(&sh, 0, sizeof sh);
+    sh.per_thread = per_thread;
+    sh.nregions = CT_REGIONS;
+    CHECK_EQ(hm_open(tpath("ct.hm"), &o, &sh.s), HM_OK);
+    ct_thread *ts = calloc((size_t)threads, sizeof *ts);
+    CHECK(ts != NULL);
+    run(&sh, ts, threads);
+    CHECK_EQ(atomic_load(&sh.errors), 0);
+    CHECK_EQ(atomic_load(&sh.bad_reads), 0);
+    uint64_t all = 0;
+    for (int i = 0; i < CT_REGIONS; i++) {
+        uint64_t c = 0, t = 0;
+        for (int k = 0; k < threads; k++) {
+            c += ts[k].count[i];
+            t += ts[k].total[i];
+        }
+        char nb[32];
+        region_name(nb, sizeof nb, i);
+        hm_region_record r;
+        CHECK_EQ(hm_lookup(sh.s, nb, strlen(nb), &r), HM_OK);
+        CHECK_EQ(r.dispatch_count, c);
+        CHECK_EQ(r.kernel_ns_total, t);
+        CHECK_EQ(r.bytes_total, 2 * t);
+        all += r.dispatch_count;
+    }
+    CHECK_EQ(all, (uint64_t)threads * (uint64_t)per_thread);
+    hm_stats st;
+    CHECK_EQ(hm_stats_get(sh.s, &st), HM_OK);
+    CHECK_EQ(st.evictions, 0);
+    CHECK_EQ(st.live_count, CT_REGIONS);
+    CHECK_EQ(st.stolen_locks, 0);
+    free(ts);
+    CHECK_EQ(hm_close(sh.s), HM_OK);
+}
+
+void hm_t_concurrent_eviction(int threads, int per_thread) {
+    CHECK(threads <= CT_MAX_THREADS);
+    hm_options o;
+    hm_options_init(&o);
+    hm_options_set_capacity(&o, 8);
+    ct_shared sh;
+    memset(&sh, 0, sizeof sh);
+    sh.per_thread = per_thread;
+    sh.nregions = CE_NAMES;
+    CHECK_EQ(hm_open(tpath("ce.hm"), &o, &sh.s), HM_OK);
+    ct_thread *ts = calloc((size_t)threads, sizeof *ts);
+    CHECK(ts != NULL);
+    run(&sh, ts, threads);
+    CHECK_EQ(atomic_load(&sh.errors), 0);
+    CHECK_EQ(atomic_load(&sh.bad_reads), 0);
+    hm_stats st;
+    CHECK_EQ(hm_stats_get(sh.s, &st), HM_OK);
+    CHECK(st.evictions > 0);
+    CHECK_EQ(st.recoveries, 0);
+    CHECK_EQ(st.stolen_locks, 0);
+    CHECK_EQ(st.dropped_inserts, 0);
+    CHECK_EQ(st.live_count, 8);
+    int found = 0;
+    uint64_t sum = 0;
+    for (int i = 0; i < CE_NAMES; i++) {
+        char nb[32];
+        region_name(nb, sizeof nb, i);
+        hm_region_record r;
+        if (hm_lookup(sh.s, nb, strlen(nb), &r) == HM_OK) {
+            found++;
+            sum += r.dispatch_count;
+            CHECK_EQ(r.bytes_total, 2 * r.kernel_ns_total);
+        }
+    }
+    CHECK_EQ(found, 8);
+    CHECK(sum <= (uint64_t)threads * (uint64_t)per_thread);
+    for (uint32_t k = 0; k < hm_high_water(sh.s); k++) {
+        char nb[64];
+        size_t nl;
+        hm_region_record r;
+        CHECK_EQ(hm_region_at(sh.s, k, nb, sizeof nb, &nl, &r), HM_OK);
+    }
+    free(ts);
+    CHECK_EQ(hm_close(sh.s), HM_OK);
+}

@@ -1,0 +1,14 @@
+/* test_concurrent.h - multi-threaded tests, shared by the ASan and the TSan binaries. */
+#ifndef HM_TEST_CONCURRENT_H
+#define HM_TEST_CONCURRENT_H
+
+/* `threads` writers (half by name, half through handles) record `per_thread` samples each into
+ * 64 regions of a capacity-256 store while a reader checks record invariants; the totals must
+ * be exact (no eviction). */
+void hm_t_concurrent_totals(int threads, int per_thread);
+
+/* Writers churn 48 names through a capacity-8 store (constant eviction) while a reader checks
+ * invariants; at the end the index is consistent and nothing needed recovery. */
+void hm_t_concurrent_eviction(int threads, int per_thread);
+
+#endif
