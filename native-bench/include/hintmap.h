@@ -174,8 +174,8 @@ int hm_lookup(hm_store *s, const char *name, size_t name_len, hm_region_record *
 
 /**
  * Whether region `name` is hot: its mean kernel ns (total / count) is >= the
- * file's hot_threshold_ns. Returns 1 (hot), 0 (present, not hot) or an error of
- * hm_lookup() (HM_ENOTFOUND when absent).
+ * file's hot_threshold_ns. Returns 1 (hot), 0 (not hot, or absent: an unknown region is
+ * never hot) or another error of hm_lookup().
  */
 int hm_is_hot(hm_store *s, const char *name, size_t name_len);
 

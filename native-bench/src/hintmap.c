@@ -378,6 +378,31 @@ static int proc_stat_read(uint64_t pid, char *state, uint64_t *start_ticks) {
     return -1;
 }
 
+/* Threads of process pid from the "Threads:" line of /proc/<pid>/status: 0 when it is gone,
+ * 2 ("more than one") when it cannot be read, so that a lock is never taken on a guess. */
+static long proc_thread_count(uint64_t pid) {
+    char path[64];
+    char buf[4096];
+    snprintf(path, sizeof path, "/proc/%llu/status", (unsigned long long)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return (errno == ENOENT || errno == ESRCH) ? 0 : 2;
+    size_t got = 0;
+    while (got < sizeof buf - 1) {
+        ssize_t r = read(fd, buf + got, sizeof buf - 1 - got);
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        if (r == 0) break;
+        got += (size_t)r;
+    }
+    close(fd);
+    buf[got] = '\0';
+    const char *line = strstr(buf, "\nThreads:");
+    if (line == NULL) return 2;
+    return strtol(line + strlen("\nThreads:"), NULL, 10);
+}
+
 static int token_alive(const hm_store *s, uint64_t token) {
     if (token == 0) return 0;
     if (token == s->token) return 1; /* this process */
@@ -386,8 +411,10 @@ static int token_alive(const hm_store *s, uint64_t token) {
     int r = proc_stat_read(token >> HM_TOKEN_START_BITS, &state, &start);
     if (r < 0) return 1; /* cannot tell: never take a lock from a process that may be alive */
     if (r == 0) return 0;
-    if (state == 'Z' || state == 'X') return 0;
-    return (start & HM_TOKEN_START_MASK) == (token & HM_TOKEN_START_MASK);
+    if (state == 'X') return 0;
+    if ((start & HM_TOKEN_START_MASK) != (token & HM_TOKEN_START_MASK)) return 0; /* pid reused */
+    /* A zombie leader whose other threads still run (main called pthread_exit) is alive. */
+    return state != 'Z' || proc_thread_count(token >> HM_TOKEN_START_BITS) > 1;
 }
 
 static int owner_dead(const hm_store *s, uint64_t owner) {
@@ -401,6 +428,12 @@ static int owner_dead(const hm_store *s, uint64_t owner) {
     return !token_alive(s, token);
 }
 
+static uint64_t monotonic_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* ------------------------------------------------------------------ locks (§6.2) */
 
 /* Acquires lock word `l` with this store's owner word. *stolen (optional) is set when the
@@ -411,6 +444,7 @@ static void lock_acquire(hm_store *s, _Atomic uint64_t *l, int *stolen) {
     if (atomic_compare_exchange_strong_explicit(l, &expected, s->owner, ACQ, RLX)) return;
     unsigned spins = 0;
     int yielding = 0;
+    uint64_t next_check_ns = 0;
     for (;;) {
         uint64_t holder = atomic_load_explicit(l, RLX); /* relaxed: only a hint before the CAS */
         if (holder == 0) {
@@ -418,11 +452,21 @@ static void lock_acquire(hm_store *s, _Atomic uint64_t *l, int *stolen) {
             if (atomic_compare_exchange_weak_explicit(l, &expected, s->owner, ACQ, RLX)) return;
             continue;
         }
-        if (++spins % HM_SPINS_PER_CHECK != 0) {
-            if (yielding) sched_yield(); else cpu_relax();
-            continue;
+        if (!yielding) {
+            if (++spins % HM_SPINS_PER_CHECK != 0) {
+                cpu_relax();
+                continue;
+            }
+            yielding = 1; /* §6.2: after the first liveness check, yield between attempts */
+        } else {
+            sched_yield();
+            /* §6.3: from then on the holder is checked by the clock, once per millisecond, so a
+             * holder that dies after being seen alive is noticed within ~1 ms however slowly
+             * the yields come back on a loaded machine */
+            uint64_t t = monotonic_ns();
+            if (t < next_check_ns) continue;
+            next_check_ns = t + 1000000;
         }
-        yielding = 1; /* §6.2: after the first liveness check, yield between attempts */
         if (owner_dead(s, holder)) {
             expected = holder;
             /* acquire on success: we inherit what the dead holder left (repaired by §7.2 / §8) */
@@ -479,7 +523,11 @@ static int slot_read(const hm_store *s, uint32_t k, const hm_name *want, hm_regi
             cpu_relax();
             continue;
         }
-        if (!match || count == 0) return 0;
+        /* A record no writer could have produced (top bit set, or breaking the invariants of
+         * §7.2.1) comes from a damaged file: it reads as absent, never as a hint. */
+        if (!match || count == 0 || count > (uint64_t)INT64_MAX || total > (uint64_t)INT64_MAX ||
+            max > total || bytes > (uint64_t)INT64_MAX || total / count > max)
+            return 0;
         if (rec) {
             rec->dispatch_count = count;
             rec->kernel_ns_total = total;
@@ -775,18 +823,47 @@ static uint32_t clock_choose(hm_store *s) {
     return k;
 }
 
-/* §7.4 steps 4-11: gives slot k to nm with its first sample. struct_lock held. */
+/* §7.4 steps 3-4: chooses the slot for a new region and takes its lock. A candidate whose lock
+ * is held is being recorded into right now (and its holder may be a stopped process), so it is
+ * passed over; only after HM_BUSY_VICTIMS_SKIPPED of them does the writer wait (stealing from
+ * a dead holder). struct_lock held. */
+#define HM_BUSY_VICTIMS_SKIPPED 8
+static uint32_t victim_lock(hm_store *s) {
+    for (int attempt = 0;; attempt++) {
+        uint32_t k = clock_choose(s);
+        hm_slot *sl = slot_at(s, k);
+        if (attempt >= HM_BUSY_VICTIMS_SKIPPED) {
+            lock_acquire(s, &sl->lock, NULL);
+            return k;
+        }
+        uint64_t expected = 0;
+        /* acquire on success, as lock_acquire */
+        if (atomic_compare_exchange_strong_explicit(&sl->lock, &expected, s->owner, ACQ, RLX)) return k;
+    }
+}
+
+/* Whether inserting hash would find an empty index entry within max_probe. struct_lock held. */
+static int index_has_room(const hm_store *s, uint64_t hash) {
+    uint32_t j = (uint32_t)hash & s->index_mask;
+    for (uint32_t p = 0; p < s->max_probe; p++) {
+        if (atomic_load_explicit(&s->index[j], RLX) == 0) return 1; /* relaxed: only the lock holder writes */
+        j = (j + 1) & s->index_mask;
+    }
+    return 0;
+}
+
+/* §7.4 steps 5-11: gives slot k, whose lock the caller holds, to nm with its first sample.
+ * Releases the slot lock. struct_lock held. */
 static int slot_assign(hm_store *s, uint32_t k, const hm_name *nm, uint64_t ns, uint64_t bytes, uint64_t *g_out) {
     hm_file_header *h = s->hdr;
     hm_slot *sl = slot_at(s, k);
-    lock_acquire(s, &sl->lock, NULL);                                      /* 4 */
     atomic_store_explicit(&h->journal_slot, (uint64_t)k + 1, RLX);          /* 5: relaxed store ... */
     atomic_thread_fence(REL);                                               /*    ... then store-store fence */
     uint64_t iseq = atomic_load_explicit(&h->index_seq, RLX);
     atomic_store_explicit(&h->index_seq, iseq + 1, RLX);                    /* 6: odd */
     atomic_thread_fence(REL);                                               /*    store-store fence */
-    uint64_t gen = atomic_load_explicit(&sl->gen, RLX);
-    atomic_store_explicit(&sl->gen, gen + 1, RLX);                          /* 7: odd, BUSY */
+    uint64_t busy = atomic_load_explicit(&sl->gen, RLX) | 1; /* odd even if a damaged file left it odd */
+    atomic_store_explicit(&sl->gen, busy, RLX);                             /* 7: odd, BUSY */
     atomic_thread_fence(REL);                                               /*    store-store: BUSY before any field */
     int rebuild = 0;
     if (atomic_load_explicit(&sl->name_len, RLX) > 0) {                     /* 8: evict a LIVE region */
@@ -831,7 +908,7 @@ static int slot_assign(hm_store *s, uint32_t k, const hm_name *nm, uint64_t ns, 
         atomic_store_explicit(&h->clock_hand, k, RLX); /* the next insertion reuses the free slot (§7.4 step 10) */
         rc = HM_DROPPED;
     }
-    atomic_store_explicit(&sl->gen, gen + 2, REL);        /* 11: release: even, publishes the slot */
+    atomic_store_explicit(&sl->gen, busy + 1, REL);       /* 11: release: even, publishes the slot */
     atomic_store_explicit(&h->index_seq, iseq + 2, REL);   /*     release: even, index stable */
     atomic_store_explicit(&h->journal_slot, 0, REL);       /*     release: change complete */
     lock_release(&sl->lock);
@@ -845,7 +922,7 @@ static int slot_assign(hm_store *s, uint32_t k, const hm_name *nm, uint64_t ns, 
             if (!resolve_locked(s, nm, UINT32_MAX, &k2, NULL, &corrupt) || k2 != k) rc = HM_DROPPED;
         }
     }
-    *g_out = gen + 2;
+    *g_out = busy + 1;
     return rc;
 }
 
@@ -870,9 +947,13 @@ static int record_structural(hm_store *s, const hm_name *nm, uint64_t ns, uint64
     int rc;
     if (found) {
         rc = HM_FOUND_UNDER_LOCK; /* release struct_lock, then record as in §7.1 */
+    } else if (!index_has_room(s, nm->hash)) {
+        /* no entry within the probe bound: drop the sample without evicting anyone (§7.4 step 3) */
+        atomic_fetch_add_explicit(&h->dropped_inserts, 1, RLX); /* relaxed: statistics */
+        rc = HM_DROPPED;
     } else {
-        k = clock_choose(s);                                               /* 3 */
-        rc = slot_assign(s, k, nm, ns, bytes, &g);                          /* 4-11 */
+        k = victim_lock(s);                                                /* 3-4 */
+        rc = slot_assign(s, k, nm, ns, bytes, &g);                          /* 5-11 */
     }
     lock_release(&h->struct_lock);
     if (rc != HM_DROPPED) {
@@ -1301,6 +1382,7 @@ int hm_lookup(hm_store *s, const char *name, size_t name_len, hm_region_record *
 int hm_is_hot(hm_store *s, const char *name, size_t name_len) {
     hm_region_record r;
     int rc = hm_lookup(s, name, name_len, &r);
+    if (rc == HM_ENOTFOUND) return 0; /* an unknown region is not hot */
     if (rc < 0) return rc;
     return r.kernel_ns_total / r.dispatch_count >= s->hot_threshold_ns;
 }

@@ -79,18 +79,18 @@ public final class HintStore implements AutoCloseable {
      * @param kernelNs the dispatch's kernel time, {@code >= 0}
      * @param bytesTouched bytes the dispatch touched, {@code >= 0}
      * @throws IllegalArgumentException for a bad name or a negative value; nothing is recorded
-     * @throws IllegalStateException if the store is closed or read-only
+     * @throws IllegalStateException if the store is closed or read-only (checked first)
      */
     public void record(String regionGenerator, long kernelNs, long bytesTouched) {
         mapped.requireOpen();
+        requireWritable();
         requireNonNegative(kernelNs, bytesTouched);
         EncodedNames.Scratch scratch = EncodedNames.scratch();
-        scratch.name.encodeChecked(regionGenerator, engine.maxNameBytes());
-        requireWritable();
+        EncodedNames.CachedName name = EncodedNames.cached(scratch, regionGenerator, engine.maxNameBytes());
         if (capacity == 0) {
             return;
         }
-        engine.record(scratch.name, kernelNs, bytesTouched, scratch.snapshot);
+        EncodedNames.record(engine, name, scratch.snapshot, kernelNs, bytesTouched);
     }
 
     /**
@@ -145,16 +145,19 @@ public final class HintStore implements AutoCloseable {
 
     /** Maximum number of regions; 0 when recording is disabled. */
     public int capacity() {
+        mapped.requireOpen();
         return capacity;
     }
 
     /** Mean kernel time at or above which a region is hot. */
     public long hotThresholdNs() {
+        mapped.requireOpen();
         return hotThresholdNs;
     }
 
     /** Longest region name accepted, in UTF-8 bytes. */
     public int maxNameBytes() {
+        mapped.requireOpen();
         return engine.maxNameBytes();
     }
 
@@ -193,11 +196,13 @@ public final class HintStore implements AutoCloseable {
 
     /** The backing file, or empty for an in-memory store. */
     public Optional<Path> file() {
+        mapped.requireOpen();
         return Optional.ofNullable(mapped.file());
     }
 
     /** Whether this store was opened read-only. */
     public boolean isReadOnly() {
+        mapped.requireOpen();
         return mapped.readOnly();
     }
 
@@ -217,8 +222,8 @@ public final class HintStore implements AutoCloseable {
     private Snapshot find(String regionGenerator) {
         mapped.requireOpen();
         EncodedNames.Scratch scratch = EncodedNames.scratch();
-        scratch.name.encodeChecked(regionGenerator, engine.maxNameBytes());
-        return engine.lookup(scratch.name, scratch.snapshot) ? scratch.snapshot : null;
+        EncodedNames.CachedName name = EncodedNames.cached(scratch, regionGenerator, engine.maxNameBytes());
+        return EncodedNames.lookup(engine, name, scratch.snapshot) ? scratch.snapshot : null;
     }
 
     static void requireNonNegative(long kernelNs, long bytesTouched) {

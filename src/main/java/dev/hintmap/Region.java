@@ -35,9 +35,9 @@ public final class Region {
      */
     public void record(long kernelNs, long bytesTouched) {
         store.mapped().requireOpen();
-        HintStore.requireNonNegative(kernelNs, bytesTouched);
         store.requireWritable();
-        if (store.capacity() == 0) {
+        HintStore.requireNonNegative(kernelNs, bytesTouched);
+        if (store.engine().capacity() == 0) {
             return;
         }
         EncodedNames.Resolution r = resolution;

@@ -34,7 +34,7 @@ public final class ClockHand {
     public static int choose(Frames frames) {
         int capacity = frames.capacity();
         long highWater = frames.highWater();
-        if (highWater < capacity) {
+        if (highWater >= 0 && highWater < capacity) {
             frames.highWater(highWater + 1);
             return (int) highWater;
         }

@@ -73,6 +73,7 @@ public record Header(FileGeometry geometry, long hotThresholdNs, long createdEpo
                     "format version " + Integer.toUnsignedString(version) + " was written by " + who
                             + "; this library reads version " + Layouts.FORMAT_VERSION_VALUE);
         }
+        requireEqual(file, "header_bytes", Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.HEADER_BYTES)), headerBytes);
         long storedChecksum = h.get(Layouts.U64, Layouts.HEADER_CHECKSUM);
         long actualChecksum = checksum(h);
         if (storedChecksum != actualChecksum) {
@@ -86,7 +87,6 @@ public record Header(FileGeometry geometry, long hotThresholdNs, long createdEpo
                     String.format("written by a build with another binary layout (fingerprint 0x%016x, this build 0x%016x)",
                             fingerprint, Layouts.fingerprint()));
         }
-        requireEqual(file, "header_bytes", Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.HEADER_BYTES)), headerBytes);
         long capacity = Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.CAPACITY));
         requireRange(file, "capacity", capacity, 0, FileGeometry.MAX_CAPACITY);
         long maxName = Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.MAX_NAME_BYTES));

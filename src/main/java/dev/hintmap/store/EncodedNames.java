@@ -4,20 +4,68 @@ package dev.hintmap.store;
  * Per-thread scratch space for the record and query paths, and the resolution a
  * {@code Region} handle caches. Keeping these here lets the API classes stay free of
  * {@code MemorySegment} plumbing while the hot path allocates nothing.
+ *
+ * <p>Recording by name would cost a UTF-8 encoding and a hash per call. Each thread therefore
+ * keeps a small direct-mapped cache keyed by the identity of the name's {@code String} (a
+ * runtime passes the same generator-name instance on every dispatch): a hit reuses the
+ * encoded name and the (slot, gen) it last resolved to in that store, so a record by name
+ * costs what a record through a {@code Region} handle costs. A stale slot is caught by the
+ * generation check under the slot lock (FORMAT.md §7.1), exactly as for a handle.
  */
 public final class EncodedNames {
+    private static final int CACHE_ENTRIES = 16;
+
     private EncodedNames() {}
 
-    /** One thread's reusable encoding buffer and snapshot. */
+    /** One cached name: its encoding and, for one store, where it was last found. */
+    public static final class CachedName {
+        public final EncodedName name = new EncodedName();
+        StoreEngine engine;
+        int slot = -1;
+        long gen;
+
+        /** Remembers where {@code engine} put this name (slot -1: nowhere). */
+        void resolvedIn(StoreEngine engine, int slot, long gen) {
+            this.engine = engine;
+            this.slot = slot;
+            this.gen = gen;
+        }
+    }
+
+    /** One thread's reusable encoding buffer, snapshot and name cache. */
     public static final class Scratch {
         public final EncodedName name = new EncodedName();
         public final Snapshot snapshot = new Snapshot();
+        final CachedName[] cache = new CachedName[CACHE_ENTRIES];
+
+        Scratch() {
+            for (int i = 0; i < CACHE_ENTRIES; i++) {
+                cache[i] = new CachedName();
+            }
+        }
     }
 
     private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
     public static Scratch scratch() {
         return SCRATCH.get();
+    }
+
+    /**
+     * The cache entry for {@code name}, encoded and validated against {@code maxNameBytes}.
+     *
+     * @throws IllegalArgumentException for a bad name
+     */
+    public static CachedName cached(Scratch scratch, String name, int maxNameBytes) {
+        if (name == null) {
+            throw new IllegalArgumentException("region name is null");
+        }
+        CachedName entry = scratch.cache[name.hashCode() & (CACHE_ENTRIES - 1)];
+        if (entry.name.source != name) {
+            entry.engine = null;
+        }
+        entry.name.encodeChecked(name, maxNameBytes);
+        return entry;
     }
 
     /** A slot and the generation it had when resolved. */
@@ -35,5 +83,24 @@ public final class EncodedNames {
         Snapshot s = scratch().snapshot;
         engine.record(name, kernelNs, bytes, s);
         return s.slot >= 0 ? new Resolution(s.slot, s.gen) : null;
+    }
+
+    /** Records by name through the thread's cache (see the class comment). */
+    public static void record(StoreEngine engine, CachedName entry, Snapshot scratch, long kernelNs, long bytes) {
+        if (entry.engine == engine && entry.slot >= 0 && engine.recordInto(entry.slot, entry.gen, kernelNs, bytes)) {
+            return;
+        }
+        engine.record(entry.name, kernelNs, bytes, scratch);
+        entry.resolvedIn(engine, scratch.slot, scratch.gen);
+    }
+
+    /** Looks a name up through the thread's cache; fills {@code out} and returns true when present. */
+    public static boolean lookup(StoreEngine engine, CachedName entry, Snapshot out) {
+        if (entry.engine == engine && entry.slot >= 0 && engine.readSlot(entry.slot, entry.name, null, out) > 0) {
+            return true; // the slot still holds this name (whatever its generation: it is this region)
+        }
+        boolean found = engine.lookup(entry.name, out);
+        entry.resolvedIn(engine, found ? out.slot : -1, out.gen);
+        return found;
     }
 }

@@ -45,6 +45,18 @@ final class HashIndex {
         return tag(hash) << 32 | (slot + 1L);
     }
 
+    /** Whether an insertion of {@code hash} would find an empty entry within the probe bound. */
+    boolean hasRoom(long hash) {
+        int j = home(hash);
+        for (int p = 0; p < maxProbe; p++) {
+            if (entryAcquire(j) == 0) {
+                return true;
+            }
+            j = (j + 1) & mask;
+        }
+        return false;
+    }
+
     /** Inserts at the first empty entry within the probe bound; false when there is none. */
     boolean insert(long hash, int slot) {
         int j = home(hash);

@@ -9,6 +9,7 @@ import dev.hintmap.format.Layouts;
  */
 final class OwnerLock {
     private static final int SPINS_BETWEEN_CHECKS = 1024;
+    private static final long CHECK_PERIOD_NANOS = 1_000_000;
 
     private final Memory memory;
     private final WriterTable writers;
@@ -38,9 +39,15 @@ final class OwnerLock {
         return acquireContended(offset);
     }
 
+    /** Takes the lock only if it is free right now. */
+    boolean tryAcquire(long offset) {
+        return memory.casLong(offset, 0L, owner);
+    }
+
     private boolean acquireContended(long offset) {
         int spins = 0;
-        boolean holderSeenAlive = false;
+        boolean yielding = false;
+        long nextCheck = 0;
         while (true) {
             long holder = memory.acquireLong(offset);
             if (holder == 0) {
@@ -49,21 +56,26 @@ final class OwnerLock {
                 }
                 continue;
             }
-            if (++spins % SPINS_BETWEEN_CHECKS != 0) {
-                if (holderSeenAlive) {
-                    Thread.yield();
-                } else {
+            if (!yielding) {
+                if (++spins % SPINS_BETWEEN_CHECKS != 0) {
                     Thread.onSpinWait();
+                    continue;
                 }
-                continue;
-            }
-            if (writers.isDead(holder, selfToken)) {
-                if (memory.casLong(offset, holder, owner)) {
-                    memory.atomicAddLong(Layouts.STOLEN_LOCKS, 1);
-                    return true;
-                }
+                yielding = true; // §6.2: after the first liveness check, yield between attempts
             } else {
-                holderSeenAlive = true;
+                Thread.yield();
+                // §6.3: from then on the holder is checked by the clock, once per millisecond, so a
+                // holder that dies after being seen alive is noticed within about 1 ms however
+                // slowly the yields come back on a loaded machine.
+                long now = System.nanoTime();
+                if (now - nextCheck < 0) {
+                    continue;
+                }
+                nextCheck = now + CHECK_PERIOD_NANOS;
+            }
+            if (writers.isDead(holder, selfToken) && memory.casLong(offset, holder, owner)) {
+                memory.atomicAddLong(Layouts.STOLEN_LOCKS, 1);
+                return true;
             }
         }
     }

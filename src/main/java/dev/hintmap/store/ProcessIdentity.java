@@ -48,8 +48,28 @@ final class ProcessIdentity {
         } catch (IOException e) {
             return true; // cannot tell: never take a lock from a process that may be alive
         }
-        return stat != null && stat.state != 'Z' && stat.state != 'X'
-                && (stat.startTicks & START_MASK) == (token & START_MASK);
+        if (stat == null || stat.state == 'X' || (stat.startTicks & START_MASK) != (token & START_MASK)) {
+            return false;
+        }
+        // A zombie leader whose other threads still run is a live process (its main thread
+        // called pthread_exit): only a zombie with no thread left has exited.
+        return stat.state != 'Z' || threadCount(pidOf(token)) > 1;
+    }
+
+    /** Threads of the process, from the Threads: line of /proc/<pid>/status; 0 when gone. */
+    private static int threadCount(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"), StandardCharsets.US_ASCII)) {
+                if (line.startsWith("Threads:")) {
+                    return Integer.parseInt(line.substring("Threads:".length()).trim());
+                }
+            }
+            return 0;
+        } catch (NoSuchFileException e) {
+            return 0;
+        } catch (IOException | NumberFormatException e) {
+            return 2; // cannot tell: never take a lock from a process that may be alive
+        }
     }
 
     private record Stat(char state, long startTicks) {}

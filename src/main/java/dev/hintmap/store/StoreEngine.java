@@ -121,8 +121,8 @@ public final class StoreEngine {
                 Thread.onSpinWait();
                 continue;
             }
-            if (!matches || count <= 0) {
-                return 0;
+            if (!matches || !isPlausible(count, total, max, bytes)) {
+                return 0; // absent, or a record no writer could have produced (damaged file)
             }
             out.slot = k;
             out.gen = g1;
@@ -133,6 +133,11 @@ public final class StoreEngine {
             return length;
         }
         return 0;
+    }
+
+    /** The invariants of §7.2.1 that every record a writer publishes satisfies. */
+    static boolean isPlausible(long count, long total, long max, long bytes) {
+        return count > 0 && bytes >= 0 && max >= 0 && max <= total && total / count <= max;
     }
 
     private boolean nameEquals(long slot, EncodedName name) {
@@ -162,7 +167,9 @@ public final class StoreEngine {
                 }
                 if (e >>> 32 == tag) {
                     long k = HashIndex.slotOf(e);
-                    if (k >= 0 && k < slots.capacity && readSlot((int) k, name, null, out) > 0) {
+                    if (k < 0 || k >= slots.capacity) {
+                        indexSuspect = true; // damaged file: repaired under the structure lock
+                    } else if (readSlot((int) k, name, null, out) > 0) {
                         return true;
                     }
                 }
@@ -197,8 +204,13 @@ public final class StoreEngine {
                 }
                 continue; // evicted between lookup and lock: resolve again
             }
-            insertOrRecord(name, kernelNs, bytes, scratch);
-            return;
+            if (insertOrFind(name, kernelNs, bytes, scratch)) {
+                return;
+            }
+            // present after all (another writer inserted it): scratch names it, record as usual
+            if (recordInto(scratch.slot, scratch.gen, kernelNs, bytes)) {
+                return;
+            }
         }
     }
 
@@ -234,38 +246,107 @@ public final class StoreEngine {
         return sum < 0 ? MAX : sum; // a, b >= 0, so overflow shows as a negative sum
     }
 
-    /** Insert path (§7.4): under the structure lock, record if present, else insert. */
-    private void insertOrRecord(EncodedName name, long kernelNs, long bytes, Snapshot scratch) {
+    /** How many CLOCK candidates whose slot lock is busy are passed over before waiting for one. */
+    private static final int BUSY_VICTIMS_SKIPPED = 8;
+
+    /**
+     * Insert path (§7.4) under the structure lock.
+     *
+     * @return true when the sample was inserted (or dropped); false when the name turned out to
+     *     be present, with {@code scratch.slot}/{@code gen} naming it: the caller records there
+     *     after the structure lock is released
+     */
+    private boolean insertOrFind(EncodedName name, long kernelNs, long bytes, Snapshot scratch) {
         locks.acquire(Layouts.STRUCT_LOCK);
-        if (needsRecovery()) {
-            recover();
-        }
-        if (lookup(name, scratch)) {
-            recordInto(scratch.slot, scratch.gen, kernelNs, bytes); // cannot be stale: we hold the structure lock
-        } else {
-            int k = ClockHand.choose(clockFrames);
-            assign(k, name, kernelNs, bytes, scratch);
+        try {
+            if (needsRecovery() || indexSuspect) {
+                recover();
+            }
+            int found = findLocked(name);
+            if (found >= 0) {
+                scratch.slot = found;
+                scratch.gen = memory.plainLong(Slots.gen(slots.slot(found)));
+                return false;
+            }
+            if (!index.hasRoom(name.hash)) {
+                // No entry within the probe bound: drop the sample without evicting anyone (§7.4 step 3).
+                memory.addPlainLong(Layouts.DROPPED_INSERTS, 1);
+                scratch.slot = -1;
+                return true;
+            }
+            int k = lockVictim();
+            try {
+                assign(k, name, kernelNs, bytes, scratch);
+            } finally {
+                locks.release(Slots.lock(slots.slot(k)));
+            }
             if (needsRebuild) {
                 rebuildIndex();
             }
+            return true;
+        } finally {
+            // On an exception the journal and index_seq stay as they are: the next holder recovers.
+            locks.release(Layouts.STRUCT_LOCK);
         }
-        locks.release(Layouts.STRUCT_LOCK);
     }
 
-    /** Steps 4–11 of §7.4: gives slot {@code k} to {@code name} with its first sample. */
+    /**
+     * Chooses the slot for a new region and takes its lock. A candidate whose lock is held is
+     * being recorded into right now, so it is passed over (it is in use, and its holder may be a
+     * stopped process); only after several does the writer wait, stealing from a dead holder.
+     */
+    private int lockVictim() {
+        for (int attempt = 0; ; attempt++) {
+            int k = ClockHand.choose(clockFrames);
+            long lock = Slots.lock(slots.slot(k));
+            if (attempt >= BUSY_VICTIMS_SKIPPED) {
+                locks.acquire(lock);
+                return k;
+            }
+            if (locks.tryAcquire(lock)) {
+                return k;
+            }
+        }
+    }
+
+    /** Exact lookup under the structure lock: names and the index cannot change meanwhile. */
+    private int findLocked(EncodedName name) {
+        long tag = HashIndex.tag(name.hash);
+        int j = index.home(name.hash);
+        for (int p = 0; p < index.maxProbe; p++) {
+            long e = index.entryAcquire(j);
+            if (e == 0) {
+                return -1;
+            }
+            long k = HashIndex.slotOf(e);
+            if (k < 0 || k >= slots.capacity) {
+                indexSuspect = true;
+            } else if (e >>> 32 == tag) {
+                long slot = slots.slot((int) k);
+                if (memory.plainInt(Slots.nameLen(slot)) == name.byteLength
+                        && memory.plainLong(Slots.hash(slot)) == name.hash && nameEquals(slot, name)
+                        && (memory.plainLong(Slots.gen(slot)) & 1) == 0) {
+                    return (int) k;
+                }
+            }
+            j = (j + 1) & index.mask;
+        }
+        return -1;
+    }
+
+    /** Steps 5–11 of §7.4: gives slot {@code k}, whose lock the caller holds, to {@code name} with its first sample. */
     private void assign(int k, EncodedName name, long kernelNs, long bytes, Snapshot scratch) {
-        long slot = slots.slot(k);
-        locks.acquire(Slots.lock(slot));
+        long slot = slots.slot(k); // its lock is held (lockVictim)
         memory.releaseLong(Layouts.JOURNAL_SLOT, k + 1L);
         Memory.storeStoreFence();
         long indexSeq = memory.plainLong(Layouts.INDEX_SEQ);
         memory.opaqueLong(Layouts.INDEX_SEQ, indexSeq + 1);
         Memory.storeStoreFence();
-        long gen = memory.plainLong(Slots.gen(slot));
-        memory.opaqueLong(Slots.gen(slot), gen + 1);
+        long busy = memory.plainLong(Slots.gen(slot)) | 1; // odd even if a damaged file left it odd
+        memory.opaqueLong(Slots.gen(slot), busy);
         Memory.storeStoreFence(); // readers see BUSY before any field of the new region
         long live = memory.plainLong(Layouts.LIVE_COUNT);
-        if (memory.plainInt(Slots.nameLen(slot)) > 0) {
+        if (memory.plainInt(Slots.nameLen(slot)) > 0) { // LIVE (recovery leaves no BUSY slot behind)
             if (!index.remove(memory.plainLong(Slots.hash(slot)), k)) {
                 needsRebuild = true; // the index lost this entry (damaged file): rebuild before unlocking
             }
@@ -286,18 +367,17 @@ public final class StoreEngine {
         if (index.insert(name.hash, k)) {
             live++;
             scratch.slot = k;
-            scratch.gen = gen + 2;
+            scratch.gen = busy + 1;
         } else {
             clearName(slot);
             memory.addPlainLong(Layouts.DROPPED_INSERTS, 1);
             memory.plainLong(Layouts.CLOCK_HAND, k); // the next insertion reuses the free slot
             scratch.slot = -1;
         }
-        memory.releaseLong(Slots.gen(slot), gen + 2);
+        memory.releaseLong(Slots.gen(slot), busy + 1);
         memory.releaseLong(Layouts.INDEX_SEQ, indexSeq + 2);
         memory.releaseLong(Layouts.LIVE_COUNT, Math.max(0, live));
         memory.releaseLong(Layouts.JOURNAL_SLOT, 0L);
-        locks.release(Slots.lock(slot));
     }
 
     private void writeCopy(long copy, long count, long total, long max, long bytes) {
@@ -317,6 +397,8 @@ public final class StoreEngine {
 
     /** Set under the structure lock when the index proved inconsistent with the slots. */
     private boolean needsRebuild;
+    /** Set by any thread that met an index entry naming no slot: the next structural change rebuilds. */
+    private volatile boolean indexSuspect;
 
     // ------------------------------------------------------------------ recovery (§8)
 
@@ -344,6 +426,14 @@ public final class StoreEngine {
     private void freeSlot(int k) {
         long slot = slots.slot(k);
         locks.acquire(Slots.lock(slot));
+        try {
+            clearSlot(k, slot);
+        } finally {
+            locks.release(Slots.lock(slot));
+        }
+    }
+
+    private void clearSlot(int k, long slot) {
         long gen = memory.plainLong(Slots.gen(slot));
         long busy = gen | 1;
         memory.opaqueLong(Slots.gen(slot), busy);
@@ -355,7 +445,6 @@ public final class StoreEngine {
         memory.opaqueInt(Slots.referenced(slot), 0);
         memory.releaseLong(Slots.gen(slot), busy + 1);
         memory.plainLong(Layouts.CLOCK_HAND, k); // the next insertion takes the free slot, not a live region
-        locks.release(Slots.lock(slot));
     }
 
     private void rebuildIndex() {
@@ -363,22 +452,24 @@ public final class StoreEngine {
         memory.opaqueLong(Layouts.INDEX_SEQ, indexSeq);
         Memory.storeStoreFence();
         index.clear();
-        long highWater = Math.max(0, Math.min(memory.plainLong(Layouts.HIGH_WATER), slots.capacity));
+        long storedHighWater = memory.plainLong(Layouts.HIGH_WATER);
+        long highWater = Long.compareUnsigned(storedHighWater, slots.capacity) > 0 ? slots.capacity : storedHighWater;
         memory.plainLong(Layouts.HIGH_WATER, highWater);
-        long hand = memory.plainLong(Layouts.CLOCK_HAND);
-        if (hand < 0 || hand >= Math.max(1, slots.capacity)) {
+        if (Long.compareUnsigned(memory.plainLong(Layouts.CLOCK_HAND), Math.max(1, slots.capacity)) >= 0) {
             memory.plainLong(Layouts.CLOCK_HAND, 0L);
         }
         long live = 0;
+        EncodedName stored = new EncodedName(); // recovery only: allocation is fine here
         for (int k = 0; k < highWater; k++) {
             long slot = slots.slot(k);
             int length = memory.plainInt(Slots.nameLen(slot));
             long gen = memory.plainLong(Slots.gen(slot));
-            if (length == 0) {
-                continue;
+            if (length == 0 && (gen & 1) == 0) {
+                continue; // FREE
             }
-            boolean valid = length > 0 && length <= slots.maxNameBytes && (gen & 1) == 0
-                    && index.insert(memory.plainLong(Slots.hash(slot)), k);
+            boolean valid = (gen & 1) == 0 && readStoredName(slot, length, stored)
+                    && findLocked(stored) < 0 // a second slot with the same name is dropped
+                    && index.insert(stored.hash, k);
             if (valid) {
                 live++;
             } else {
@@ -388,6 +479,33 @@ public final class StoreEngine {
         memory.releaseLong(Layouts.LIVE_COUNT, live);
         memory.releaseLong(Layouts.INDEX_SEQ, indexSeq + 1);
         needsRebuild = false;
+        indexSuspect = false;
+    }
+
+    /**
+     * Reads a slot's name into {@code out} under the structure lock and checks that it is well
+     * formed: length in range, zero padding, stored hash equal to {@code hm64} of the name.
+     */
+    private boolean readStoredName(long slot, int length, EncodedName out) {
+        if (length <= 0 || length > slots.maxNameBytes) {
+            return false;
+        }
+        for (int i = 0; i < slots.nameAreaWords; i++) {
+            long word = memory.plainLong(Slots.nameWord(slot, i));
+            if (i < (length + 7) >>> 3) {
+                out.words[i] = word;
+            } else if (word != 0) {
+                return false;
+            }
+        }
+        int tailBits = 8 * (length & 7);
+        if (tailBits != 0 && out.words[(length - 1) >>> 3] >>> tailBits != 0) {
+            return false;
+        }
+        out.byteLength = length;
+        out.hash = dev.hintmap.format.Hm64.ofWords(out.words, length);
+        out.source = null;
+        return out.hash == memory.plainLong(Slots.hash(slot));
     }
 
     // ------------------------------------------------------------------ CLOCK over the mapping
@@ -420,7 +538,8 @@ public final class StoreEngine {
 
         @Override
         public boolean isFree(int slot) {
-            return memory.plainInt(Slots.nameLen(slots.slot(slot))) == 0;
+            long offset = slots.slot(slot);
+            return memory.plainInt(Slots.nameLen(offset)) == 0 && (memory.plainLong(Slots.gen(offset)) & 1) == 0;
         }
 
         @Override

@@ -175,8 +175,11 @@ class CrashRecoveryTest {
             long slot = slots.slot(1);
             m.plainLong(Slots.lock(slot), owner);
             m.plainLong(Slots.gen(slot), m.plainLong(Slots.gen(slot)) + 1);
+            // ... and had got as far as writing the new name, hash and length (step 9)
             byte[] ghost = "ghost".getBytes(StandardCharsets.UTF_8);
-            MemorySegment.copy(ghost, 0, m.segment, java.lang.foreign.ValueLayout.JAVA_BYTE, Slots.nameWord(slot, 0), 3);
+            MemorySegment.copy(ghost, 0, m.segment, java.lang.foreign.ValueLayout.JAVA_BYTE, Slots.nameWord(slot, 0), 5);
+            m.plainInt(Slots.nameLen(slot), 5);
+            m.plainLong(Slots.hash(slot), dev.hintmap.format.Hm64.ofBytes(ghost, 5));
             return null;
         });
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
@@ -202,6 +205,155 @@ class CrashRecoveryTest {
             assertEquals(0, m.plainLong(Layouts.STRUCT_LOCK));
             return null;
         });
+    }
+
+    @Test
+    void slotLeftBusyByARecoveryThatDiedIsFreedByTheNextRecovery() throws Exception {
+        Path file = storeWith("a", "b", "c", "d");
+        Slots slots = new Slots(GEOMETRY);
+        withRawMapping(file, m -> {
+            // A recoverer died inside freeSlot(1): gen odd, name cleared, index rebuild half done.
+            long slot = slots.slot(1);
+            m.plainLong(Slots.gen(slot), m.plainLong(Slots.gen(slot)) | 1);
+            m.plainInt(Slots.nameLen(slot), 0);
+            m.plainLong(Layouts.INDEX_SEQ, m.plainLong(Layouts.INDEX_SEQ) | 1);
+            return null;
+        });
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            store.record("e", 7, 7);
+            assertEquals(new RegionRecord("e", 1, 7, 7, 7), store.recordFor("e").orElseThrow());
+            store.region("e").record(7, 7);
+            assertEquals(2, store.dispatchCount("e"), "a handle records where readers look");
+            List<String> names = new ArrayList<>();
+            store.forEach(r -> names.add(r.name()));
+            assertEquals(store.size(), names.size(), names.toString());
+            assertTrue(names.containsAll(List.of("a", "c", "d", "e")), names.toString());
+        }
+        withRawMapping(file, m -> {
+            assertEquals(0, m.plainLong(Slots.gen(slots.slot(1))) & 1, "no slot stays BUSY");
+            return null;
+        });
+    }
+
+    @Test
+    void damagedHighWaterIsClampedToCapacityAndNoRegionIsLost() throws Exception {
+        Path file = storeWith("a", "b", "c", "d");
+        withRawMapping(file, m -> {
+            m.plainLong(Layouts.HIGH_WATER, Long.MIN_VALUE); // 2^63 unsigned
+            return null;
+        });
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            store.record("e", 1, 1); // evicts one region by CLOCK, as in an undamaged file
+            assertEquals(4, store.size());
+            List<String> names = new ArrayList<>();
+            store.forEach(r -> names.add(r.name()));
+            assertEquals(4, names.size(), names.toString());
+            assertTrue(names.contains("e"));
+            assertEquals(1, store.evictions());
+        }
+    }
+
+    @Test
+    void recordsNoWriterCouldHaveWrittenReadAsAbsent() throws Exception {
+        Path file = storeWith("neg", "torn", "ok");
+        Slots slots = new Slots(GEOMETRY);
+        withRawMapping(file, m -> {
+            for (int k = 0; k < 2; k++) {
+                long slot = slots.slot(k);
+                long copy = Slots.copy(slot, m.plainLong(Slots.seq(slot)));
+                if (k == 0) {
+                    m.plainLong(copy + Layouts.REC_TOTAL, -5); // top bit set
+                } else {
+                    m.plainLong(copy + Layouts.REC_MAX, 1); // max below the mean
+                }
+            }
+            return null;
+        });
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
+            assertTrue(store.recordFor("neg").isEmpty());
+            assertTrue(store.recordFor("torn").isEmpty());
+            assertEquals(0, store.dispatchCount("neg"));
+            List<RegionRecord> all = new ArrayList<>();
+            store.forEach(all::add); // never throws on damaged content
+            assertEquals(List.of(new RegionRecord("ok", 1, 100, 100, 10)), all);
+        }
+    }
+
+    @Test
+    void indexEntryNamingNoSlotIsRepairedByTheNextStructuralChange() throws Exception {
+        Path file = storeWith("a");
+        withRawMapping(file, m -> {
+            HashIndex index = new HashIndex(m, new Slots(GEOMETRY), GEOMETRY);
+            long bogus = dev.hintmap.format.Hm64.ofBytes("zzz".getBytes(StandardCharsets.UTF_8), 3);
+            m.plainLong(GEOMETRY.indexOffset() + 8L * index.home(bogus), HashIndex.tag(bogus) << 32 | 4000);
+            return null;
+        });
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            assertTrue(store.recordFor("zzz").isEmpty()); // the bad entry is noticed, never followed
+            store.record("b", 1, 1);
+            assertEquals(2, store.size());
+        }
+        long bad = withRawMapping(file, m -> {
+            long count = 0;
+            for (int j = 0; j < GEOMETRY.indexEntries(); j++) {
+                long e = m.plainLong(GEOMETRY.indexOffset() + 8L * j);
+                if (e != 0 && HashIndex.slotOf(e) >= GEOMETRY.capacity()) {
+                    count++;
+                }
+            }
+            return count;
+        });
+        assertEquals(0, bad);
+    }
+
+    @Test
+    void aNameStoredInTwoSlotsIsKeptOnceByRecovery() throws Exception {
+        Path file = storeWith("a", "b");
+        Slots slots = new Slots(GEOMETRY);
+        withRawMapping(file, m -> {
+            long from = slots.slot(0);
+            long to = slots.slot(1);
+            m.plainLong(Slots.hash(to), m.plainLong(Slots.hash(from)));
+            m.plainLong(Slots.nameWord(to, 0), m.plainLong(Slots.nameWord(from, 0)));
+            m.plainLong(Layouts.INDEX_SEQ, m.plainLong(Layouts.INDEX_SEQ) | 1); // force a rebuild
+            return null;
+        });
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            store.record("c", 1, 1);
+            List<String> names = new ArrayList<>();
+            store.forEach(r -> names.add(r.name()));
+            assertEquals(List.of("a", "c"), names.stream().sorted().toList());
+            assertEquals(2, store.size());
+        }
+    }
+
+    @Test
+    void aNameThatCannotBeIndexedIsDroppedWithoutEvictingAnyone() throws Exception {
+        FileGeometry g = new FileGeometry(256, 64); // 512 index entries, max_probe 128
+        List<String> colliding = new ArrayList<>();
+        for (int i = 0; colliding.size() < 129; i++) {
+            String name = "p-" + i;
+            if ((dev.hintmap.format.Hm64.ofBytes(name.getBytes(StandardCharsets.UTF_8), name.length()) & 511) == 0) {
+                colliding.add(name);
+            }
+        }
+        Path file = dir.resolve("probe.hints");
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(g.capacity()))) {
+            for (int i = 0; i < 128; i++) {
+                store.record(colliding.get(i), 1, 1);
+            }
+            store.record(colliding.get(128), 1, 1);
+            assertTrue(store.recordFor(colliding.get(128)).isEmpty());
+            assertEquals(128, store.size());
+            assertEquals(0, store.evictions());
+            for (int i = 0; i < 128; i++) {
+                assertEquals(1, store.dispatchCount(colliding.get(i)));
+            }
+            store.record("other", 1, 1);
+            assertEquals(129, store.size());
+        }
+        long dropped = withRawMapping(file, m -> m.plainLong(Layouts.DROPPED_INSERTS));
+        assertEquals(1, dropped);
     }
 
     @Test
