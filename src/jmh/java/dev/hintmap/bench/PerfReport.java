@@ -57,7 +57,9 @@ public final class PerfReport {
     static final String COMMAND = "./mvnw -Pjmh clean test-compile exec:exec@perf";
     static final int WARMUP_ITERATIONS = 2;
     static final int MEASUREMENT_ITERATIONS = 3;
-    static final String JMH_SETTINGS = "-f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc";
+    /** Churn reaches its steady state only after 2-3 s at 2^16 and 2^20 regions (JIT of the insert path, cold pages). */
+    static final int CHURN_WARMUP_ITERATIONS = 4;
+    static final String JMH_SETTINGS = "-f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc (churn: -wi 4)";
     static final int[] CHURN_CAPACITIES = {256, 65_536, 1_048_576};
 
     private final Path root;
@@ -168,18 +170,25 @@ public final class PerfReport {
         String small = "256";
         String[] churnCaps = quick ? new String[] {"256", "65536"} : new String[] {"256", "65536", "1048576"};
         jmh("record", RecordBench.class, "-Xmx1g", Map.of());
+        jmh("namepath", NamePathBench.class, "-Xmx1g", Map.of());
         jmh("query", QueryBench.class, "-Xmx1g", Map.of());
         jmh("iterate", IterateBench.class, "-Xmx2g", Map.of());
         jmh("churn", ChurnBench.class, "-Xmx6g",
-                Map.of("store", new String[] {"HINTMAP", "REFERENCE", "CONCURRENT", "CHRONICLE"}, "capacity", churnCaps));
+                Map.of("store", new String[] {"HINTMAP", "REFERENCE", "CONCURRENT", "CHRONICLE"}, "capacity", churnCaps),
+                CHURN_WARMUP_ITERATIONS);
         // Agrona's int-indexed buffers cannot hold 2^20 regions of 4 counters (AgronaStore.MAX_CAPACITY).
         jmh("churn-agrona", ChurnBench.class, "-Xmx2g",
-                Map.of("store", new String[] {"AGRONA"}, "capacity", new String[] {small, "65536"}));
+                Map.of("store", new String[] {"AGRONA"}, "capacity", new String[] {small, "65536"}), CHURN_WARMUP_ITERATIONS);
         jmh("open", OpenBench.class, "-Xmx4g",
                 Map.of("capacity", quick ? new String[] {small} : new String[] {small, "1048576"}));
     }
 
     private void jmh(String group, Class<?> benchmark, String heap, Map<String, String[]> params) throws RunnerException {
+        jmh(group, benchmark, heap, params, WARMUP_ITERATIONS);
+    }
+
+    private void jmh(String group, Class<?> benchmark, String heap, Map<String, String[]> params, int warmups)
+            throws RunnerException {
         System.out.println("== jmh " + group);
         List<String> jvmArgs = new ArrayList<>();
         for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -192,7 +201,7 @@ public final class PerfReport {
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .include(Pattern.quote(benchmark.getName()) + "\\.")
                 .forks(1)
-                .warmupIterations(quick ? 1 : WARMUP_ITERATIONS)
+                .warmupIterations(quick ? 1 : warmups)
                 .warmupTime(quick ? TimeValue.milliseconds(200) : TimeValue.seconds(1))
                 .measurementIterations(quick ? 1 : MEASUREMENT_ITERATIONS)
                 .measurementTime(quick ? TimeValue.milliseconds(300) : TimeValue.seconds(1))
@@ -434,11 +443,36 @@ public final class PerfReport {
         }
 
         md.append("\n## What bounds it\n\n");
+        breakdown(md, scores, natives);
         try (InputStream in = PerfReport.class.getResourceAsStream("what-bounds-it.md")) {
             md.append(in == null ? "(no analysis file)\n" : new String(in.readAllBytes(), StandardCharsets.UTF_8));
         }
         Files.writeString(docs.resolve("PERFORMANCE.md"), md.toString());
         System.out.println("wrote " + docs.resolve("PERFORMANCE.md") + " and " + docs.resolve("perf-capacity.png"));
+    }
+
+    private void breakdown(StringBuilder md, List<Score> scores, Map<String, Map<String, Double>> natives) {
+        double tl = med(scores, "NamePathBench.scratchLookup", null, 0);
+        double enc = med(scores, "NamePathBench.encodeAndHash", null, 0);
+        double hot = med(scores, "QueryBench.isHot_1t", "HINTMAP", 0);
+        double byName = med(scores, "RecordBench.existing_1t", "HINTMAP", 0);
+        double handle = med(scores, "RecordBench.existing_1t", "HINTMAP_REGION", 0);
+        double floor = natives.getOrDefault("hm-floor lock shared 1", Map.of()).getOrDefault("ns_per_record", Double.NaN);
+        double cName = natives.entrySet().stream().filter(e -> e.getKey().contains("hm-bench -t 1") && !e.getKey().contains(" -H"))
+                .map(e -> e.getValue().get("ns_per_record")).findFirst().orElse(Double.NaN);
+        double cHandle = natives.entrySet().stream().filter(e -> e.getKey().contains("hm-bench -t 1") && e.getKey().contains(" -H"))
+                .map(e -> e.getValue().get("ns_per_record")).findFirst().orElse(Double.NaN);
+        md.append("Where one single-thread record spends its time (medians of this run; derived rows are differences):\n\n");
+        md.append("| step | ns | source |\n|---|---:|---|\n");
+        md.append(String.format(Locale.ROOT, "| `ThreadLocal` scratch lookup | %s | `NamePathBench.scratchLookup` |%n", num(tl)));
+        md.append(String.format(Locale.ROOT, "| encode name to UTF-8 words + `hm64` (includes the lookup above) | %s | `NamePathBench.encodeAndHash` |%n", num(enc)));
+        md.append(String.format(Locale.ROOT, "| index probe + consistent slot read (derived) | %s | `isHot_1t` − encode |%n", num(hot - enc)));
+        md.append(String.format(Locale.ROOT, "| `isHot` by name (encode + lookup + read) | %s | `QueryBench.isHot_1t` |%n", num(hot)));
+        md.append(String.format(Locale.ROOT, "| slot lock + write + publish after the lookup (derived) | %s | record by name − `isHot` |%n", num(byName - hot)));
+        md.append(String.format(Locale.ROOT, "| **record by name** | %s | `RecordBench.existing_1t` HINTMAP |%n", num(byName)));
+        md.append(String.format(Locale.ROOT, "| **record through a Region handle** | %s | `RecordBench.existing_1t` HINTMAP_REGION |%n", num(handle)));
+        md.append(String.format(Locale.ROOT, "| C library, by name / by handle, same workload | %s / %s | `hm-bench -t 1` |%n", num(cName), num(cHandle)));
+        md.append(String.format(Locale.ROOT, "| hardware floor (the atomic ops alone) | %s | `hm-floor` lock, 1 thread |%n%n", num(floor)));
     }
 
     private static String storeNote(StoreKind k) {
@@ -490,15 +524,23 @@ public final class PerfReport {
                         c256, cMid, cBig, cBig / c256, r256, rBig, rBig / r256), cBig / c256 <= 1.5, null);
         double maxAlloc = 0;
         String worst = "";
+        double recordForAlloc = 0;
         for (Score s : scores) {
-            if (s.store() != null && s.store().startsWith("HINTMAP") && isRecordOrQuery(s.method())
-                    && !Double.isNaN(s.allocBytesPerOp()) && s.allocBytesPerOp() >= maxAlloc) {
+            if (s.store() == null || !s.store().startsWith("HINTMAP") || Double.isNaN(s.allocBytesPerOp())) {
+                continue;
+            }
+            if (s.method().startsWith("QueryBench.recordFor")) {
+                recordForAlloc = Math.max(recordForAlloc, s.allocBytesPerOp());
+            } else if (isRecordOrQuery(s.method()) && s.allocBytesPerOp() >= maxAlloc) {
                 maxAlloc = s.allocBytesPerOp();
                 worst = s.method() + (s.capacity() > 0 ? " @" + s.capacity() : "");
             }
         }
-        row(md, "zero allocation on hintmap's record and query paths",
-                String.format(Locale.ROOT, "largest: %.3f B/op (%s); see the allocation table", maxAlloc, worst), maxAlloc < 1, null);
+        row(md, "zero allocation: record (existing, churn, handle) and isHot",
+                String.format(Locale.ROOT, "largest: %.3f B/op (%s)", maxAlloc, worst), maxAlloc < 1, null);
+        row(md, "zero allocation: recordFor",
+                String.format(Locale.ROOT, "up to %.1f B/op: the returned `Optional<RegionRecord>` is not always scalar-replaced", recordForAlloc),
+                recordForAlloc < 1, null);
         double worstGap = 0;
         String worstTrace = "";
         for (EvictionSimulator.Row r : eviction) {
