@@ -40,6 +40,26 @@ public class NamePathBench {
         keys = Workload.zipfKeys(KEYS, REGIONS, RecordBench.ZIPF_S, 17);
     }
 
+    /** The names of ChurnBench at capacity 2^20: what every churn record pays before it reaches a store. */
+    @State(Scope.Benchmark)
+    public static class ColdNames {
+        static final int COUNT = ChurnBench.DISTINCT_FACTOR * 1_048_576;
+        String[] names;
+        int[] keys;
+
+        @Setup
+        public void setUp() {
+            names = Workload.names(COUNT);
+            keys = Workload.uniformKeys(ChurnBench.KEYS, COUNT, 7);
+        }
+    }
+
+    @Benchmark
+    @Threads(1)
+    public void encodeColdName(ColdNames cold) {
+        EncodedNames.scratch().name.encodeChecked(cold.names[cold.keys[i++ & ChurnBench.MASK]], HintStoreOptions.DEFAULT_MAX_NAME_BYTES);
+    }
+
     @Benchmark
     @Threads(1)
     public Object scratchLookup() {
