@@ -9,6 +9,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.text.DecimalFormat;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,6 +27,7 @@ import java.util.stream.Stream;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.data.xy.XYSeries;
@@ -238,7 +240,7 @@ public final class PerfReport {
 
     /** One JMH result: benchmark method, store, capacity (or 0), median and mean score, error, allocation. */
     record Score(String method, String store, int capacity, int threads, double median, double mean, double error,
-                 String unit, double allocBytesPerOp) {}
+                 String unit, double allocBytesPerOp, double min) {}
 
     private List<Score> readJmh() throws IOException {
         List<Score> scores = new ArrayList<>();
@@ -264,7 +266,8 @@ public final class PerfReport {
                         (String) params.get("store"), capacity == null ? 0 : Integer.parseInt(capacity),
                         (int) Json.number(r.get("threads")), Json.number(percentiles.get("50.0")),
                         Json.number(primary.get("score")), Json.number(primary.get("scoreError")),
-                        (String) primary.get("scoreUnit"), Json.number(alloc.get("score"))));
+                        (String) primary.get("scoreUnit"), Json.number(alloc.get("score")),
+                        Json.number(percentiles.get("0.0"))));
             }
         }
         return scores;
@@ -452,29 +455,31 @@ public final class PerfReport {
     }
 
     private void breakdown(StringBuilder md, List<Score> scores, Map<String, Map<String, Double>> natives) {
-        double tl = med(scores, "NamePathBench.scratchLookup", null, 0);
-        double enc = med(scores, "NamePathBench.encodeAndHash", null, 0);
-        double cold = med(scores, "NamePathBench.encodeColdName", null, 0);
-        double hot = med(scores, "QueryBench.isHot_1t", "HINTMAP", 0);
-        double byName = med(scores, "RecordBench.existing_1t", "HINTMAP", 0);
-        double handle = med(scores, "RecordBench.existing_1t", "HINTMAP_REGION", 0);
         double floor = natives.getOrDefault("hm-floor lock shared 1", Map.of()).getOrDefault("ns_per_record", Double.NaN);
         double cName = natives.entrySet().stream().filter(e -> e.getKey().contains("hm-bench -t 1") && !e.getKey().contains(" -H"))
                 .map(e -> e.getValue().get("ns_per_record")).findFirst().orElse(Double.NaN);
         double cHandle = natives.entrySet().stream().filter(e -> e.getKey().contains("hm-bench -t 1") && e.getKey().contains(" -H"))
                 .map(e -> e.getValue().get("ns_per_record")).findFirst().orElse(Double.NaN);
-        md.append("Where one single-thread record spends its time (medians of this run; derived rows are differences):\n\n");
-        md.append("| step | ns | source |\n|---|---:|---|\n");
-        md.append(String.format(Locale.ROOT, "| `ThreadLocal` scratch lookup | %s | `NamePathBench.scratchLookup` |%n", num(tl)));
-        md.append(String.format(Locale.ROOT, "| encode name to UTF-8 words + `hm64` (includes the lookup above) | %s | `NamePathBench.encodeAndHash` |%n", num(enc)));
-        md.append(String.format(Locale.ROOT, "| index probe + consistent slot read (derived) | %s | `isHot_1t` − encode |%n", num(hot - enc)));
-        md.append(String.format(Locale.ROOT, "| `isHot` by name (encode + lookup + read) | %s | `QueryBench.isHot_1t` |%n", num(hot)));
-        md.append(String.format(Locale.ROOT, "| slot lock + write + publish after the lookup (derived) | %s | record by name − `isHot` |%n", num(byName - hot)));
-        md.append(String.format(Locale.ROOT, "| **record by name** | %s | `RecordBench.existing_1t` HINTMAP |%n", num(byName)));
-        md.append(String.format(Locale.ROOT, "| **record through a Region handle** | %s | `RecordBench.existing_1t` HINTMAP_REGION |%n", num(handle)));
-        md.append(String.format(Locale.ROOT, "| C library, by name / by handle, same workload | %s / %s | `hm-bench -t 1` |%n", num(cName), num(cHandle)));
-        md.append(String.format(Locale.ROOT, "| hardware floor (the atomic ops alone) | %s | `hm-floor` lock, 1 thread |%n", num(floor)));
-        md.append(String.format(Locale.ROOT, "| churn harness at 1,048,576: fetch + encode + hash a random one of 4 × 2^20 names, no store | %s | `NamePathBench.encodeColdName` |%n%n", num(cold)));
+        md.append("Where one single-thread record spends its time, measured step by step in the same run (median and ")
+                .append("fastest of the 3 iterations; on this noisy guest the fastest is the better estimate of a step's own cost):\n\n");
+        md.append("| step | median ns | fastest ns | source |\n|---|---:|---:|---|\n");
+        step(md, scores, "`ThreadLocal` scratch lookup", "NamePathBench.scratchLookup", null);
+        step(md, scores, "encode name to UTF-8 words + `hm64` hash (64 names, Zipf)", "NamePathBench.encodeAndHash", null);
+        step(md, scores, "`isHot` by name = encode + index probe + consistent slot read", "QueryBench.isHot_1t", "HINTMAP");
+        step(md, scores, "**record by name** = the same lookup + slot lock + write + publish", "RecordBench.existing_1t", "HINTMAP");
+        step(md, scores, "**record through a Region handle** (no name, no lookup)", "RecordBench.existing_1t", "HINTMAP_REGION");
+        md.append(String.format(Locale.ROOT, "| C library by name / by handle, same workload | %s / %s | | `hm-bench -t 1` |%n", num(cName), num(cHandle)));
+        md.append(String.format(Locale.ROOT, "| hardware floor (the atomic ops of one record alone) | %s | | `hm-floor` lock, 1 thread |%n", num(floor)));
+        step(md, scores, "churn harness at 1,048,576: fetch + encode + hash a random one of 4 × 2^20 names, no store",
+                "NamePathBench.encodeColdName", null);
+        md.append('\n');
+    }
+
+    private void step(StringBuilder md, List<Score> scores, String what, String method, String store) {
+        Optional<Score> s = find(scores, method, store, 0);
+        md.append("| ").append(what).append(" | ").append(s.map(x -> num(x.median())).orElse("n/a")).append(" | ")
+                .append(s.map(x -> num(x.min())).orElse("n/a")).append(" | `").append(method)
+                .append(store == null ? "" : " " + store).append("` |\n");
     }
 
     private static String storeNote(StoreKind k) {
@@ -487,7 +492,8 @@ public final class PerfReport {
             case CONCURRENT -> "`ConcurrentHashMap<String, Rec>` with `LongAdder` sums and an `AtomicLong` CAS-max: not shared, "
                     + "not persisted, reads not consistent. No policy of its own: the adapter evicts FIFO (O(1), one insert lock).";
             case CHRONICLE -> "Chronicle Map 2026.1 persisted to a file, value interface updated in place under the segment update "
-                    + "lock (`queryContext`). Runs on JDK 25 with the `--add-opens/--add-exports` of shared/NOTES.md. No eviction of "
+                    + "lock (`queryContext`). Runs on JDK 25 with the `--add-opens/--add-exports` of the `jmh` profile's `hintmap.bench.jvm.args` "
+                    + "(those shared/NOTES.md lists, plus a few added as a precaution, not each proven necessary). No eviction of "
                     + "its own: the adapter removes the oldest key (FIFO, O(1)).";
             case AGRONA -> "Agrona 2.6.0 `CountersManager` on mapped files, 4 counters per region (atomic adds + CAS-max), "
                     + "on-heap name index, FIFO eviction by the adapter (freeing counters). Its buffers are int-indexed: at most "
@@ -708,9 +714,13 @@ public final class PerfReport {
         LogAxis x = new LogAxis("capacity (regions; 4 × as many distinct regions recorded)");
         x.setBase(2);
         x.setSmallestValue(128);
+        x.setTickUnit(new NumberTickUnit(2));
+        x.setNumberFormatOverride(new DecimalFormat("#,##0"));
         LogAxis y = new LogAxis("ns per record (median, 1 thread)");
         y.setBase(10);
         y.setSmallestValue(1);
+        y.setTickUnit(new NumberTickUnit(1));
+        y.setNumberFormatOverride(new DecimalFormat("#,##0"));
         XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
         Color[] colors = {new Color(0xd62728), new Color(0x7f7f7f), new Color(0x1f77b4), new Color(0x2ca02c), new Color(0x9467bd)};
         for (int i = 0; i < data.getSeriesCount(); i++) {
