@@ -1,0 +1,85 @@
+package dev.hintmap.bench;
+
+import dev.hintmap.HintStore;
+import dev.hintmap.HintStoreOptions;
+import dev.hintmap.Region;
+import dev.hintmap.RegionRecord;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.function.Consumer;
+
+/** hintmap itself, on a mapped file; by name, or through pre-resolved {@link Region} handles. */
+final class HintmapStore implements BenchStore {
+    private final HintStore store;
+    private final Path file;
+    private final boolean handles;
+    private final Sum sum = new Sum();
+
+    HintmapStore(Path file, int capacity, boolean handles) {
+        this.file = file;
+        this.handles = handles;
+        try {
+            Files.deleteIfExists(file);
+            store = HintStore.open(file, HintStoreOptions.defaults().capacity(capacity).hotThresholdNs(HOT_THRESHOLD_NS));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void record(String name, long kernelNs, long bytes) {
+        store.record(name, kernelNs, bytes);
+    }
+
+    @Override
+    public Recorder recorder(String name) {
+        if (handles) {
+            Region region = store.region(name);
+            return region::record;
+        }
+        return (ns, b) -> store.record(name, ns, b);
+    }
+
+    @Override
+    public boolean isHot(String name) {
+        return store.isHot(name);
+    }
+
+    @Override
+    public RegionRecord recordFor(String name) {
+        return store.recordFor(name).orElse(null);
+    }
+
+    @Override
+    public long iterate() {
+        sum.value = 0;
+        store.forEach(sum);
+        return sum.value;
+    }
+
+    @Override
+    public int size() {
+        return store.size();
+    }
+
+    @Override
+    public void close() {
+        store.close();
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static final class Sum implements Consumer<RegionRecord> {
+        long value;
+
+        @Override
+        public void accept(RegionRecord r) {
+            value += r.dispatchCount() + r.kernelNsMax();
+        }
+    }
+}
