@@ -61,12 +61,20 @@ public final class EncodedName {
         long word = 0;
         for (int i = 0; i < length; i++) {
             char c = name.charAt(i);
+            if (c < 0x80) { // generator names are ASCII: one byte, no inner loop
+                if (bytes == maxNameBytes) {
+                    throw tooLong(name, maxNameBytes);
+                }
+                word |= (long) c << (8 * (bytes & 7));
+                if ((++bytes & 7) == 0) {
+                    words[(bytes >>> 3) - 1] = word;
+                    word = 0;
+                }
+                continue;
+            }
             int encoded;
             int count;
-            if (c < 0x80) {
-                encoded = c;
-                count = 1;
-            } else if (c < 0x800) {
+            if (c < 0x800) {
                 encoded = (0xC0 | (c >>> 6)) | (0x80 | (c & 0x3F)) << 8;
                 count = 2;
             } else if (Character.isSurrogate(c)) {
