@@ -1406,7 +1406,17 @@ int hm_region_at(hm_store *s, uint32_t slot, char *name_buf, size_t buf_len, siz
 int hm_size(hm_store *s, uint64_t *out) {
     CHECK_STORE(s);
     if (out == NULL) return fail(s, HM_EINVAL, "out must not be NULL");
-    uint64_t live = atomic_load_explicit(&s->hdr->live_count, ACQ); /* acquire: pairs with release stores */
+    /* §7.5: live_count changes only while index_seq is odd, so a count read between two equal
+     * even values of index_seq agrees with every region a lookup can see. */
+    uint64_t live = 0;
+    for (uint32_t attempt = 0; attempt < HM_READ_ATTEMPTS; attempt++) {
+        uint64_t v1 = atomic_load_explicit(&s->hdr->index_seq, ACQ); /* acquire: pairs with step 11 release */
+        live = atomic_load_explicit(&s->hdr->live_count, ACQ);      /* acquire: pairs with release stores */
+        atomic_thread_fence(ACQ); /* acquire fence: orders the loads above before the re-check */
+        if ((v1 & 1) == 0 && atomic_load_explicit(&s->hdr->index_seq, RLX) == v1) break;
+        cpu_relax();
+        /* after HM_READ_ATTEMPTS (a change stalled by a dead writer) the last value is a hint */
+    }
     *out = live > s->capacity ? s->capacity : live;
     return HM_OK;
 }
