@@ -22,11 +22,14 @@ import org.junit.jupiter.api.io.TempDir;
  * Writer processes (C and Java) share one file and are killed with SIGKILL at random moments,
  * again and again (docs/RELIABILITY.md). Short mode here; the long mode is
  * {@code ./mvnw verify -Dtest=CrashTortureTest -Dhintmap.torture.kills=10000}. The seed is
- * printed and can be replayed with {@code -Dhintmap.torture.seed=N}.
+ * printed and can be replayed with {@code -Dhintmap.torture.seed=N}; the long mode also sets
+ * {@code -Dhintmap.torture.awaitEvery=16} so that JVM start-ups do not dominate its time.
  */
 class CrashTortureTest {
     private static final int KILLS = Integer.getInteger("hintmap.torture.kills", 200);
     private static final long SEED = Long.getLong("hintmap.torture.seed", System.nanoTime());
+    /** Every how many kills the loop first waits until every writer records (JVM start-ups are slow). */
+    private static final int AWAIT_EVERY = Integer.getInteger("hintmap.torture.awaitEvery", 4);
     /** FORMAT.md §6.3 states 10 ms per dead lock; this leaves room for a loaded 2-core machine. */
     private static final long STALL_LIMIT_NANOS = 10_000_000_000L;
     private static final Kind[] KINDS = Kind.values();
@@ -91,7 +94,7 @@ class CrashTortureTest {
         }
         int killed = 0;
         while (killed < kills) {
-            if (killed % 4 == 0) {
+            if (killed % AWAIT_EVERY == 0) {
                 awaitAllRecording(writers, live); // so kills also land in running writers, not only in start-up
             }
             Thread.sleep(random.nextInt(1, 15));
