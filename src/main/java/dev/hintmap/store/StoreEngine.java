@@ -63,9 +63,29 @@ public final class StoreEngine {
         return geometry;
     }
 
-    /** Number of LIVE regions, clamped into range (the word is mutable file content). */
+    /**
+     * Number of LIVE regions, clamped into range (the word is mutable file content).
+     *
+     * <p>Read under {@code index_seq} like a lookup (§7.5): a structural change stores
+     * {@code live_count} while {@code index_seq} is odd, so a count read between two equal even
+     * values of {@code index_seq} agrees with every region a lookup can see. Reading the word
+     * alone could count a region before it is visible, or miss one already found (jcstress
+     * {@code InsertSizeStress}).
+     */
     public int size() {
-        long live = memory.acquireLong(Layouts.LIVE_COUNT);
+        for (int attempt = 0; attempt < MAX_READ_ATTEMPTS; attempt++) {
+            long v1 = memory.acquireLong(Layouts.INDEX_SEQ);
+            long live = memory.acquireLong(Layouts.LIVE_COUNT);
+            Memory.acquireFence(); // the loads above happen before the re-check below
+            if ((v1 & 1) == 0 && memory.opaqueLong(Layouts.INDEX_SEQ) == v1) {
+                return clampCount(live);
+            }
+            Thread.onSpinWait();
+        }
+        return clampCount(memory.acquireLong(Layouts.LIVE_COUNT)); // a change stalled (dead writer): a hint
+    }
+
+    private int clampCount(long live) {
         return (int) Math.max(0, Math.min(live, slots.capacity));
     }
 
@@ -293,9 +313,9 @@ public final class StoreEngine {
             memory.plainLong(Layouts.CLOCK_HAND, k); // the next insertion reuses the free slot
             scratch.slot = -1;
         }
+        memory.releaseLong(Layouts.LIVE_COUNT, Math.max(0, live)); // while index_seq is odd (§7.5)
         memory.releaseLong(Slots.gen(slot), gen + 2);
         memory.releaseLong(Layouts.INDEX_SEQ, indexSeq + 2);
-        memory.releaseLong(Layouts.LIVE_COUNT, Math.max(0, live));
         memory.releaseLong(Layouts.JOURNAL_SLOT, 0L);
         locks.release(Slots.lock(slot));
     }
