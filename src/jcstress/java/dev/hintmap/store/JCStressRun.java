@@ -3,7 +3,9 @@ package dev.hintmap.store;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.openjdk.jcstress.JCStress;
 import org.openjdk.jcstress.Options;
 import org.openjdk.jcstress.infra.Status;
@@ -45,7 +47,7 @@ public final class JCStressRun {
         reader.dump();
         reader.close();
 
-        // test name -> outcome id -> [count, expect, description]
+        // test name -> (expect + description) -> [count, states seen, outcome ids declared and not seen]
         Map<String, Map<String, Object[]>> outcomes = new TreeMap<>();
         for (TestResult result : collector.getTestResults()) {
             TestGrading grading = result.grading();
@@ -55,24 +57,23 @@ public final class JCStressRun {
             } else if (!grading.isPassed) {
                 failures.add(result.getName() + " " + describe(result) + ": " + grading.failureMessages);
             }
-            Map<String, Object[]> byId = outcomes.computeIfAbsent(result.getName(), n -> new TreeMap<>());
-            for (GradingResult g : grading.gradingResults.values()) { // declared outcomes, seen or not
-                byId.computeIfAbsent(g.id, id -> new Object[] {0L, g.expect, g.description});
-            }
-            for (String state : result.getStateKeys()) {
-                GradingResult g = grading.gradingResults.get(state);
-                Object[] row = byId.computeIfAbsent(state,
-                        id -> new Object[] {0L, g == null ? "(see report)" : g.expect, g == null ? "" : g.description});
-                row[0] = (Long) row[0] + result.getCount(state);
+            Map<String, Object[]> byOutcome = outcomes.computeIfAbsent(result.getName(), n -> new TreeMap<>());
+            for (GradingResult g : grading.gradingResults.values()) {
+                Object[] row = byOutcome.computeIfAbsent(g.expect + "  " + g.description,
+                        k -> new Object[] {0L, new TreeSet<String>(), new TreeSet<String>()});
+                row[0] = (Long) row[0] + g.count;
+                ids(row, g.count > 0 ? 1 : 2).add(g.id); // states seen | outcomes declared but not seen
             }
         }
         System.out.println();
-        System.out.println("hintmap jcstress summary (outcome counts summed over all JVM configurations):");
+        System.out.println("hintmap jcstress summary (samples summed over all JVM configurations):");
         for (Map.Entry<String, Map<String, Object[]>> test : outcomes.entrySet()) {
             System.out.println("  " + test.getKey());
             for (Map.Entry<String, Object[]> o : test.getValue().entrySet()) {
-                Object[] row = o.getValue();
-                System.out.printf("    %-22s %14d  %-22s %s%n", "[" + o.getKey() + "]", (Long) row[0], row[1], row[2]);
+                Set<String> ids = ids(o.getValue(), ids(o.getValue(), 1).isEmpty() ? 2 : 1);
+                String shown = ids.size() <= 3 ? String.join(" | ", ids)
+                        : String.join(" | ", ids.stream().limit(3).toList()) + " | ... (" + ids.size() + " states)";
+                System.out.printf("    %12d  %s  [%s]%n", (Long) o.getValue()[0], o.getKey(), shown);
             }
         }
         System.out.printf("  %d results from %d tests, %d failed, %.0f s%n", collector.getTestResults().size(),
@@ -90,5 +91,10 @@ public final class JCStressRun {
     private static String describe(TestResult result) {
         var config = result.getConfig();
         return config == null ? "" : config.jvmArgs + " compile mode " + config.getCompileMode();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Set<String> ids(Object[] row, int column) {
+        return (Set<String>) row[column];
     }
 }
