@@ -263,7 +263,7 @@ public final class StoreEngine {
         if (lookup(name, scratch)) {
             recordInto(scratch.slot, scratch.gen, kernelNs, bytes); // cannot be stale: we hold the structure lock
         } else {
-            int k = ClockHand.choose(clockFrames);
+            int k = chooseAndLock();
             assign(k, name, kernelNs, bytes, scratch);
             if (needsRebuild) {
                 rebuildIndex();
@@ -272,10 +272,32 @@ public final class StoreEngine {
         locks.release(Layouts.STRUCT_LOCK);
     }
 
-    /** Steps 4–11 of §7.4: gives slot {@code k} to {@code name} with its first sample. */
+    /**
+     * Steps 3–4 of §7.4: chooses a slot by CLOCK and takes its lock. The choice read the victim's
+     * reference bit without its lock; a record that completed before we got the lock has set the
+     * bit again, and evicting the region now would not be the CLOCK choice of any order of the
+     * two operations (Lincheck {@code StoreLinearizabilityTest}, jcstress
+     * {@code ClockChoiceStress}). So the bit is re-checked under the lock: if it is set, the
+     * region gets its second chance (bit cleared, lock released) and the hand moves on. Bounded
+     * by {@code capacity} re-choices, after which the slot under the hand is taken.
+     */
+    private int chooseAndLock() {
+        for (int attempt = 0; ; attempt++) {
+            int k = ClockHand.choose(clockFrames);
+            long slot = slots.slot(k);
+            locks.acquire(Slots.lock(slot));
+            if (attempt >= slots.capacity || memory.plainInt(Slots.nameLen(slot)) == 0
+                    || memory.opaqueInt(Slots.referenced(slot)) == 0) {
+                return k;
+            }
+            memory.opaqueInt(Slots.referenced(slot), 0); // recorded since the hand looked: second chance
+            locks.release(Slots.lock(slot));
+        }
+    }
+
+    /** Steps 5–11 of §7.4: gives slot {@code k}, whose lock the caller holds, to {@code name} with its first sample. */
     private void assign(int k, EncodedName name, long kernelNs, long bytes, Snapshot scratch) {
         long slot = slots.slot(k);
-        locks.acquire(Slots.lock(slot));
         memory.releaseLong(Layouts.JOURNAL_SLOT, k + 1L);
         Memory.storeStoreFence();
         long indexSeq = memory.plainLong(Layouts.INDEX_SEQ);
