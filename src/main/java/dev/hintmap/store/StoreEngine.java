@@ -73,17 +73,33 @@ public final class StoreEngine {
      * {@code InsertSizeStress}).
      */
     public int size() {
-        for (int attempt = 0; attempt < MAX_READ_ATTEMPTS; attempt++) {
+        long deadline = 0;
+        for (int attempt = 0; ; attempt++) {
             long v1 = memory.acquireLong(Layouts.INDEX_SEQ);
             long live = memory.acquireLong(Layouts.LIVE_COUNT);
             Memory.acquireFence(); // the loads above happen before the re-check below
             if ((v1 & 1) == 0 && memory.opaqueLong(Layouts.INDEX_SEQ) == v1) {
                 return clampCount(live);
             }
-            Thread.onSpinWait();
+            if (attempt < SIZE_SPINS) {
+                Thread.onSpinWait();
+                continue;
+            }
+            // the changing writer is descheduled or dead: yield to it, up to the stall bound
+            long now = System.nanoTime();
+            if (deadline == 0) {
+                deadline = now + SIZE_STALL_NANOS;
+            } else if (now - deadline > 0) {
+                return clampCount(memory.acquireLong(Layouts.LIVE_COUNT)); // a hint, possibly off by one
+            }
+            Thread.yield();
         }
-        return clampCount(memory.acquireLong(Layouts.LIVE_COUNT)); // a change stalled (dead writer): a hint
     }
+
+    /** Spins of {@link #size()} before it yields to a writer inside a structural change. */
+    private static final int SIZE_SPINS = 1024;
+    /** How long {@link #size()} waits for a structural change before it returns the unvalidated count (§7.5). */
+    private static final long SIZE_STALL_NANOS = 10_000_000L;
 
     private int clampCount(long live) {
         return (int) Math.max(0, Math.min(live, slots.capacity));
