@@ -829,16 +829,28 @@ static uint32_t clock_choose(hm_store *s) {
  * a dead holder). struct_lock held. */
 #define HM_BUSY_VICTIMS_SKIPPED 8
 static uint32_t victim_lock(hm_store *s) {
-    for (int attempt = 0;; attempt++) {
+    int busy_skipped = 0;
+    for (uint32_t second_chances = 0;;) {
         uint32_t k = clock_choose(s);
         hm_slot *sl = slot_at(s, k);
-        if (attempt >= HM_BUSY_VICTIMS_SKIPPED) {
+        if (busy_skipped < HM_BUSY_VICTIMS_SKIPPED) {
+            uint64_t expected = 0;
+            /* acquire on success, as lock_acquire */
+            if (!atomic_compare_exchange_strong_explicit(&sl->lock, &expected, s->owner, ACQ, RLX)) {
+                busy_skipped++;
+                continue;
+            }
+        } else {
             lock_acquire(s, &sl->lock, NULL);
-            return k;
         }
-        uint64_t expected = 0;
-        /* acquire on success, as lock_acquire */
-        if (atomic_compare_exchange_strong_explicit(&sl->lock, &expected, s->owner, ACQ, RLX)) return k;
+        /* §7.4 step 4: a record that finished between the hand's look and this lock set the bit
+         * again; evicting now would match no order of the two operations. Second chance. */
+        if (second_chances >= s->capacity || atomic_load_explicit(&sl->name_len, RLX) == 0 ||
+            atomic_load_explicit(&sl->referenced, RLX) == 0)
+            return k;
+        atomic_store_explicit(&sl->referenced, 0, RLX); /* relaxed: a hint, as in the hand */
+        lock_release(&sl->lock);
+        second_chances++;
     }
 }
 

@@ -63,9 +63,45 @@ public final class StoreEngine {
         return geometry;
     }
 
-    /** Number of LIVE regions, clamped into range (the word is mutable file content). */
+    /**
+     * Number of LIVE regions, clamped into range (the word is mutable file content).
+     *
+     * <p>Read under {@code index_seq} like a lookup (§7.5): a structural change stores
+     * {@code live_count} while {@code index_seq} is odd, so a count read between two equal even
+     * values of {@code index_seq} agrees with every region a lookup can see. Reading the word
+     * alone could count a region before it is visible, or miss one already found (jcstress
+     * {@code InsertSizeStress}).
+     */
     public int size() {
-        long live = memory.acquireLong(Layouts.LIVE_COUNT);
+        long deadline = 0;
+        for (int attempt = 0; ; attempt++) {
+            long v1 = memory.acquireLong(Layouts.INDEX_SEQ);
+            long live = memory.acquireLong(Layouts.LIVE_COUNT);
+            Memory.acquireFence(); // the loads above happen before the re-check below
+            if ((v1 & 1) == 0 && memory.opaqueLong(Layouts.INDEX_SEQ) == v1) {
+                return clampCount(live);
+            }
+            if (attempt < SIZE_SPINS) {
+                Thread.onSpinWait();
+                continue;
+            }
+            // the changing writer is descheduled or dead: yield to it, up to the stall bound
+            long now = System.nanoTime();
+            if (deadline == 0) {
+                deadline = now + SIZE_STALL_NANOS;
+            } else if (now - deadline > 0) {
+                return clampCount(memory.acquireLong(Layouts.LIVE_COUNT)); // a hint, possibly off by one
+            }
+            Thread.yield();
+        }
+    }
+
+    /** Spins of {@link #size()} before it yields to a writer inside a structural change. */
+    private static final int SIZE_SPINS = 1024;
+    /** How long {@link #size()} waits for a structural change before it returns the unvalidated count (§7.5). */
+    private static final long SIZE_STALL_NANOS = 10_000_000L;
+
+    private int clampCount(long live) {
         return (int) Math.max(0, Math.min(live, slots.capacity));
     }
 
@@ -291,21 +327,41 @@ public final class StoreEngine {
     }
 
     /**
-     * Chooses the slot for a new region and takes its lock. A candidate whose lock is held is
-     * being recorded into right now, so it is passed over (it is in use, and its holder may be a
-     * stopped process); only after several does the writer wait, stealing from a dead holder.
+     * Steps 3–4 of §7.4: chooses a slot by CLOCK and takes its lock.
+     *
+     * <ul>
+     *   <li>A candidate whose lock is held is being recorded into right now, so it is passed over
+     *       (it is in use, and its holder may be a stopped process); only after several does the
+     *       writer wait, stealing from a dead holder.</li>
+     *   <li>The choice read the victim's reference bit without its lock; a record that completed
+     *       before we got the lock has set the bit again, and evicting the region now would not be
+     *       the CLOCK choice of any order of the two operations (Lincheck
+     *       {@code StoreLinearizabilityTest}, jcstress {@code ClockChoiceStress}). So the bit is
+     *       re-checked under the lock: if set, the region gets its second chance (bit cleared, lock
+     *       released) and the hand moves on, at most {@code capacity} times.</li>
+     * </ul>
      */
     private int lockVictim() {
-        for (int attempt = 0; ; attempt++) {
+        int busySkipped = 0;
+        for (int secondChances = 0; ; ) {
             int k = ClockHand.choose(clockFrames);
-            long lock = Slots.lock(slots.slot(k));
-            if (attempt >= BUSY_VICTIMS_SKIPPED) {
+            long slot = slots.slot(k);
+            long lock = Slots.lock(slot);
+            if (busySkipped < BUSY_VICTIMS_SKIPPED) {
+                if (!locks.tryAcquire(lock)) {
+                    busySkipped++;
+                    continue;
+                }
+            } else {
                 locks.acquire(lock);
+            }
+            if (secondChances >= slots.capacity || memory.plainInt(Slots.nameLen(slot)) == 0
+                    || memory.opaqueInt(Slots.referenced(slot)) == 0) {
                 return k;
             }
-            if (locks.tryAcquire(lock)) {
-                return k;
-            }
+            memory.opaqueInt(Slots.referenced(slot), 0); // recorded since the hand looked: second chance
+            locks.release(lock);
+            secondChances++;
         }
     }
 
@@ -374,9 +430,9 @@ public final class StoreEngine {
             memory.plainLong(Layouts.CLOCK_HAND, k); // the next insertion reuses the free slot
             scratch.slot = -1;
         }
+        memory.releaseLong(Layouts.LIVE_COUNT, Math.max(0, live)); // while index_seq is odd (§7.5)
         memory.releaseLong(Slots.gen(slot), busy + 1);
         memory.releaseLong(Layouts.INDEX_SEQ, indexSeq + 2);
-        memory.releaseLong(Layouts.LIVE_COUNT, Math.max(0, live));
         memory.releaseLong(Layouts.JOURNAL_SLOT, 0L);
     }
 
