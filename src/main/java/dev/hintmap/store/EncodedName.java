@@ -20,7 +20,8 @@ public final class EncodedName {
         this(FileGeometry.MAX_NAME_BYTES_LIMIT / 8);
     }
 
-    private EncodedName(int words) {
+    /** A buffer of {@code words} words, for names known to fit. */
+    EncodedName(int words) {
         this.words = new long[words];
     }
 

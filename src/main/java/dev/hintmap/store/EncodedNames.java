@@ -13,16 +13,24 @@ package dev.hintmap.store;
  * generation check under the slot lock (FORMAT.md §7.1), exactly as for a handle.
  */
 public final class EncodedNames {
-    private static final int CACHE_ENTRIES = 16;
+    /** Direct-mapped entries per thread: enough for the working set of a GPU runtime's generators. */
+    private static final int CACHE_ENTRIES = 256;
+    /** Names of at most this many chars always fit an entry (3 UTF-8 bytes per char at most). */
+    private static final int CACHED_NAME_CHARS = 42;
+    private static final int CACHED_NAME_WORDS = (3 * CACHED_NAME_CHARS + 7) / 8;
 
     private EncodedNames() {}
 
     /** One cached name: its encoding and, for one store, where it was last found. */
     public static final class CachedName {
-        public final EncodedName name = new EncodedName();
+        public final EncodedName name;
         StoreEngine engine;
         int slot = -1;
         long gen;
+
+        CachedName(EncodedName name) {
+            this.name = name;
+        }
 
         /** Remembers where {@code engine} put this name (slot -1: nowhere). */
         void resolvedIn(StoreEngine engine, int slot, long gen) {
@@ -37,10 +45,12 @@ public final class EncodedNames {
         public final EncodedName name = new EncodedName();
         public final Snapshot snapshot = new Snapshot();
         final CachedName[] cache = new CachedName[CACHE_ENTRIES];
+        /** For names too long for an entry: encoded every time, never remembered. */
+        final CachedName uncached = new CachedName(name);
 
         Scratch() {
             for (int i = 0; i < CACHE_ENTRIES; i++) {
-                cache[i] = new CachedName();
+                cache[i] = new CachedName(new EncodedName(CACHED_NAME_WORDS));
             }
         }
     }
@@ -60,7 +70,14 @@ public final class EncodedNames {
         if (name == null) {
             throw new IllegalArgumentException("region name is null");
         }
-        CachedName entry = scratch.cache[name.hashCode() & (CACHE_ENTRIES - 1)];
+        if (name.length() > CACHED_NAME_CHARS) {
+            CachedName entry = scratch.uncached;
+            entry.engine = null;
+            entry.name.encodeChecked(name, maxNameBytes);
+            return entry;
+        }
+        int h = name.hashCode();
+        CachedName entry = scratch.cache[(h ^ (h >>> 16)) & (CACHE_ENTRIES - 1)];
         if (entry.name.source != name) {
             entry.engine = null;
         }
