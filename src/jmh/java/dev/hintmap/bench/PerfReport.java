@@ -547,7 +547,9 @@ public final class PerfReport {
         row(md, "zero allocation: record (existing, churn, handle) and isHot",
                 String.format(Locale.ROOT, "largest: %.3f B/op (%s)", maxAlloc, worst), maxAlloc < 1, null);
         row(md, "zero allocation: recordFor",
-                String.format(Locale.ROOT, "up to %.1f B/op: the returned `Optional<RegionRecord>` is not always scalar-replaced", recordForAlloc),
+                String.format(Locale.ROOT, recordForAlloc < 1
+                        ? "up to %.1f B/op: the returned `Optional<RegionRecord>` was scalar-replaced in this run"
+                        : "up to %.1f B/op: the returned `Optional<RegionRecord>` is not always scalar-replaced", recordForAlloc),
                 recordForAlloc < 1, null);
         double worstDiff = Double.POSITIVE_INFINITY;
         String worstTrace = "";
