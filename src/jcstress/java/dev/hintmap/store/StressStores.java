@@ -47,13 +47,7 @@ final class StressStores {
         } else {
             data.fill((byte) 0);
         }
-        header.writeImmutablePart(data);
-        Memory memory = new Memory(data);
-        memory.releaseLong(Layouts.MAGIC, Layouts.MAGIC_VALUE);
-        WriterTable writers = new WriterTable(memory, header.geometry());
-        long token = ProcessIdentity.token(ProcessHandle.current().pid(), 1);
-        WriterTable.Claim claim = writers.claim(token);
-        StoreEngine engine = new StoreEngine(memory, header.geometry(), new OwnerLock(memory, writers, claim.owner(), token));
+        StoreEngine engine = MappedStore.anonymousEngine(data, header);
         MemorySegment recycled = data;
         CLEANER.register(engine, () -> pool.offer(recycled));
         return engine;

@@ -34,16 +34,12 @@ public final class Hm64 {
         return mum(h ^ P2, P1);
     }
 
-    /** Hashes {@code length} bytes of {@code bytes} starting at 0. */
+    /** Hashes {@code length} bytes of {@code bytes} starting at 0 (cold paths: checksums, fingerprints). */
     public static long ofBytes(byte[] bytes, int length) {
-        long h = P0 ^ length;
-        for (int i = 0; i < length; i += 8) {
-            long w = 0;
-            for (int b = 0; b < 8 && i + b < length; b++) {
-                w |= (bytes[i + b] & 0xFFL) << (8 * b);
-            }
-            h = mum(h ^ w, P1);
+        long[] words = new long[(length + 7) >>> 3];
+        for (int i = 0; i < length; i++) {
+            words[i >>> 3] |= (bytes[i] & 0xFFL) << (8 * (i & 7));
         }
-        return mum(h ^ P2, P1);
+        return ofWords(words, length);
     }
 }

@@ -71,26 +71,37 @@ public final class MappedStore implements AutoCloseable {
         return readOnly;
     }
 
-    public boolean isClosed() {
-        return closed;
-    }
-
     // ------------------------------------------------------------------ anonymous
 
     /** An anonymous store with the given parameters, private to this process. */
     public static MappedStore inMemory(HintStoreOptions options) {
-        Header header = new Header(new FileGeometry(options.capacity(), options.maxNameBytes()),
-                options.hotThresholdNs(), System.currentTimeMillis());
+        Header header = headerFor(options);
         Arena arena = Arena.ofShared();
         MemorySegment data = arena.allocate(header.geometry().fileBytes(), Layouts.PAGE);
-        header.writeImmutablePart(data);
-        data.set(Layouts.U64, Layouts.MAGIC, Layouts.MAGIC_VALUE);
-        Memory memory = new Memory(data);
+        return new MappedStore(null, arena, data, null, null, header, anonymousEngine(data, header), false);
+    }
+
+    /**
+     * Initialises zeroed anonymous memory as a store of {@code header}'s layout and returns the
+     * engine of its only writer, this process (the jcstress tests reuse this on recycled memory).
+     */
+    static StoreEngine anonymousEngine(MemorySegment zeroed, Header header) {
+        header.writeImmutablePart(zeroed);
+        Memory memory = new Memory(zeroed);
+        memory.releaseLong(Layouts.MAGIC, Layouts.MAGIC_VALUE);
         WriterTable writers = new WriterTable(memory, header.geometry());
-        long token = ProcessIdentity.token(ProcessHandle.current().pid(), 1);
-        WriterTable.Claim claim = writers.claim(token);
-        StoreEngine engine = new StoreEngine(memory, header.geometry(), new OwnerLock(memory, writers, claim.owner(), token));
-        return new MappedStore(null, arena, data, null, null, header, engine, false);
+        long token = ProcessIdentity.token(ProcessHandle.current().pid(), 1); // no other process: no /proc needed
+        return writerEngine(memory, header.geometry(), writers, writers.claim(token), token);
+    }
+
+    private static StoreEngine writerEngine(Memory memory, FileGeometry geometry, WriterTable writers,
+            WriterTable.Claim claim, long token) {
+        return new StoreEngine(memory, geometry, new OwnerLock(memory, writers, claim.owner(), token));
+    }
+
+    private static Header headerFor(HintStoreOptions options) {
+        return new Header(new FileGeometry(options.capacity(), options.maxNameBytes()),
+                options.hotThresholdNs(), System.currentTimeMillis());
     }
 
     // ------------------------------------------------------------------ files
@@ -104,8 +115,7 @@ public final class MappedStore implements AutoCloseable {
     }
 
     private static void create(Path file, HintStoreOptions options) throws IOException {
-        Header header = new Header(new FileGeometry(options.capacity(), options.maxNameBytes()),
-                options.hotThresholdNs(), System.currentTimeMillis());
+        Header header = headerFor(options);
         Path tmp = file.resolveSibling(file.getFileName() + "." + ProcessHandle.current().pid() + "."
                 + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
         try {
@@ -178,8 +188,8 @@ public final class MappedStore implements AutoCloseable {
             controlArena = Arena.ofShared();
             MemorySegment control = channel.map(FileChannel.MapMode.READ_WRITE,
                     writers.entryOffset(claim.index()), Layouts.WRITER_ENTRY.byteSize(), controlArena);
-            StoreEngine engine = new StoreEngine(memory, geometry, new OwnerLock(memory, writers, claim.owner(), token));
-            return new MappedStore(file, dataArena, data, controlArena, control, header, engine, false);
+            return new MappedStore(file, dataArena, data, controlArena, control, header,
+                    writerEngine(memory, geometry, writers, claim, token), false);
         } catch (IOException | RuntimeException e) {
             if (controlArena != null) {
                 controlArena.close();
