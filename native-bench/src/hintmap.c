@@ -438,10 +438,16 @@ static uint64_t monotonic_ns(void) {
 
 /* Acquires lock word `l` with this store's owner word. *stolen (optional) is set when the
  * lock was taken over from a dead holder. */
-static void lock_acquire(hm_store *s, _Atomic uint64_t *l, int *stolen) {
+/* Takes lock word `l` only if it is free right now. */
+static inline int lock_try(hm_store *s, _Atomic uint64_t *l) {
     uint64_t expected = 0;
     /* acquire on success: the critical section sees everything the previous holder released */
-    if (atomic_compare_exchange_strong_explicit(l, &expected, s->owner, ACQ, RLX)) return;
+    return atomic_compare_exchange_strong_explicit(l, &expected, s->owner, ACQ, RLX);
+}
+
+static void lock_acquire(hm_store *s, _Atomic uint64_t *l, int *stolen) {
+    if (lock_try(s, l)) return;
+    uint64_t expected;
     unsigned spins = 0;
     int yielding = 0;
     uint64_t next_check_ns = 0;
@@ -823,26 +829,15 @@ static uint32_t clock_choose(hm_store *s) {
     return k;
 }
 
-/* §7.4 steps 3-4: chooses the slot for a new region and takes its lock. A candidate whose lock
- * is held is being recorded into right now (and its holder may be a stopped process), so it is
- * passed over; only after HM_BUSY_VICTIMS_SKIPPED of them does the writer wait (stealing from
- * a dead holder). struct_lock held. */
-#define HM_BUSY_VICTIMS_SKIPPED 8
+/* §7.4 steps 3-4: chooses the slot for a new region by CLOCK and takes its lock (waiting for a
+ * record in flight into it, stealing from a dead holder). A busy victim is waited for, never
+ * passed over: that would make an eviction depend on a record readers cannot see yet, which no
+ * order of the operations explains (found by Lincheck on the Java twin). struct_lock held. */
 static uint32_t victim_lock(hm_store *s) {
-    int busy_skipped = 0;
-    for (uint32_t second_chances = 0;;) {
+    for (uint32_t second_chances = 0;; second_chances++) {
         uint32_t k = clock_choose(s);
         hm_slot *sl = slot_at(s, k);
-        if (busy_skipped < HM_BUSY_VICTIMS_SKIPPED) {
-            uint64_t expected = 0;
-            /* acquire on success, as lock_acquire */
-            if (!atomic_compare_exchange_strong_explicit(&sl->lock, &expected, s->owner, ACQ, RLX)) {
-                busy_skipped++;
-                continue;
-            }
-        } else {
-            lock_acquire(s, &sl->lock, NULL);
-        }
+        lock_acquire(s, &sl->lock, NULL);
         /* §7.4 step 4: a record that finished between the hand's look and this lock set the bit
          * again; evicting now would match no order of the two operations. Second chance. */
         if (second_chances >= s->capacity || atomic_load_explicit(&sl->name_len, RLX) == 0 ||
@@ -850,7 +845,6 @@ static uint32_t victim_lock(hm_store *s) {
             return k;
         atomic_store_explicit(&sl->referenced, 0, RLX); /* relaxed: a hint, as in the hand */
         lock_release(&sl->lock);
-        second_chances++;
     }
 }
 

@@ -39,11 +39,6 @@ final class OwnerLock {
         return acquireContended(offset);
     }
 
-    /** Takes the lock only if it is free right now. */
-    boolean tryAcquire(long offset) {
-        return memory.casLong(offset, 0L, owner);
-    }
-
     private boolean acquireContended(long offset) {
         int spins = 0;
         boolean yielding = false;
