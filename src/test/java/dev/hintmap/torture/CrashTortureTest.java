@@ -87,33 +87,38 @@ class CrashTortureTest {
     }
 
     private int killLoop(Writers writers, Path file, int capacity, int kills) throws Exception {
-        SplittableRandom random = new SplittableRandom(SEED);
-        List<Writer> live = new ArrayList<>();
-        for (Kind kind : KINDS) {
-            live.add(writers.start(kind, 0));
-        }
-        int killed = 0;
-        while (killed < kills) {
-            if (killed % AWAIT_EVERY == 0) {
-                awaitAllRecording(writers, live); // so kills also land in running writers, not only in start-up
+        try {
+            SplittableRandom random = new SplittableRandom(SEED);
+            List<Writer> live = new ArrayList<>();
+            for (Kind kind : KINDS) {
+                live.add(writers.start(kind, 0));
             }
-            Thread.sleep(random.nextInt(1, 15));
-            Writer victim = live.remove(random.nextInt(live.size()));
+            int killed = 0;
+            while (killed < kills) {
+                if (killed % AWAIT_EVERY == 0) {
+                    awaitAllRecording(writers, live); // so kills also land in running writers, not only in start-up
+                }
+                Thread.sleep(random.nextInt(1, 15));
+                Writer victim = live.remove(random.nextInt(live.size()));
+                for (Writer w : live) {
+                    assertTrue(w.process().isAlive(), () -> w.kind() + " writer exited by itself (" + w.process().exitValue()
+                            + "); its log is next to " + w.progress());
+                }
+                Writers.kill(victim);
+                killed++;
+                assertFileOpensAndIsConsistent(file, capacity);
+                assertSurvivorsKeepGoing(writers, live);
+                live.add(writers.start(victim.kind(), 0));
+            }
             for (Writer w : live) {
-                assertTrue(w.process().isAlive(), () -> w.kind() + " writer exited by itself (" + w.process().exitValue()
-                        + "); its log is next to " + w.progress());
+                Writers.kill(w);
+                killed++;
             }
-            Writers.kill(victim);
-            killed++;
-            assertFileOpensAndIsConsistent(file, capacity);
-            assertSurvivorsKeepGoing(writers, live);
-            live.add(writers.start(victim.kind(), 0));
+            return killed;
+        } catch (Throwable failure) {
+            writers.close(); // a failed run leaves no writer process behind
+            throw failure;
         }
-        for (Writer w : live) {
-            Writers.kill(w);
-            killed++;
-        }
-        return killed;
     }
 
     @Test

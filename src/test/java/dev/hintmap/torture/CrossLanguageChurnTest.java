@@ -30,7 +30,12 @@ class CrossLanguageChurnTest {
         Path file = dir.resolve("churn.hints");
         int capacity = 16;
         HintStore.open(file, HintStoreOptions.defaults().capacity(capacity)).close();
-        Writers writers = new Writers(file, dir, 64);
+        try (Writers writers = new Writers(file, dir, 64)) { // a failed run leaves no process behind
+            run(file, capacity, writers);
+        }
+    }
+
+    private void run(Path file, int capacity, Writers writers) throws Exception {
         List<Writer> all = new ArrayList<>();
         for (Kind kind : Kind.values()) {
             all.add(writers.start(kind, 200_000));

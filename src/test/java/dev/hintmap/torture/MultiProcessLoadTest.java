@@ -43,6 +43,17 @@ class MultiProcessLoadTest {
                 "-p", "2", "-t", "2", "-r", Integer.toString(regions), "-n", Long.toString(cPerThread), "-s", "0.8",
                 "-k", "lognormal:50000:1.0", "-S", "11").redirectErrorStream(true).start();
         Writers java = new Writers(file, dir, regions);
+        try {
+            runAndCheck(file, regions, cPerThread, javaPerProcess, stop, reader, c, java);
+        } finally { // a failed run leaves no process behind
+            java.close();
+            c.destroyForcibly();
+            reader.destroyForcibly();
+        }
+    }
+
+    private void runAndCheck(Path file, int regions, long cPerThread, long javaPerProcess, Path stop,
+            Process reader, Process c, Writers java) throws Exception {
         Writer j1 = java.start(Kind.JAVA_BY_NAME, javaPerProcess);
         Writer j2 = java.start(Kind.JAVA_HANDLES, javaPerProcess);
         String cOut = new String(c.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

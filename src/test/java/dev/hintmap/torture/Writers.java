@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Writer processes of the torture tests, C and Java, each with its own progress file. */
-final class Writers {
+final class Writers implements AutoCloseable {
     static final Path NATIVE = Path.of("native-bench", "build").toAbsolutePath();
 
     enum Kind { C_BY_NAME, C_HANDLES, JAVA_BY_NAME, JAVA_HANDLES }
@@ -79,6 +79,14 @@ final class Writers {
             }
         }
         return sum;
+    }
+
+    /** Kills every writer still running, so that a failed test leaves no process behind. */
+    @Override
+    public void close() {
+        for (Writer w : all) {
+            w.process().destroyForcibly(); // SIGKILL; the JDK's reaper collects it
+        }
     }
 
     static void kill(Writer w) throws InterruptedException {
