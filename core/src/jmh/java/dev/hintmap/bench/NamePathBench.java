@@ -20,7 +20,7 @@ import org.openjdk.jmh.annotations.Threads;
  * lookup + consistent read) and the two record paths of the same run, the report derives where a
  * record by name spends its time. Uses the internal {@code dev.hintmap.store} package (class path).
  *
- * <pre>./mvnw -Pjmh clean test-compile exec:exec@jmh -Djmh.args="NamePathBench -f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc"</pre>
+ * <pre>./mvnw -pl core -Pjmh clean test-compile exec:exec@jmh -Djmh.args="NamePathBench -f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc"</pre>
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

@@ -21,7 +21,7 @@ import org.openjdk.jcstress.infra.grading.TestGrading;
  * ends with an exception then, but also exits 0 for a run in which no test ran). Also prints one line per
  * test and outcome, summed over all JVM configurations, for docs/RELIABILITY.md.
  *
- * <p>Run: {@code ./mvnw test-compile exec:exec@jcstress} (short), add {@code -Pstress-long} for the
+ * <p>Run: {@code ./mvnw -pl core test-compile exec:exec@jcstress} (short), add {@code -Pstress-long} for the
  * release check; inside {@code ./mvnw verify} the short mode runs after the unit tests.
  */
 public final class JCStressRun {

@@ -83,7 +83,7 @@ class GoldenFileTest {
     @Test
     void theCLibraryWritesTheGoldenFileByteForByte() throws Exception {
         Path file = dir.resolve("c.hints");
-        Process p = new ProcessBuilder(Path.of("native-bench", "build", "hm-replay").toAbsolutePath().toString(),
+        Process p = new ProcessBuilder(dev.hintmap.NativeTools.tool("hm-replay").toString(),
                 file.toString(), VECTORS.resolve("golden-samples.txt").toString(), "4").redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
@@ -94,7 +94,7 @@ class GoldenFileTest {
 
     @Test
     void theCLibraryReadsTheGoldenRecords() throws Exception {
-        Process p = new ProcessBuilder(Path.of("native-bench", "build", "hm-dump").toAbsolutePath().toString(),
+        Process p = new ProcessBuilder(dev.hintmap.NativeTools.tool("hm-dump").toString(),
                 VECTORS.resolve("golden.hints").toString()).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));

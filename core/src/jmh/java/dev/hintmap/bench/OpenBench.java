@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.Threads;
  * (the other persisted store with its own index); Agrona counters keep no index in the file, so
  * reopening them means scanning every counter's label.
  *
- * <pre>./mvnw -Pjmh clean test-compile exec:exec@jmh -Djmh.args="OpenBench -f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc -jvmArgsAppend -Xmx4g"</pre>
+ * <pre>./mvnw -pl core -Pjmh clean test-compile exec:exec@jmh -Djmh.args="OpenBench -f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc -jvmArgsAppend -Xmx4g"</pre>
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)

@@ -43,7 +43,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 /**
  * The performance report of issue 5, in one command:
  *
- * <pre>./mvnw -Pjmh clean test-compile exec:exec@perf</pre>
+ * <pre>./mvnw -pl core -Pjmh clean test-compile exec:exec@perf</pre>
  *
  * <p>{@code run} builds and runs {@code hm-floor} and {@code hm-bench} (medians of
  * {@value #NATIVE_REPEATS}), the eviction simulator and the JMH suite (one fork, 2 warm-up and 3
@@ -56,7 +56,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  */
 public final class PerfReport {
     static final int NATIVE_REPEATS = 5;
-    static final String COMMAND = "./mvnw -Pjmh clean test-compile exec:exec@perf";
+    static final String COMMAND = "./mvnw -pl core -Pjmh clean test-compile exec:exec@perf";
     static final int WARMUP_ITERATIONS = 2;
     static final int MEASUREMENT_ITERATIONS = 3;
     /** Churn reaches its steady state only after 2-3 s at 2^16 and 2^20 regions (JIT of the insert path, cold pages). */

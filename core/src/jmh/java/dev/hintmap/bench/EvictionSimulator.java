@@ -21,7 +21,7 @@ import java.util.SplittableRandom;
  * capacity / 2 keys, uniformly, the other half to keys never seen before). The first
  * {@value #WARMUP_FACTOR} x capacity accesses only warm the cache and are not counted.
  *
- * <pre>./mvnw -Pjmh clean test-compile exec:exec@perf -Dperf.args=simulate</pre>
+ * <pre>./mvnw -pl core -Pjmh clean test-compile exec:exec@perf -Dperf.args=simulate</pre>
  */
 public final class EvictionSimulator {
     static final int UNIVERSE_FACTOR = 16;

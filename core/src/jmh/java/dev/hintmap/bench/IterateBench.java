@@ -16,7 +16,7 @@ import org.openjdk.jmh.annotations.Threads;
  * Full iteration of a store holding {@value #REGIONS} regions, reading each region's record (and,
  * where the store keeps it with the data, its name). One thread.
  *
- * <pre>./mvnw -Pjmh clean test-compile exec:exec@jmh -Djmh.args="IterateBench -f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc"</pre>
+ * <pre>./mvnw -pl core -Pjmh clean test-compile exec:exec@jmh -Djmh.args="IterateBench -f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc"</pre>
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)

@@ -11,7 +11,7 @@ import java.util.List;
 
 /** Writer processes of the torture tests, C and Java, each with its own progress file. */
 final class Writers implements AutoCloseable {
-    static final Path NATIVE = Path.of("native-bench", "build").toAbsolutePath();
+    static final Path NATIVE = dev.hintmap.NativeTools.BUILD;
 
     enum Kind { C_BY_NAME, C_HANDLES, JAVA_BY_NAME, JAVA_HANDLES }
 

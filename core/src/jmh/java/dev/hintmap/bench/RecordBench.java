@@ -18,7 +18,7 @@ import org.openjdk.jmh.infra.ThreadParams;
  * Zipf(s = {@value #ZIPF_S}) per thread, capacity {@value #CAPACITY} (no eviction), at 1 and 2
  * threads on one shared store.
  *
- * <pre>./mvnw -Pjmh clean test-compile exec:exec@jmh -Djmh.args="RecordBench -f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc"</pre>
+ * <pre>./mvnw -pl core -Pjmh clean test-compile exec:exec@jmh -Djmh.args="RecordBench -f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc"</pre>
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

@@ -19,7 +19,7 @@ import org.openjdk.jmh.annotations.Threads;
  * serialised in every store. A cost that is O(1) stays flat with capacity (apart from caches
  * and TLB: at 2^20 regions every record touches cold memory).
  *
- * <pre>./mvnw -Pjmh clean test-compile exec:exec@jmh -Djmh.args="ChurnBench -f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc -jvmArgsAppend -Xmx4g"</pre>
+ * <pre>./mvnw -pl core -Pjmh clean test-compile exec:exec@jmh -Djmh.args="ChurnBench -f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc -jvmArgsAppend -Xmx4g"</pre>
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

@@ -21,7 +21,7 @@ import org.openjdk.jmh.infra.ThreadParams;
  * 2 threads. {@code recordFor} results are consumed as the optimizer would (count and mean), so
  * a returned record the JIT can scalar-replace costs no allocation.
  *
- * <pre>./mvnw -Pjmh clean test-compile exec:exec@jmh -Djmh.args="QueryBench -f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc"</pre>
+ * <pre>./mvnw -pl core -Pjmh clean test-compile exec:exec@jmh -Djmh.args="QueryBench -f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc"</pre>
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
