@@ -8,8 +8,13 @@ import dev.hintmap.store.StoreEngine;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.PriorityQueue;
 import java.util.function.Consumer;
 
 /**
@@ -180,10 +185,130 @@ public final class HintStore implements AutoCloseable {
         for (int k = 0; k < slots; k++) {
             int length = engine.readSlot(k, name, s);
             if (length > 0) {
-                action.accept(new RegionRecord(new String(name, 0, length, StandardCharsets.UTF_8),
-                        s.dispatchCount(), s.kernelNsTotal(), s.kernelNsMax(), s.bytesTotal()));
+                action.accept(record(name, length, s));
             }
         }
+    }
+
+    /**
+     * The {@code k} hottest regions by {@code order}, hottest first (equal keys by name): what an
+     * optimizer asks before deciding where to spend its compile time. Reads the records in place
+     * and copies only the candidates, so a small {@code k} over a large store allocates little.
+     * Each record is consistent; regions inserted or evicted meanwhile may or may not be seen.
+     *
+     * @throws IllegalArgumentException if {@code k} is negative
+     */
+    public List<RegionRecord> hottest(int k, RegionOrder order) {
+        requireCount(k);
+        Objects.requireNonNull(order, "order");
+        mapped.requireOpen();
+        if (k == 0) {
+            return List.of();
+        }
+        Comparator<RegionRecord> hotter = order.comparator();
+        PriorityQueue<RegionRecord> top = new PriorityQueue<>(Math.min(k, 1024), hotter.reversed()); // head: coldest kept
+        Snapshot s = new Snapshot();
+        byte[] name = new byte[engine.maxNameBytes()];
+        int slots = engine.highWater();
+        for (int slot = 0; slot < slots; slot++) {
+            if (engine.readSlot(slot, null, s) == 0) {
+                continue;
+            }
+            if (top.size() == k && order.key(s.dispatchCount(), s.kernelNsTotal(), s.kernelNsMax()) < order.key(top.peek())) {
+                continue; // colder than everything kept: its name is never decoded
+            }
+            int length = engine.readSlot(slot, name, s);
+            if (length == 0) {
+                continue; // evicted since the first read
+            }
+            RegionRecord r = record(name, length, s);
+            if (top.size() < k) {
+                top.add(r);
+            } else if (hotter.compare(r, top.peek()) < 0) {
+                top.poll();
+                top.add(r);
+            }
+        }
+        List<RegionRecord> result = new ArrayList<>(top);
+        result.sort(hotter);
+        return List.copyOf(result);
+    }
+
+    /**
+     * A copy of every region, for offline use after this store is closed (see {@link HintSnapshot}
+     * for what "consistent" means there).
+     */
+    public HintSnapshot snapshot() {
+        mapped.requireOpen();
+        List<RegionRecord> regions = new ArrayList<>();
+        forEach(regions::add);
+        return new HintSnapshot(mapped.file(), Instant.now(), capacity, hotThresholdNs, regions);
+    }
+
+    /**
+     * Adds a whole record to its region, as if its {@code dispatchCount} samples had been recorded
+     * one by one: count, kernel total and bytes add with saturation, the maximum is the larger of
+     * the two; an absent region is inserted with exactly this record (evicting one at capacity).
+     * This is how profiles of several runs or machines are merged.
+     *
+     * @throws IllegalArgumentException for a bad name, or a record no sequence of samples can
+     *     produce ({@code dispatchCount < 1}, {@code kernelNsMax > kernelNsTotal}, or a mean above
+     *     the maximum); nothing is recorded
+     * @throws IllegalStateException if the store is closed or read-only
+     */
+    public void add(RegionRecord record) {
+        Objects.requireNonNull(record, "record");
+        mapped.requireOpen();
+        requireWritable();
+        EncodedNames.Scratch scratch = EncodedNames.scratch();
+        scratch.name.encodeChecked(record.name(), engine.maxNameBytes());
+        if (record.dispatchCount() < 1 || record.kernelNsMax() > record.kernelNsTotal()
+                || record.meanKernelNs() > record.kernelNsMax()) {
+            throw new IllegalArgumentException("record " + record + " cannot come from any sequence of samples:"
+                    + " it needs dispatchCount >= 1 and kernelNsTotal / dispatchCount <= kernelNsMax <= kernelNsTotal");
+        }
+        if (capacity == 0) {
+            return;
+        }
+        engine.add(scratch.name, record.dispatchCount(), record.kernelNsTotal(), record.kernelNsMax(),
+                record.bytesTotal(), scratch.snapshot);
+    }
+
+    /**
+     * Ages the profile between runs: every region's dispatch count becomes
+     * {@code max(1, round(count * factor))} and its kernel and byte totals shrink by the same ratio
+     * (rounded down), so means are kept exactly while old data weighs less against new samples;
+     * a maximum above the new kernel total is lowered to it. Each region is rewritten under its slot
+     * lock while writers keep recording: readers see its old or its new record, never a mix.
+     *
+     * @param factor in {@code (0, 1]}
+     * @return the number of regions aged
+     * @throws IllegalArgumentException if {@code factor} is not in {@code (0, 1]}
+     * @throws IllegalStateException if the store is closed or read-only
+     */
+    public int decay(double factor) {
+        if (!(factor > 0 && factor <= 1)) {
+            throw new IllegalArgumentException("decay factor " + factor + " is outside (0, 1]");
+        }
+        mapped.requireOpen();
+        requireWritable();
+        int aged = 0;
+        int slots = engine.highWater();
+        for (int slot = 0; slot < slots; slot++) {
+            if (engine.decaySlot(slot, factor)) {
+                aged++;
+            }
+        }
+        return aged;
+    }
+
+    /**
+     * What the file's header and coordination words say: layout, version, creation time,
+     * counters and the writer processes attached. For tools ({@code hintmap stat}).
+     */
+    public HintFileInfo info() {
+        mapped.requireOpen();
+        return mapped.info();
     }
 
     /**
@@ -224,6 +349,17 @@ public final class HintStore implements AutoCloseable {
         EncodedNames.Scratch scratch = EncodedNames.scratch();
         EncodedNames.CachedName name = EncodedNames.cached(scratch, regionGenerator, engine.maxNameBytes());
         return EncodedNames.lookup(engine, name, scratch.snapshot) ? scratch.snapshot : null;
+    }
+
+    private static RegionRecord record(byte[] name, int length, Snapshot s) {
+        return new RegionRecord(new String(name, 0, length, StandardCharsets.UTF_8),
+                s.dispatchCount(), s.kernelNsTotal(), s.kernelNsMax(), s.bytesTotal());
+    }
+
+    static void requireCount(int k) {
+        if (k < 0) {
+            throw new IllegalArgumentException("k " + k + " is negative");
+        }
     }
 
     static void requireNonNegative(long kernelNs, long bytesTouched) {

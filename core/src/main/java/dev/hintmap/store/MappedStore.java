@@ -1,6 +1,7 @@
 package dev.hintmap.store;
 
 import dev.hintmap.HintFileException;
+import dev.hintmap.HintFileInfo;
 import dev.hintmap.HintFileException.Problem;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.format.FileGeometry;
@@ -18,6 +19,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -56,6 +60,11 @@ public final class MappedStore implements AutoCloseable {
 
     public StoreEngine engine() {
         return engine;
+    }
+
+    /** The mapping, for the verifier. */
+    Memory memory() {
+        return new Memory(data);
     }
 
     public Header header() {
@@ -223,6 +232,36 @@ public final class MappedStore implements AutoCloseable {
         return new HintFileException(file, Problem.OPTIONS_MISMATCH, field,
                 "options ask for " + field + " " + asked + " but the existing file has " + actual
                         + " (an existing file's layout wins; open it without that option)");
+    }
+
+    // ------------------------------------------------------------------ inspection
+
+    /** The header, coordination words and writer table, read in place (for {@code hintmap stat}). */
+    public HintFileInfo info() {
+        requireOpen();
+        FileGeometry g = header.geometry();
+        Memory memory = new Memory(data);
+        WriterTable writers = new WriterTable(memory, g);
+        List<HintFileInfo.Writer> attached = new ArrayList<>();
+        long attachments = 0;
+        for (int i = 0; i < writers.entries(); i++) {
+            long generation = writers.generation(i);
+            attachments += generation;
+            long token = writers.token(i);
+            if (token != 0) {
+                attached.add(new HintFileInfo.Writer(i, ProcessIdentity.pidOf(token), ProcessIdentity.isAlive(token),
+                        generation));
+            }
+        }
+        long indexSeq = memory.acquireLong(Layouts.INDEX_SEQ);
+        return new HintFileInfo(file, Layouts.FORMAT_VERSION_VALUE, Layouts.fingerprint(), g.fileBytes(),
+                g.capacity(), g.maxNameBytes(), g.slotBytes(), g.indexEntries(), g.maxProbe(),
+                header.hotThresholdNs(), Instant.ofEpochMilli(header.createdEpochMs()),
+                engine.size(), engine.highWater(), indexSeq >>> 1,
+                memory.acquireLong(Layouts.EVICTIONS), memory.acquireLong(Layouts.RECOVERIES),
+                memory.acquireLong(Layouts.DROPPED_INSERTS), memory.acquireLong(Layouts.STOLEN_LOCKS),
+                (indexSeq & 1) != 0 || memory.acquireLong(Layouts.JOURNAL_SLOT) != 0,
+                attachments, attached);
     }
 
     // ------------------------------------------------------------------ lifetime

@@ -233,29 +233,45 @@ public final class StoreEngine {
      * -1 when the region could not be inserted (probe bound, §7.4 step 10).
      */
     public void record(EncodedName name, long kernelNs, long bytes, Snapshot scratch) {
+        add(name, 1, kernelNs, kernelNs, bytes, scratch);
+    }
+
+    /**
+     * Adds a whole record to {@code name}: {@code count} dispatches with the given sums and
+     * maximum (a sample is the record {@code (1, ns, ns, bytes)}). Counts and sums add with
+     * saturation, the maximum is the larger one; an absent region is inserted with exactly this
+     * record. The caller guarantees the record's invariants (§7.2.1). Where it went is reported as
+     * for {@link #record}.
+     */
+    public void add(EncodedName name, long count, long total, long max, long bytes, Snapshot scratch) {
         while (true) {
             if (lookup(name, scratch)) {
-                if (recordInto(scratch.slot, scratch.gen, kernelNs, bytes)) {
+                if (addInto(scratch.slot, scratch.gen, count, total, max, bytes)) {
                     return;
                 }
                 continue; // evicted between lookup and lock: resolve again
             }
-            if (insertOrFind(name, kernelNs, bytes, scratch)) {
+            if (insertOrFind(name, count, total, max, bytes, scratch)) {
                 return;
             }
             // present after all (another writer inserted it): scratch names it, record as usual
-            if (recordInto(scratch.slot, scratch.gen, kernelNs, bytes)) {
+            if (addInto(scratch.slot, scratch.gen, count, total, max, bytes)) {
                 return;
             }
         }
     }
 
     /**
-     * Records into slot {@code k} if it still has generation {@code gen} (§7.1).
+     * Records one sample into slot {@code k} if it still has generation {@code gen} (§7.1).
      *
      * @return false when the slot was reassigned since it was resolved
      */
     public boolean recordInto(int k, long gen, long kernelNs, long bytes) {
+        return addInto(k, gen, 1, kernelNs, kernelNs, bytes);
+    }
+
+    /** §7.1 with a whole record instead of one sample; false when the slot was reassigned. */
+    private boolean addInto(int k, long gen, long count, long total, long max, long bytes) {
         long slot = slots.slot(k);
         locks.acquire(Slots.lock(slot));
         if (memory.plainLong(Slots.gen(slot)) != gen) {
@@ -265,9 +281,9 @@ public final class StoreEngine {
         long seq = memory.plainLong(Slots.seq(slot));
         long current = Slots.copy(slot, seq);
         long next = Slots.copy(slot, seq + 1);
-        memory.plainLong(next + Layouts.REC_COUNT, saturatingAdd(memory.plainLong(current + Layouts.REC_COUNT), 1));
-        memory.plainLong(next + Layouts.REC_TOTAL, saturatingAdd(memory.plainLong(current + Layouts.REC_TOTAL), kernelNs));
-        memory.plainLong(next + Layouts.REC_MAX, Math.max(memory.plainLong(current + Layouts.REC_MAX), kernelNs));
+        memory.plainLong(next + Layouts.REC_COUNT, saturatingAdd(memory.plainLong(current + Layouts.REC_COUNT), count));
+        memory.plainLong(next + Layouts.REC_TOTAL, saturatingAdd(memory.plainLong(current + Layouts.REC_TOTAL), total));
+        memory.plainLong(next + Layouts.REC_MAX, Math.max(memory.plainLong(current + Layouts.REC_MAX), max));
         memory.plainLong(next + Layouts.REC_BYTES, saturatingAdd(memory.plainLong(current + Layouts.REC_BYTES), bytes));
         memory.releaseLong(Slots.seq(slot), seq + 1); // publishes the copy written above
         if (memory.opaqueInt(Slots.referenced(slot)) == 0) {
@@ -275,6 +291,51 @@ public final class StoreEngine {
         }
         locks.release(Slots.lock(slot));
         return true;
+    }
+
+    /**
+     * Scales the record of slot {@code k}, if it is LIVE, by {@code factor} in {@code (0, 1]}
+     * under its slot lock (§7.1's publish, so readers see the old or the new record, never a
+     * mix): the count becomes {@code max(1, round(count * factor))}, the sums are scaled by the
+     * same ratio (rounded down) so that their means are kept exactly, and the maximum is
+     * capped at the new kernel total so that the record's invariants still hold. The
+     * {@code referenced} bit is left alone: ageing is not a use.
+     *
+     * @return true when the slot held a region
+     */
+    public boolean decaySlot(int k, double factor) {
+        long slot = slots.slot(k);
+        locks.acquire(Slots.lock(slot));
+        try {
+            long gen = memory.plainLong(Slots.gen(slot));
+            int length = memory.plainInt(Slots.nameLen(slot));
+            if ((gen & 1) != 0 || length <= 0 || length > slots.maxNameBytes) {
+                return false;
+            }
+            long seq = memory.plainLong(Slots.seq(slot));
+            long current = Slots.copy(slot, seq);
+            long count = memory.plainLong(current + Layouts.REC_COUNT);
+            long total = memory.plainLong(current + Layouts.REC_TOTAL);
+            long max = memory.plainLong(current + Layouts.REC_MAX);
+            long bytes = memory.plainLong(current + Layouts.REC_BYTES);
+            if (!isPlausible(count, total, max, bytes)) {
+                return false; // damaged: readers treat it as absent, ageing it would not help
+            }
+            long decayed = Math.max(1, Math.min(count, Math.round(count * factor)));
+            long newTotal = scaleDown(total, decayed, count);
+            writeCopy(Slots.copy(slot, seq + 1), decayed, newTotal, Math.min(max, newTotal),
+                    scaleDown(bytes, decayed, count));
+            memory.releaseLong(Slots.seq(slot), seq + 1);
+            return true;
+        } finally {
+            locks.release(Slots.lock(slot));
+        }
+    }
+
+    /** {@code floor(value * numerator / denominator)} for {@code 0 < numerator <= denominator}, exactly. */
+    static long scaleDown(long value, long numerator, long denominator) {
+        return java.math.BigInteger.valueOf(value).multiply(java.math.BigInteger.valueOf(numerator))
+                .divide(java.math.BigInteger.valueOf(denominator)).longValueExact();
     }
 
     static long saturatingAdd(long a, long b) {
@@ -289,7 +350,7 @@ public final class StoreEngine {
      *     be present, with {@code scratch.slot}/{@code gen} naming it: the caller records there
      *     after the structure lock is released
      */
-    private boolean insertOrFind(EncodedName name, long kernelNs, long bytes, Snapshot scratch) {
+    private boolean insertOrFind(EncodedName name, long count, long total, long max, long bytes, Snapshot scratch) {
         locks.acquire(Layouts.STRUCT_LOCK);
         try {
             if (needsRecovery() || indexSuspect) {
@@ -309,7 +370,7 @@ public final class StoreEngine {
             }
             int k = lockVictim();
             try {
-                assign(k, name, kernelNs, bytes, scratch);
+                assign(k, name, count, total, max, bytes, scratch);
             } finally {
                 locks.release(Slots.lock(slots.slot(k)));
             }
@@ -375,8 +436,8 @@ public final class StoreEngine {
         return -1;
     }
 
-    /** Steps 5–11 of §7.4: gives slot {@code k}, whose lock the caller holds, to {@code name} with its first sample. */
-    private void assign(int k, EncodedName name, long kernelNs, long bytes, Snapshot scratch) {
+    /** Steps 5–11 of §7.4: gives slot {@code k}, whose lock the caller holds, to {@code name} with its first record. */
+    private void assign(int k, EncodedName name, long count, long total, long max, long bytes, Snapshot scratch) {
         long slot = slots.slot(k); // its lock is held (lockVictim)
         memory.releaseLong(Layouts.JOURNAL_SLOT, k + 1L);
         Memory.storeStoreFence();
@@ -402,7 +463,7 @@ public final class StoreEngine {
         }
         long seq = memory.plainLong(Slots.seq(slot));
         writeCopy(Slots.copy(slot, seq), 0, 0, 0, 0);
-        writeCopy(Slots.copy(slot, seq + 1), 1, kernelNs, kernelNs, bytes);
+        writeCopy(Slots.copy(slot, seq + 1), count, total, max, bytes);
         memory.plainLong(Slots.seq(slot), seq + 1);
         memory.opaqueInt(Slots.referenced(slot), 0); // a first sample is no second reference (FORMAT.md §10)
         if (index.insert(name.hash, k)) {

@@ -26,6 +26,20 @@ final class WriterTable {
         return base + index * ENTRY_BYTES;
     }
 
+    int entries() {
+        return entries;
+    }
+
+    /** Entry {@code index}'s token: 0 when free, else the holder's (§3.5). */
+    long token(int index) {
+        return memory.acquireLong(entryOffset(index) + Layouts.WRITER_TOKEN);
+    }
+
+    /** Entry {@code index}'s generation: how many writers have claimed it. */
+    long generation(int index) {
+        return memory.acquireLong(entryOffset(index) + Layouts.WRITER_GENERATION);
+    }
+
     /** Result of a claim: the entry's index and the owner word for the locks its holder takes. */
     record Claim(int index, long owner) {}
 

@@ -1,0 +1,45 @@
+package dev.hintmap;
+
+import dev.hintmap.store.FileVerifier;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/** Operations on hint files as files, for tools: checking one without recording anything into it. */
+public final class HintFiles {
+    private HintFiles() {}
+
+    /**
+     * Checks every invariant of the hint file at {@code file} (FORMAT.md): header checksum,
+     * layout and ranges, coordination words, writer table, every slot (name, hash, padding,
+     * record invariants) and the index against the slots (each entry names a LIVE slot with its
+     * tag, within the probe bound and reachable from its home; each LIVE slot has exactly one
+     * entry; no name twice). The file is mapped read-only and never modified; it may be in use
+     * by writers, in which case the check is repeated until it sees a stable set of regions.
+     *
+     * <p>A file that cannot be opened at all (not a hint file, corrupt header, ...) gives a
+     * report with that one problem.
+     *
+     * @param options how to open it ({@link HintStoreOptions#readOnly} is implied)
+     * @throws IOException when the file cannot be read for a reason other than its content
+     */
+    public static VerifyReport verify(Path file, HintStoreOptions options) throws IOException {
+        Objects.requireNonNull(file, "file");
+        Objects.requireNonNull(options, "options");
+        HintStore store;
+        try {
+            store = HintStore.open(file, options.readOnly(true));
+        } catch (HintFileException e) {
+            if (e.problem() == HintFileException.Problem.IO) {
+                throw e;
+            }
+            String field = e.field() == null ? "file" : e.field();
+            return new VerifyReport(file, List.of(new VerifyReport.Finding(VerifyReport.Severity.ERROR, "header", -1, -1,
+                    field, e.problem() + ": " + e.getMessage())), 0, 0, true);
+        }
+        try (store) {
+            return FileVerifier.verify(store.mapped());
+        }
+    }
+}

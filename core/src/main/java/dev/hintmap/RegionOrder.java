@@ -1,0 +1,35 @@
+package dev.hintmap;
+
+import java.util.Comparator;
+
+/** What "hottest" means for {@link HintStore#hottest} and {@link HintSnapshot#hottest}: largest first. */
+public enum RegionOrder {
+    /** Total kernel time: where the GPU spends its time (the default, like {@code perf top}). */
+    TOTAL_NS,
+    /** Mean kernel time per dispatch: the measure {@link HintStore#isHot} compares with the threshold. */
+    MEAN_NS,
+    /** Number of dispatches. */
+    COUNT,
+    /** Longest single dispatch. */
+    MAX_NS;
+
+    /** The value this order ranks by, larger is hotter. */
+    public long key(RegionRecord record) {
+        return key(record.dispatchCount(), record.kernelNsTotal(), record.kernelNsMax());
+    }
+
+    long key(long count, long total, long max) {
+        return switch (this) {
+            case TOTAL_NS -> total;
+            case MEAN_NS -> count == 0 ? 0 : total / count;
+            case COUNT -> count;
+            case MAX_NS -> max;
+        };
+    }
+
+    /** Hottest first; equal keys by name, so that the order is total and reproducible. */
+    public Comparator<RegionRecord> comparator() {
+        Comparator<RegionRecord> byKey = Comparator.comparingLong(this::key);
+        return byKey.reversed().thenComparing(RegionRecord::name);
+    }
+}

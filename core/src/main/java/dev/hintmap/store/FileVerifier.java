@@ -1,0 +1,406 @@
+package dev.hintmap.store;
+
+import dev.hintmap.VerifyReport;
+import dev.hintmap.VerifyReport.Finding;
+import dev.hintmap.VerifyReport.Severity;
+import dev.hintmap.format.FileGeometry;
+import dev.hintmap.format.Hm64;
+import dev.hintmap.format.Layouts;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Checks every invariant of FORMAT.md on a mapping whose header has already been validated (§5
+ * steps 1–4): the parts a normal open never scans. Reads only; every value read from the file is
+ * range-checked before it is used as an offset, index or length, so a hostile file can make it
+ * report problems but never read outside the mapping.
+ *
+ * <p>Writers may be working on the file. Records are read with the seqlock protocol (§7.2.1),
+ * and the whole check is repeated, up to {@link #ATTEMPTS} times, until {@code index_seq} was the
+ * same even value before and after it: only then do index-versus-slot findings describe one
+ * state of the file rather than a structural change in flight.
+ */
+public final class FileVerifier {
+    static final int ATTEMPTS = 50;
+    private static final long RETRY_PAUSE_NANOS = 2_000_000;
+    private static final long OWNER_INDEX_MASK = 0xFFFF_FFFFL;
+
+    private final Memory memory;
+    private final FileGeometry geometry;
+    private final Slots slots;
+    private final HashIndex index;
+    private final WriterTable writers;
+    private final List<Finding> findings = new ArrayList<>();
+    private int liveSlots;
+    private int usedEntries;
+
+    private FileVerifier(Memory memory, FileGeometry geometry) {
+        this.memory = memory;
+        this.geometry = geometry;
+        this.slots = new Slots(geometry);
+        this.index = new HashIndex(memory, slots, geometry);
+        this.writers = new WriterTable(memory, geometry);
+    }
+
+    /** Verifies the file behind {@code store} (opened read-only or not; nothing is written). */
+    public static VerifyReport verify(MappedStore store) {
+        store.requireOpen();
+        VerifyReport last = null;
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            FileVerifier v = new FileVerifier(store.memory(), store.header().geometry());
+            long before = store.memory().acquireLong(Layouts.INDEX_SEQ);
+            boolean changing = (before & 1) != 0 && v.structureLockHolderAlive();
+            v.run();
+            Memory.acquireFence();
+            long after = store.memory().acquireLong(Layouts.INDEX_SEQ);
+            last = new VerifyReport(store.file(), v.findings, v.liveSlots, v.usedEntries,
+                    !changing && before == after);
+            if (last.stable()) {
+                return last;
+            }
+            LockSupport.parkNanos(RETRY_PAUSE_NANOS); // a writer is inserting: let it finish
+        }
+        return last;
+    }
+
+    private void run() {
+        checkHeaderReserved();
+        checkCoordination();
+        checkWriterTable();
+        Map<String, Integer> names = new HashMap<>();
+        BitSet live = new BitSet(slots.capacity);
+        long highWater = memory.acquireLong(Layouts.HIGH_WATER);
+        int deadLocks = 0;
+        for (int k = 0; k < slots.capacity; k++) {
+            long slot = slots.slot(k);
+            if (Long.compareUnsigned(k, highWater) >= 0) {
+                checkNeverUsed(k, slot);
+                continue;
+            }
+            if (!checkLockWord(k, memory.acquireLong(Slots.lock(slot)))) {
+                deadLocks++;
+            }
+            String name = checkSlot(k, slot);
+            if (name != null) {
+                live.set(k);
+                liveSlots++;
+                Integer first = names.putIfAbsent(name, k);
+                if (first != null) {
+                    error("slot", k, -1, "name", "holds the same name as slot " + first + ": " + quote(name)
+                            + " (a name may be stored once; recovery frees the later slot)");
+                }
+            }
+        }
+        if (deadLocks > 0) {
+            note("slot", -1, -1, "lock", deadLocks + " slot lock(s) held by writers that are no longer running"
+                    + " (taken over by the next writer that needs them)");
+        }
+        checkIndex(live);
+        long liveCount = memory.acquireLong(Layouts.LIVE_COUNT);
+        if (liveCount != liveSlots) {
+            error("coordination", -1, -1, "live_count", "is " + liveCount + " but " + liveSlots + " slots are LIVE");
+        }
+    }
+
+    // ------------------------------------------------------------------ header, coordination, writers
+
+    private void checkHeaderReserved() {
+        checkZero("header", -1, Layouts.FILE_BYTES + 8, Layouts.HEADER_CHECKSUM, "reserved (line 1)");
+        checkZero("header", -1, Layouts.STOLEN_LOCKS + 8, Layouts.HEADER.byteSize(), "reserved (line 3 and beyond)");
+    }
+
+    private void checkCoordination() {
+        long capacity = slots.capacity;
+        long structLock = memory.acquireLong(Layouts.STRUCT_LOCK);
+        long journal = memory.acquireLong(Layouts.JOURNAL_SLOT);
+        long indexSeq = memory.acquireLong(Layouts.INDEX_SEQ);
+        boolean holderAlive = structLock != 0 && validOwner(structLock) && !writers.isDead(structLock, 0);
+        if (structLock != 0 && !validOwner(structLock)) {
+            error("coordination", -1, -1, "struct_lock", ownerProblem(structLock));
+        }
+        if (!holderAlive && (journal != 0 || (indexSeq & 1) != 0)) {
+            error("coordination", -1, -1, "journal_slot",
+                    "a structural change was interrupted (journal_slot " + journal + ", index_seq " + indexSeq
+                            + (structLock != 0 ? ", structure lock held by a writer that is no longer running" : "")
+                            + "): the next insertion repairs it (FORMAT.md §8)");
+        }
+        if (journal != 0 && Long.compareUnsigned(journal, capacity) > 0) {
+            error("coordination", -1, -1, "journal_slot", "is " + Long.toUnsignedString(journal)
+                    + ", outside [0, " + capacity + "] (slot + 1)");
+        }
+        long hand = memory.acquireLong(Layouts.CLOCK_HAND);
+        if (Long.compareUnsigned(hand, Math.max(1, capacity)) >= 0) {
+            error("coordination", -1, -1, "clock_hand", "is " + Long.toUnsignedString(hand) + ", outside [0, "
+                    + Math.max(0, capacity - 1) + "]");
+        }
+        requireAtMost("high_water", Layouts.HIGH_WATER, capacity);
+        requireAtMost("live_count", Layouts.LIVE_COUNT, capacity);
+        for (long[] counter : new long[][] {{Layouts.EVICTIONS}, {Layouts.RECOVERIES}, {Layouts.DROPPED_INSERTS},
+                {Layouts.STOLEN_LOCKS}}) {
+            long value = memory.acquireLong(counter[0]);
+            if (value < 0) {
+                error("coordination", -1, -1, counterName(counter[0]), "is " + Long.toUnsignedString(value)
+                        + ", above 2^63-1 (counters never set the top bit)");
+            }
+        }
+    }
+
+    private static String counterName(long offset) {
+        if (offset == Layouts.EVICTIONS) {
+            return "evictions";
+        }
+        if (offset == Layouts.RECOVERIES) {
+            return "recoveries";
+        }
+        return offset == Layouts.DROPPED_INSERTS ? "dropped_inserts" : "stolen_locks";
+    }
+
+    private void requireAtMost(String field, long offset, long max) {
+        long value = memory.acquireLong(offset);
+        if (Long.compareUnsigned(value, max) > 0) {
+            error("coordination", -1, -1, field, "is " + Long.toUnsignedString(value) + ", outside [0, " + max + "]");
+        }
+    }
+
+    private boolean structureLockHolderAlive() {
+        long structLock = memory.acquireLong(Layouts.STRUCT_LOCK);
+        return structLock != 0 && validOwner(structLock) && !writers.isDead(structLock, 0);
+    }
+
+    private void checkWriterTable() {
+        int deadEntries = 0;
+        for (int i = 0; i < writers.entries(); i++) {
+            long token = writers.token(i);
+            long generation = writers.generation(i);
+            if (token == 0) {
+                continue;
+            }
+            if (ProcessIdentity.pidOf(token) == 0) {
+                error("writer-table", -1, -1, "token", "entry " + i + " holds token 0x" + Long.toHexString(token)
+                        + ", which names process id 0");
+            } else if (generation == 0) {
+                error("writer-table", -1, -1, "generation", "entry " + i
+                        + " is claimed but its generation is 0 (a claim makes it at least 1)");
+            } else if (!ProcessIdentity.isAlive(token)) {
+                deadEntries++;
+            }
+        }
+        if (deadEntries > 0) {
+            note("writer-table", -1, -1, "token", deadEntries + " entr" + (deadEntries == 1 ? "y" : "ies")
+                    + " held by writers that are no longer running (reclaimed by the next writer that attaches)");
+        }
+    }
+
+    private boolean validOwner(long owner) {
+        long entry = (owner & OWNER_INDEX_MASK) - 1;
+        return entry >= 0 && entry < writers.entries();
+    }
+
+    private String ownerProblem(long owner) {
+        return "holds owner word 0x" + Long.toHexString(owner) + " naming writer entry "
+                + ((owner & OWNER_INDEX_MASK) - 1) + ", outside [0, " + (writers.entries() - 1) + "]";
+    }
+
+    /** Returns false when the word is a valid owner that is no longer running. */
+    private boolean checkLockWord(int k, long lock) {
+        if (lock == 0) {
+            return true;
+        }
+        if (!validOwner(lock)) {
+            error("slot", k, -1, "lock", ownerProblem(lock));
+            return true;
+        }
+        return !writers.isDead(lock, 0);
+    }
+
+    // ------------------------------------------------------------------ slots
+
+    private void checkNeverUsed(int k, long slot) {
+        for (long offset = 0; offset < Layouts.SLOT_COPIES; offset += 8) {
+            if (memory.plainLong(slot + offset) != 0) {
+                error("slot", k, -1, "gen", "slot at or beyond high_water " + memory.acquireLong(Layouts.HIGH_WATER)
+                        + " has a non-zero control line (offset " + offset + "): it was used, but high_water says never");
+                return;
+            }
+        }
+    }
+
+    /** Checks slot {@code k} below high_water; returns its name when it is LIVE and sound, else null. */
+    private String checkSlot(int k, long slot) {
+        long gen = memory.acquireLong(Slots.gen(slot));
+        int length = memory.opaqueInt(Slots.nameLen(slot));
+        int referenced = memory.opaqueInt(Slots.referenced(slot));
+        if (referenced != 0 && referenced != 1) {
+            error("slot", k, -1, "referenced", "is " + Integer.toUnsignedString(referenced) + ", expected 0 or 1");
+        }
+        checkZero("slot", k, slot + Layouts.SLOT_REFERENCED + 4, slot + Layouts.SLOT_COPIES, "reserved");
+        if ((gen & 1) != 0) {
+            if (!structureLockHolderAlive()) {
+                error("slot", k, -1, "gen", "is odd (" + gen + "): the slot is BUSY but no structural change is under way");
+            }
+            return null;
+        }
+        if (length == 0) {
+            checkZero("slot", k, Slots.nameWord(slot, 0), Slots.nameWord(slot, slots.nameAreaWords), "name");
+            return null;
+        }
+        if (length < 0 || length > slots.maxNameBytes) {
+            error("slot", k, -1, "name_len", "is " + Integer.toUnsignedString(length) + ", outside [0, "
+                    + slots.maxNameBytes + "]");
+            return null;
+        }
+        byte[] name = new byte[length];
+        MemorySegment.copy(memory.segment, ValueLayout.JAVA_BYTE, Slots.nameWord(slot, 0), name, 0, length);
+        boolean sound = checkZero("slot", k, Slots.nameWord(slot, 0) + length, Slots.nameWord(slot, slots.nameAreaWords),
+                "name");
+        long hash = memory.plainLong(Slots.hash(slot));
+        long expected = Hm64.ofBytes(name, length);
+        if (hash != expected) {
+            error("slot", k, -1, "hash", String.format("is 0x%016x but hm64 of the name is 0x%016x", hash, expected));
+            sound = false;
+        }
+        String decoded = decodeUtf8(name);
+        if (decoded == null) {
+            error("slot", k, -1, "name", "is not valid UTF-8 (" + length + " bytes)");
+            return null;
+        }
+        return checkRecord(k, slot, gen) && sound ? decoded : null;
+    }
+
+    /** Reads the current record consistently (§7.2.1) and checks its invariants. */
+    private boolean checkRecord(int k, long slot, long gen) {
+        for (int attempt = 0; attempt < StoreEngine.MAX_READ_ATTEMPTS; attempt++) {
+            long s1 = memory.acquireLong(Slots.seq(slot));
+            long copy = Slots.copy(slot, s1);
+            long count = memory.plainLong(copy + Layouts.REC_COUNT);
+            long total = memory.plainLong(copy + Layouts.REC_TOTAL);
+            long max = memory.plainLong(copy + Layouts.REC_MAX);
+            long bytes = memory.plainLong(copy + Layouts.REC_BYTES);
+            Memory.acquireFence();
+            if (memory.opaqueLong(Slots.seq(slot)) != s1 || memory.opaqueLong(Slots.gen(slot)) != gen) {
+                Thread.onSpinWait();
+                continue;
+            }
+            boolean sound = true;
+            String fields = String.format("(count %s, total %s, max %s, bytes %s)", Long.toUnsignedString(count),
+                    Long.toUnsignedString(total), Long.toUnsignedString(max), Long.toUnsignedString(bytes));
+            if (count < 0 || total < 0 || max < 0 || bytes < 0) {
+                error("slot", k, -1, "copies", "record " + fields + " has a field above 2^63-1");
+                return false;
+            }
+            if (count == 0) {
+                error("slot", k, -1, "dispatch_count", "is 0 in a LIVE region " + fields + "; expected > 0");
+                sound = false;
+            }
+            if (max > total) {
+                error("slot", k, -1, "kernel_ns_max", "is above kernel_ns_total " + fields);
+                sound = false;
+            }
+            if (count > 0 && total / count > max) {
+                error("slot", k, -1, "kernel_ns_total", "gives a mean above kernel_ns_max " + fields);
+                sound = false;
+            }
+            return sound;
+        }
+        return true; // a writer kept publishing: the record is in use, not damaged
+    }
+
+    // ------------------------------------------------------------------ index
+
+    private void checkIndex(BitSet live) {
+        int entries = index.mask + 1;
+        BitSet indexed = new BitSet(slots.capacity);
+        for (int j = 0; j < entries; j++) {
+            long e = index.entryAcquire(j);
+            if (e == 0) {
+                continue;
+            }
+            usedEntries++;
+            long k = HashIndex.slotOf(e);
+            if (k < 0 || k >= slots.capacity) {
+                error("index", -1, j, "index", "entry 0x" + Long.toHexString(e) + " names slot " + k + ", outside [0, "
+                        + (slots.capacity - 1) + "]");
+                continue;
+            }
+            int slot = (int) k;
+            if (!live.get(slot)) {
+                error("index", slot, j, "index", "entry names slot " + slot + ", which is not a sound LIVE region");
+                continue;
+            }
+            if (indexed.get(slot)) {
+                error("index", slot, j, "index", "slot " + slot + " is also named by an earlier entry");
+                continue;
+            }
+            indexed.set(slot);
+            long hash = memory.plainLong(Slots.hash(slots.slot(slot))); // a sound LIVE slot: its hash is its name's
+            if (e >>> 32 != HashIndex.tag(hash)) {
+                error("index", slot, j, "index", String.format("entry tag 0x%08x differs from the slot's hash tag 0x%08x",
+                        e >>> 32, HashIndex.tag(hash)));
+            }
+            int home = index.home(hash);
+            int distance = (j - home) & index.mask;
+            if (distance >= index.maxProbe) {
+                error("index", slot, j, "max_probe", "entry lies " + distance + " entries from its home " + home
+                        + ", beyond max_probe " + index.maxProbe + ": lookups cannot reach it");
+                continue;
+            }
+            for (int d = 0; d < distance; d++) {
+                int between = (home + d) & index.mask;
+                if (index.entryAcquire(between) == 0) {
+                    error("index", slot, j, "index", "empty entry " + between + " lies between the home " + home
+                            + " and this entry: lookups stop there and cannot reach it");
+                    break;
+                }
+            }
+        }
+        for (int k = 0; k < slots.capacity; k++) {
+            if (live.get(k) && !indexed.get(k)) {
+                error("index", k, -1, "index", "LIVE slot has no index entry: lookups cannot find its region");
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /** Requires bytes {@code [from, to)} of the file to be zero; returns whether they are. */
+    private boolean checkZero(String area, long slot, long from, long to, String field) {
+        for (long offset = from; offset < to; offset++) {
+            if (memory.segment.get(ValueLayout.JAVA_BYTE, offset) != 0) {
+                error(area, slot, -1, field, "byte at file offset " + offset + " is not zero (reserved or padding)");
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String decodeUtf8(byte[] bytes) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            return null;
+        }
+    }
+
+    private static String quote(String name) {
+        return EncodedName.quote(name);
+    }
+
+    private void error(String area, long slot, long entry, String field, String message) {
+        findings.add(new Finding(Severity.ERROR, area, slot, entry, field, message));
+    }
+
+    private void note(String area, long slot, long entry, String field, String message) {
+        findings.add(new Finding(Severity.NOTE, area, slot, entry, field, message));
+    }
+}

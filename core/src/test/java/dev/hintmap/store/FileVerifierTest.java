@@ -1,0 +1,433 @@
+package dev.hintmap.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hintmap.HintFiles;
+import dev.hintmap.HintStore;
+import dev.hintmap.HintStoreOptions;
+import dev.hintmap.VerifyReport;
+import dev.hintmap.VerifyReport.Finding;
+import dev.hintmap.VerifyReport.Severity;
+import dev.hintmap.format.FileGeometry;
+import dev.hintmap.format.Hm64;
+import dev.hintmap.format.Layouts;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** {@code HintFiles.verify}: sound files pass, and each injected corruption is found where it was planted. */
+class FileVerifierTest {
+    private static final int CAPACITY = 8;
+    private static final FileGeometry GEOMETRY = new FileGeometry(CAPACITY, 64);
+    private static final Slots SLOTS = new Slots(GEOMETRY);
+
+    @TempDir
+    Path dir;
+
+    /** Six regions r0..r5 in slots 0..5 of a capacity-8 file. */
+    private Path sixRegions() throws IOException {
+        Path file = dir.resolve("six.hints");
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(CAPACITY))) {
+            for (int i = 0; i < 6; i++) {
+                for (int n = 0; n <= i; n++) {
+                    store.record("r" + i, 1000L * (i + 1) + n, 64);
+                }
+            }
+        }
+        return file;
+    }
+
+    private static void corrupt(Path file, Consumer<Memory> change) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                Arena arena = Arena.ofConfined()) {
+            MemorySegment segment = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena);
+            change.accept(new Memory(segment));
+        }
+    }
+
+    private static VerifyReport verify(Path file) throws IOException {
+        return HintFiles.verify(file, HintStoreOptions.defaults());
+    }
+
+    private static Finding expectError(VerifyReport report, String area, long slot, String field) {
+        assertFalse(report.ok(), "expected an error: " + report);
+        return report.errors().stream()
+                .filter(f -> f.area().equals(area) && f.slot() == slot && f.field().equals(field))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no ERROR " + area + " slot " + slot + " [" + field + "] in "
+                        + report.findings()));
+    }
+
+    /** The index entry that names {@code slot}. */
+    private static int entryOf(Memory m, int slot) {
+        for (int j = 0; j < GEOMETRY.indexEntries(); j++) {
+            long e = m.plainLong(GEOMETRY.indexOffset() + 8L * j);
+            if (e != 0 && HashIndex.slotOf(e) == slot) {
+                return j;
+            }
+        }
+        throw new AssertionError("slot " + slot + " has no index entry");
+    }
+
+    private static long entryOffset(int j) {
+        return GEOMETRY.indexOffset() + 8L * j;
+    }
+
+    private static long currentCopy(Memory m, int slot) {
+        long s = SLOTS.slot(slot);
+        return Slots.copy(s, m.plainLong(Slots.seq(s)));
+    }
+
+    // ------------------------------------------------------------------ sound files
+
+    @Test
+    void aFreshlyWrittenFileIsSound() throws Exception {
+        VerifyReport report = verify(sixRegions());
+        assertTrue(report.ok(), report.toString());
+        assertEquals(java.util.List.of(), report.findings());
+        assertEquals(6, report.regions());
+        assertEquals(6, report.indexEntries());
+        assertTrue(report.stable());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 3, 64, 300})
+    void filesAfterHeavyEvictionAreSound(int capacity) throws Exception {
+        Path file = dir.resolve("churn-" + capacity + ".hints");
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(capacity))) {
+            java.util.SplittableRandom random = new java.util.SplittableRandom(capacity);
+            for (int i = 0; i < 20_000; i++) {
+                store.record("region-" + random.nextInt(4 * capacity + 5), random.nextLong(1, 10_000), 1);
+            }
+        }
+        VerifyReport report = verify(file);
+        assertTrue(report.ok(), report.findings().toString());
+        assertEquals(Math.min(capacity, 4 * capacity + 5), report.regions());
+    }
+
+    @Test
+    void theGoldenFileWrittenByJavaAndCIsSound() throws Exception {
+        Path copy = dir.resolve("golden.hints");
+        Files.copy(Path.of("src/test/resources/vectors/golden.hints"), copy, StandardCopyOption.REPLACE_EXISTING);
+        VerifyReport report = verify(copy);
+        assertTrue(report.ok(), report.findings().toString());
+        assertTrue(report.regions() > 0);
+    }
+
+    @Test
+    void aLockLeftByADeadWriterIsANoteNotAnError() throws Exception {
+        Path file = sixRegions();
+        Process sleeper = new ProcessBuilder("sleep", "60").start();
+        long pid = sleeper.pid();
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        long token = ProcessIdentity.token(pid, Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[19]));
+        sleeper.destroyForcibly();
+        sleeper.waitFor();
+        corrupt(file, m -> {
+            WriterTable table = new WriterTable(m, GEOMETRY);
+            m.plainLong(table.entryOffset(3) + Layouts.WRITER_TOKEN, token);
+            m.plainLong(table.entryOffset(3) + Layouts.WRITER_GENERATION, 2);
+            m.plainLong(Slots.lock(SLOTS.slot(1)), WriterTable.ownerWord(3, 2));
+        });
+        VerifyReport report = verify(file);
+        assertTrue(report.ok(), report.findings().toString());
+        assertTrue(report.findings().stream().anyMatch(f -> f.severity() == Severity.NOTE && f.field().equals("lock")),
+                report.findings().toString());
+        assertTrue(report.findings().stream().anyMatch(f -> f.severity() == Severity.NOTE && f.area().equals("writer-table")),
+                report.findings().toString());
+    }
+
+    @Test
+    void verifyingALiveFileWhileAWriterRecordsAndInsertsIsSoundAndWritesNothing() throws Exception {
+        Path file = dir.resolve("live.hints");
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(64))) {
+            AtomicBoolean stop = new AtomicBoolean();
+            Thread writer = Thread.ofPlatform().start(() -> {
+                long n = 0;
+                while (!stop.get()) {
+                    store.record("steady-" + (n % 16), n % 1000 + 1, 8);
+                    if (n % 5_000 == 0) {
+                        store.record("new-" + n, 5, 5); // an insertion, now and then an eviction
+                    }
+                    n++;
+                }
+            });
+            try {
+                for (int i = 0; i < 20; i++) {
+                    VerifyReport report = verify(file);
+                    assertTrue(report.ok(), report.findings().toString());
+                }
+            } finally {
+                stop.set(true);
+                writer.join();
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ header and coordination
+
+    @Test
+    void aCorruptHeaderIsTheOneFinding() throws Exception {
+        Path file = sixRegions();
+        corrupt(file, m -> m.plainInt(Layouts.MAX_NAME_BYTES, 65));
+        VerifyReport report = verify(file);
+        Finding f = expectError(report, "header", -1, "header_checksum");
+        assertTrue(f.message().contains("CORRUPT_HEADER"), f.toString());
+        assertEquals(1, report.findings().size());
+    }
+
+    @Test
+    void aNonZeroReservedHeaderByteIsFound() throws Exception {
+        Path file = sixRegions();
+        corrupt(file, m -> m.segment.set(ValueLayout.JAVA_BYTE, 300, (byte) 1));
+        assertTrue(expectError(verify(file), "header", -1, "reserved (line 3 and beyond)").message().contains("300"));
+    }
+
+    @Test
+    void coordinationWordsOutOfRangeAreFound() throws Exception {
+        Path file = sixRegions();
+        corrupt(file, m -> {
+            m.plainLong(Layouts.CLOCK_HAND, CAPACITY);
+            m.plainLong(Layouts.HIGH_WATER, CAPACITY + 1);
+            m.plainLong(Layouts.LIVE_COUNT, 5);
+            m.plainLong(Layouts.EVICTIONS, -1);
+        });
+        VerifyReport report = verify(file);
+        expectError(report, "coordination", -1, "clock_hand");
+        expectError(report, "coordination", -1, "high_water");
+        assertTrue(expectError(report, "coordination", -1, "live_count").message().contains("6 slots are LIVE"));
+        expectError(report, "coordination", -1, "evictions");
+    }
+
+    @Test
+    void anInterruptedStructuralChangeIsFound() throws Exception {
+        Path file = sixRegions();
+        corrupt(file, m -> {
+            m.plainLong(Layouts.JOURNAL_SLOT, 4);
+            m.plainLong(Layouts.INDEX_SEQ, m.plainLong(Layouts.INDEX_SEQ) | 1);
+        });
+        assertTrue(expectError(verify(file), "coordination", -1, "journal_slot").message().contains("interrupted"));
+    }
+
+    @Test
+    void aStructureLockNamingNoWriterEntryIsFound() throws Exception {
+        Path file = sixRegions();
+        corrupt(file, m -> m.plainLong(Layouts.STRUCT_LOCK, WriterTable.ownerWord(5000, 1)));
+        assertTrue(expectError(verify(file), "coordination", -1, "struct_lock").message().contains("5000"));
+    }
+
+    @Test
+    void aWriterTokenNamingProcessZeroIsFound() throws Exception {
+        Path file = sixRegions();
+        corrupt(file, m -> m.plainLong(new WriterTable(m, GEOMETRY).entryOffset(9) + Layouts.WRITER_TOKEN, 5));
+        assertTrue(expectError(verify(file), "writer-table", -1, "token").message().contains("entry 9"));
+    }
+
+    // ------------------------------------------------------------------ slots
+
+    @Test
+    void aNameHashThatDoesNotMatchTheNameIsFound() throws Exception {
+        Path file = sixRegions();
+        corrupt(file, m -> m.plainLong(Slots.hash(SLOTS.slot(2)), m.plainLong(Slots.hash(SLOTS.slot(2))) ^ 1));
+        VerifyReport report = verify(file);
+        expectError(report, "slot", 2, "hash");
+        expectError(report, "index", 2, "index"); // its entry now names an unsound slot
+    }
+
+    @Test
+    void aNameLengthAboveTheMaximumIsFound() throws Exception {
+        Path file = sixRegions();
+        corrupt(file, m -> m.plainInt(Slots.nameLen(SLOTS.slot(1)), 65));
+        assertTrue(expectError(verify(file), "slot", 1, "name_len").message().contains("65"));
+    }
+
+    @Test
+    void nonZeroNamePaddingIsFound() throws Exception {
+        Path file = sixRegions();
+        corrupt(file, m -> m.segment.set(ValueLayout.JAVA_BYTE, Slots.nameWord(SLOTS.slot(3), 0) + 10, (byte) 'x'));
+        expectError(verify(file), "slot", 3, "name");
+    }
+
+    @Test
+    void aNameThatIsNotUtf8IsFoundEvenWithAMatchingHash() throws Exception {
+        Path file = sixRegions();
+        corrupt(file, m -> {
+            long slot = SLOTS.slot(0);
+            byte[] bad = {'r', (byte) 0xC3}; // "r" and half of a two-byte sequence
+            m.segment.set(ValueLayout.JAVA_BYTE, Slots.nameWord(slot, 0) + 1, bad[1]);
+            m.plainLong(Slots.hash(slot), Hm64.ofBytes(bad, 2));
+        });
+        assertTrue(expectError(verify(file), "slot", 0, "name").message().contains("UTF-8"));
+    }
+
+    @Test
+    void recordsThatNoWriterCanProduceAreFoundByInvariant() throws Exception {
+        Path file = sixRegions();
+        corrupt(file, m -> {
+            long c1 = currentCopy(m, 1);
+            m.plainLong(c1 + Layouts.REC_MAX, m.plainLong(c1 + Layouts.REC_TOTAL) + 1);
+            long c2 = currentCopy(m, 2);
+            m.plainLong(c2 + Layouts.REC_COUNT, 0);
+            long c3 = currentCopy(m, 3);
+            m.plainLong(c3 + Layouts.REC_TOTAL, m.plainLong(c3 + Layouts.REC_COUNT) * (m.plainLong(c3 + Layouts.REC_MAX) + 1));
+            long c4 = currentCopy(m, 4);
+            m.plainLong(c4 + Layouts.REC_BYTES, -5);
+        });
+        VerifyReport report = verify(file);
+        expectError(report, "slot", 1, "kernel_ns_max");
+        expectError(report, "slot", 2, "dispatch_count");
+        expectError(report, "slot", 3, "kernel_ns_total");
+        expectError(report, "slot", 4, "copies");
+    }
+
+    @Test
+    void aReferenceBitOtherThanZeroOrOneAndReservedBytesAreFound() throws Exception {
+        Path file = sixRegions();
+        corrupt(file, m -> {
+            m.plainInt(Slots.referenced(SLOTS.slot(1)), 7);
+            m.segment.set(ValueLayout.JAVA_BYTE, SLOTS.slot(2) + 50, (byte) 9);
+        });
+        VerifyReport report = verify(file);
+        expectError(report, "slot", 1, "referenced");
+        expectError(report, "slot", 2, "reserved");
+    }
+
+    @Test
+    void aBusySlotWithNoChangeUnderWayAndABadLockWordAreFound() throws Exception {
+        Path file = sixRegions();
+        corrupt(file, m -> {
+            m.plainLong(Slots.gen(SLOTS.slot(5)), m.plainLong(Slots.gen(SLOTS.slot(5))) | 1);
+            m.plainLong(Slots.lock(SLOTS.slot(4)), WriterTable.ownerWord(4096, 1));
+        });
+        VerifyReport report = verify(file);
+        expectError(report, "slot", 5, "gen");
+        expectError(report, "slot", 4, "lock");
+        expectError(report, "index", 5, "index"); // BUSY is not LIVE: its entry names no region
+    }
+
+    @Test
+    void aSlotUsedBeyondHighWaterIsFound() throws Exception {
+        Path file = sixRegions();
+        corrupt(file, m -> m.plainLong(Slots.gen(SLOTS.slot(7)), 2));
+        assertTrue(expectError(verify(file), "slot", 7, "gen").message().contains("high_water"));
+    }
+
+    @Test
+    void theSameNameInTwoSlotsIsFound() throws Exception {
+        Path file = sixRegions();
+        corrupt(file, m -> {
+            long from = SLOTS.slot(1);
+            long to = SLOTS.slot(3);
+            m.plainLong(Slots.hash(to), m.plainLong(Slots.hash(from)));
+            m.plainInt(Slots.nameLen(to), m.plainInt(Slots.nameLen(from)));
+            m.plainLong(Slots.nameWord(to, 0), m.plainLong(Slots.nameWord(from, 0)));
+        });
+        assertTrue(expectError(verify(file), "slot", 3, "name").message().contains("slot 1"));
+    }
+
+    // ------------------------------------------------------------------ index
+
+    @Test
+    void anIndexEntryNamingASlotOutOfRangeIsFound() throws Exception {
+        Path file = sixRegions();
+        int[] at = new int[1];
+        corrupt(file, m -> {
+            at[0] = entryOf(m, 2);
+            long e = m.plainLong(entryOffset(at[0]));
+            m.plainLong(entryOffset(at[0]), (e & ~0xFFFF_FFFFL) | (CAPACITY + 5));
+        });
+        VerifyReport report = verify(file);
+        assertEquals(at[0], report.errors().stream().filter(f -> f.area().equals("index") && f.slot() == -1)
+                .findFirst().orElseThrow(() -> new AssertionError(report.findings().toString())).indexEntry());
+        expectError(report, "index", 2, "index"); // slot 2 lost its entry
+    }
+
+    @Test
+    void anIndexEntryWhoseTagDiffersFromItsSlotIsFound() throws Exception {
+        Path file = sixRegions();
+        corrupt(file, m -> {
+            int j = entryOf(m, 4);
+            m.plainLong(entryOffset(j), m.plainLong(entryOffset(j)) ^ (1L << 40));
+        });
+        assertTrue(expectError(verify(file), "index", 4, "index").message().contains("tag"));
+    }
+
+    @Test
+    void aLiveSlotWithoutIndexEntryAndADuplicateEntryAreFound() throws Exception {
+        Path file = sixRegions();
+        corrupt(file, m -> {
+            int j = entryOf(m, 0);
+            long e = m.plainLong(entryOffset(j));
+            m.plainLong(entryOffset(j), 0);
+            int k = entryOf(m, 1);
+            int free = k;
+            do {
+                free = (free + 1) & (GEOMETRY.indexEntries() - 1);
+            } while (m.plainLong(entryOffset(free)) != 0);
+            m.plainLong(entryOffset(free), m.plainLong(entryOffset(k)));
+            assertTrue(e != 0);
+        });
+        VerifyReport report = verify(file);
+        assertTrue(expectError(report, "index", 0, "index").message().contains("no index entry"));
+        assertTrue(report.errors().stream().anyMatch(f -> f.slot() == 1 && f.message().contains("also named")),
+                report.findings().toString());
+    }
+
+    @Test
+    void anEntryAfterAnEmptyEntryOfItsRunIsUnreachableAndFound() throws Exception {
+        Path file = sixRegions();
+        int mask = GEOMETRY.indexEntries() - 1;
+        corrupt(file, m -> {
+            for (int slot = 0; slot < 6; slot++) {
+                int j = entryOf(m, slot);
+                int home = (int) (m.plainLong(Slots.hash(SLOTS.slot(slot))) & mask);
+                int later = (home + 1) & mask;
+                if (j == home && m.plainLong(entryOffset(later)) == 0) {
+                    m.plainLong(entryOffset(later), m.plainLong(entryOffset(j)));
+                    m.plainLong(entryOffset(j), 0);
+                    return;
+                }
+            }
+            throw new AssertionError("no entry at its home with a free successor");
+        });
+        assertTrue(verify(file).errors().stream().anyMatch(f -> f.area().equals("index")
+                && f.message().contains("lookups stop there")), verify(file).findings().toString());
+    }
+
+    @Test
+    void anEntryBeyondTheProbeBoundIsFound() throws Exception {
+        FileGeometry big = new FileGeometry(100, 64); // 256 index entries, max_probe 128
+        Slots slots = new Slots(big);
+        Path file = dir.resolve("probe.hints");
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(100))) {
+            store.record("far", 1, 1);
+        }
+        int mask = big.indexEntries() - 1;
+        corrupt(file, m -> {
+            int home = (int) (m.plainLong(Slots.hash(slots.slot(0))) & mask);
+            long e = m.plainLong(big.indexOffset() + 8L * home);
+            assertTrue(e != 0);
+            m.plainLong(big.indexOffset() + 8L * home, 0);
+            for (int d = 0; d <= 130; d++) { // a full run from home to 130 entries on, the entry at its end
+                m.plainLong(big.indexOffset() + 8L * ((home + d) & mask), d == 130 ? e : HashIndex.entry(0, 99));
+            }
+        });
+        VerifyReport report = verify(file);
+        assertTrue(report.errors().stream().anyMatch(f -> f.field().equals("max_probe") && f.slot() == 0),
+                report.findings().toString());
+    }
+}
