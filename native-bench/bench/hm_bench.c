@@ -60,6 +60,8 @@ typedef struct config {
     uint64_t seed;
     int handles;
     int print_regions;
+    const char *prefix;   /* region names are <prefix><5 digits> */
+    double rate;          /* records per second per thread, 0 = as fast as possible */
 } config;
 
 /* Shared between processes (anonymous MAP_SHARED): tallies and timing per thread. */
@@ -162,8 +164,18 @@ static void *worker_main(void *p) {
     if (!atomic_load(&w->sh->failed)) {
         uint64_t limit = c->records ? c->records : UINT64_MAX;
         uint64_t deadline = c->records ? UINT64_MAX : start + (uint64_t)(c->duration * 1e9);
+        const double ns_per_record = c->rate > 0 ? 1e9 / c->rate : 0;
         for (; n < limit; n++) {
             if ((n & 4095) == 0 && !c->records && mono_ns() >= deadline) break;
+            if (ns_per_record > 0 && (n & 63) == 0) { /* pace like a driver dispatching at --rate */
+                uint64_t due = start + (uint64_t)((double)n * ns_per_record);
+                uint64_t now = mono_ns();
+                if (due >= deadline) break; /* the next record is due after the end of the run */
+                if (now < due) {
+                    struct timespec pause = {(time_t)((due - now) / 1000000000u), (long)((due - now) % 1000000000u)};
+                    nanosleep(&pause, NULL);
+                }
+            }
             uint32_t i = (uint32_t)(n & (SAMPLES - 1));
             uint32_t r = sreg[i];
             uint64_t ns = sns[i];
@@ -239,7 +251,9 @@ static void usage(FILE *f) {
             "      --shared           other processes record into the file too: skip the file-delta verify\n"
             "  -t, --threads N        threads per process (1)\n"
             "  -p, --processes P      processes, forked, each with its own store (1)\n"
-            "  -r, --regions R        regions, named region-%%05d (64)\n"
+            "  -r, --regions R        regions, named <prefix>%%05d (64)\n"
+            "  -P, --prefix P         region name prefix, at most 18 bytes (region-)\n"
+            "  -R, --rate N           records per second per thread, paced (0: as fast as possible)\n"
             "  -s, --zipf S           Zipf skew of region popularity, 0 = uniform (1.0)\n"
             "  -n, --records N        records per thread (1000000)\n"
             "  -d, --duration SEC     run for SEC seconds instead of -n\n"
@@ -279,6 +293,7 @@ int main(int argc, char **argv) {
     c.bytes_per_ns = 8;
     c.seed = 1;
     c.print_regions = 1;
+    c.prefix = "region-";
     static const struct option longopts[] = {
         {"file", required_argument, 0, 'f'},      {"keep", no_argument, 0, 'K'}, {"shared", no_argument, 0, 'X'},
         {"threads", required_argument, 0, 't'},   {"processes", required_argument, 0, 'p'},
@@ -287,10 +302,11 @@ int main(int argc, char **argv) {
         {"capacity", required_argument, 0, 'c'},  {"kernel", required_argument, 0, 'k'},
         {"bytes-per-ns", required_argument, 0, 'B'}, {"seed", required_argument, 0, 'S'},
         {"handles", no_argument, 0, 'H'},         {"quiet", no_argument, 0, 'q'},
+        {"prefix", required_argument, 0, 'P'},    {"rate", required_argument, 0, 'R'},
         {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
     int opt;
     char *end;
-    while ((opt = getopt_long(argc, argv, "f:t:p:r:s:n:d:c:k:B:S:Hqh", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "f:t:p:r:s:n:d:c:k:B:S:P:R:Hqh", longopts, NULL)) != -1) {
         errno = 0;
         switch (opt) {
         case 'f': c.path = optarg; c.keep = 1; break;
@@ -307,6 +323,8 @@ int main(int argc, char **argv) {
         case 'B': c.bytes_per_ns = strtod(optarg, &end); if (*end || c.bytes_per_ns < 0) goto bad; break;
         case 'S': c.seed = strtoull(optarg, &end, 10); if (*end) goto bad; break;
         case 'H': c.handles = 1; break;
+        case 'P': c.prefix = optarg; if (strlen(optarg) > 18) goto bad; break;
+        case 'R': c.rate = strtod(optarg, &end); if (*end || c.rate < 0) goto bad; break;
         case 'q': c.print_regions = 0; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
@@ -333,7 +351,7 @@ int main(int argc, char **argv) {
     if (!names || !lens || !cdf) { fprintf(stderr, "hm-bench: out of memory\n"); return 1; }
     double sum = 0;
     for (uint32_t i = 0; i < c.regions; i++) {
-        snprintf(names[i], sizeof names[i], "region-%05u", i);
+        snprintf(names[i], sizeof names[i], "%s%05u", c.prefix, i);
         lens[i] = strlen(names[i]);
         sum += 1.0 / pow((double)(i + 1), c.zipf);
         cdf[i] = sum;

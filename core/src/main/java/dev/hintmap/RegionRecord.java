@@ -30,4 +30,54 @@ public record RegionRecord(String name, long dispatchCount, long kernelNsTotal, 
     public long meanBytes() {
         return dispatchCount == 0 ? 0 : bytesTotal / dispatchCount;
     }
+
+    /**
+     * This record combined with another record of the same region, as if both sample sequences
+     * had been recorded into one region: count, kernel total and bytes add with saturation at
+     * {@link Long#MAX_VALUE}, the maximum is the larger one. Associative and commutative.
+     *
+     * @throws IllegalArgumentException if {@code other} belongs to another region
+     */
+    public RegionRecord merge(RegionRecord other) {
+        if (!name.equals(other.name)) {
+            throw new IllegalArgumentException("cannot merge region " + other.name + " into " + name);
+        }
+        return new RegionRecord(name, saturatingAdd(dispatchCount, other.dispatchCount),
+                saturatingAdd(kernelNsTotal, other.kernelNsTotal), Math.max(kernelNsMax, other.kernelNsMax),
+                saturatingAdd(bytesTotal, other.bytesTotal));
+    }
+
+    /**
+     * This record weighted by {@code factor} (FORMAT.md §7.6): the count becomes
+     * {@code max(1, round(count * factor))} (saturating), the kernel and byte totals are scaled by the
+     * same ratio, rounded down, so means are kept exactly unless a total saturates; a maximum above
+     * the new kernel total is lowered to it. A factor below 1 ages a profile ({@code decay}); one above 1
+     * weights a run more heavily in a merge. A record with no dispatches stays as it is.
+     *
+     * @throws IllegalArgumentException if {@code factor} is not a positive finite number
+     */
+    public RegionRecord scaled(double factor) {
+        if (!(factor > 0 && factor < Double.POSITIVE_INFINITY)) {
+            throw new IllegalArgumentException("factor " + factor + " is not a positive finite number");
+        }
+        if (dispatchCount == 0 || factor == 1) {
+            return this;
+        }
+        double wanted = Math.rint(dispatchCount * factor);
+        long count = wanted >= 0x1p63 ? Long.MAX_VALUE : Math.max(1, (long) wanted);
+        long total = scale(kernelNsTotal, count, dispatchCount);
+        return new RegionRecord(name, count, total, Math.min(kernelNsMax, total), scale(bytesTotal, count, dispatchCount));
+    }
+
+    /** {@code min(2^63-1, floor(value * numerator / denominator))}, exactly. */
+    private static long scale(long value, long numerator, long denominator) {
+        java.math.BigInteger scaled = java.math.BigInteger.valueOf(value).multiply(java.math.BigInteger.valueOf(numerator))
+                .divide(java.math.BigInteger.valueOf(denominator));
+        return scaled.bitLength() < 64 ? scaled.longValue() : Long.MAX_VALUE;
+    }
+
+    private static long saturatingAdd(long a, long b) {
+        long sum = a + b;
+        return sum < 0 ? Long.MAX_VALUE : sum; // a, b >= 0, so overflow shows as a negative sum
+    }
 }

@@ -54,7 +54,7 @@ public record VerifyReport(Path file, List<Finding> findings, int regions, int i
         public String toString() {
             StringBuilder where = new StringBuilder(area);
             if (slot >= 0) {
-                where.append(" slot ").append(slot);
+                where.append(area.equals("slot") ? " " : " slot ").append(slot);
             }
             if (indexEntry >= 0) {
                 where.append(" index entry ").append(indexEntry);

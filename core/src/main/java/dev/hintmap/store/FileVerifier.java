@@ -34,6 +34,10 @@ public final class FileVerifier {
     static final int ATTEMPTS = 50;
     private static final long RETRY_PAUSE_NANOS = 2_000_000;
     private static final long OWNER_INDEX_MASK = 0xFFFF_FFFFL;
+    /** The monotonic counters of the header, by field name. */
+    private static final Map<String, Long> COUNTERS = new java.util.TreeMap<>(Map.of(
+            "evictions", Layouts.EVICTIONS, "recoveries", Layouts.RECOVERIES,
+            "dropped_inserts", Layouts.DROPPED_INSERTS, "stolen_locks", Layouts.STOLEN_LOCKS));
 
     private final Memory memory;
     private final FileGeometry geometry;
@@ -145,24 +149,13 @@ public final class FileVerifier {
         }
         requireAtMost("high_water", Layouts.HIGH_WATER, capacity);
         requireAtMost("live_count", Layouts.LIVE_COUNT, capacity);
-        for (long[] counter : new long[][] {{Layouts.EVICTIONS}, {Layouts.RECOVERIES}, {Layouts.DROPPED_INSERTS},
-                {Layouts.STOLEN_LOCKS}}) {
-            long value = memory.acquireLong(counter[0]);
+        for (Map.Entry<String, Long> counter : COUNTERS.entrySet()) {
+            long value = memory.acquireLong(counter.getValue());
             if (value < 0) {
-                error("coordination", -1, -1, counterName(counter[0]), "is " + Long.toUnsignedString(value)
+                error("coordination", -1, -1, counter.getKey(), "is " + Long.toUnsignedString(value)
                         + ", above 2^63-1 (counters never set the top bit)");
             }
         }
-    }
-
-    private static String counterName(long offset) {
-        if (offset == Layouts.EVICTIONS) {
-            return "evictions";
-        }
-        if (offset == Layouts.RECOVERIES) {
-            return "recoveries";
-        }
-        return offset == Layouts.DROPPED_INSERTS ? "dropped_inserts" : "stolen_locks";
     }
 
     private void requireAtMost(String field, long offset, long max) {

@@ -1,5 +1,6 @@
 package dev.hintmap.store;
 
+import dev.hintmap.RegionRecord;
 import dev.hintmap.eviction.ClockHand;
 import dev.hintmap.format.FileGeometry;
 import dev.hintmap.format.Layouts;
@@ -296,10 +297,8 @@ public final class StoreEngine {
     /**
      * Scales the record of slot {@code k}, if it is LIVE, by {@code factor} in {@code (0, 1]}
      * under its slot lock (§7.1's publish, so readers see the old or the new record, never a
-     * mix): the count becomes {@code max(1, round(count * factor))}, the sums are scaled by the
-     * same ratio (rounded down) so that their means are kept exactly, and the maximum is
-     * capped at the new kernel total so that the record's invariants still hold. The
-     * {@code referenced} bit is left alone: ageing is not a use.
+     * mix), as {@link RegionRecord#scaled} does (FORMAT.md §7.6). The {@code referenced} bit is
+     * left alone: ageing is not a use.
      *
      * @return true when the slot held a region
      */
@@ -321,21 +320,14 @@ public final class StoreEngine {
             if (!isPlausible(count, total, max, bytes)) {
                 return false; // damaged: readers treat it as absent, ageing it would not help
             }
-            long decayed = Math.max(1, Math.min(count, Math.round(count * factor)));
-            long newTotal = scaleDown(total, decayed, count);
-            writeCopy(Slots.copy(slot, seq + 1), decayed, newTotal, Math.min(max, newTotal),
-                    scaleDown(bytes, decayed, count));
+            RegionRecord aged = new RegionRecord("", count, total, max, bytes).scaled(factor);
+            writeCopy(Slots.copy(slot, seq + 1), aged.dispatchCount(), aged.kernelNsTotal(), aged.kernelNsMax(),
+                    aged.bytesTotal());
             memory.releaseLong(Slots.seq(slot), seq + 1);
             return true;
         } finally {
             locks.release(Slots.lock(slot));
         }
-    }
-
-    /** {@code floor(value * numerator / denominator)} for {@code 0 < numerator <= denominator}, exactly. */
-    static long scaleDown(long value, long numerator, long denominator) {
-        return java.math.BigInteger.valueOf(value).multiply(java.math.BigInteger.valueOf(numerator))
-                .divide(java.math.BigInteger.valueOf(denominator)).longValueExact();
     }
 
     static long saturatingAdd(long a, long b) {

@@ -1,0 +1,45 @@
+package dev.hintmap.cli;
+
+import dev.hintmap.HintStore;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code hintmap decay FILE --factor F}: age a profile between runs, in place. */
+@Command(name = "decay", mixinStandardHelpOptions = true,
+        description = {"Age a profile in place between runs (means kept).", "Every region's dispatch count becomes"
+                + " max(1, round(count * F)) and its totals shrink by the same ratio, so means are kept while old"
+                + " data weighs less against new samples. Safe while writers record: each region is rewritten"
+                + " under its slot lock."})
+final class DecayCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "the hint file (modified in place)")
+    Path file;
+
+    @Option(names = "--factor", paramLabel = "F", required = true, description = "in (0, 1], e.g. 0.5 halves the weight")
+    double factor;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!(factor > 0 && factor <= 1)) {
+            throw new ParameterException(spec.commandLine(), "--factor " + factor + " is outside (0, 1]");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        try (HintStore store = FileArgs.openExistingForWriting(file)) {
+            int aged = store.decay(factor);
+            store.force();
+            out.println(String.format(Locale.ROOT, "decayed %s region(s) of %s by %s", Units.count(aged), file, factor));
+        }
+        out.flush();
+        return ExitCode.OK;
+    }
+}

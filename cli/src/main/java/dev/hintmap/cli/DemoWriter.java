@@ -1,0 +1,78 @@
+package dev.hintmap.cli;
+
+import dev.hintmap.HintStore;
+import dev.hintmap.HintStoreOptions;
+import dev.hintmap.Region;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The demo's Java writer process: a "runtime" whose dispatch threads record kernel samples into the
+ * shared file at a paced rate, half of them through {@link Region} handles, half by name.
+ * Arguments: FILE SECONDS THREADS RATE_PER_THREAD. Prints one summary line when done.
+ */
+public final class DemoWriter {
+    /** Kernel generators of a transformer inference step and their typical kernel times. */
+    static final String[] KERNELS = {
+        "attention_softmax_f32", "flash_attn_fwd_bf16", "layernorm_fused", "rotary_embed_bf16",
+        "embedding_gather", "kv_cache_append", "sampling_topk", "elementwise_gelu",
+    };
+    static final long[] MEAN_NS = {180_000, 420_000, 60_000, 25_000, 35_000, 12_000, 140_000, 3_000};
+
+    private DemoWriter() {}
+
+    public static void main(String[] args) throws Exception {
+        Path file = Path.of(args[0]);
+        double seconds = Double.parseDouble(args[1]);
+        int threads = Integer.parseInt(args[2]);
+        double rate = Double.parseDouble(args[3]);
+        long[] counts = new long[threads];
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            Thread[] workers = new Thread[threads];
+            long end = System.nanoTime() + (long) (seconds * 1e9);
+            for (int t = 0; t < threads; t++) {
+                int id = t;
+                workers[t] = Thread.ofPlatform().name("dispatch-" + t).start(() -> counts[id] = dispatch(store, id, end, rate));
+            }
+            for (Thread w : workers) {
+                w.join();
+            }
+        }
+        long total = 0;
+        for (long c : counts) {
+            total += c;
+        }
+        System.out.printf("java writer  pid %d: %,d dispatches from %d threads in %.0f s%n",
+                ProcessHandle.current().pid(), total, threads, seconds);
+    }
+
+    private static long dispatch(HintStore store, long seed, long end, double rate) {
+        SplittableRandom random = new SplittableRandom(seed);
+        Region[] regions = new Region[KERNELS.length];
+        for (int i = 0; i < KERNELS.length; i++) {
+            regions[i] = store.region(KERNELS[i]);
+        }
+        long start = System.nanoTime();
+        long n = 0;
+        while (true) {
+            long due = start + (long) (n * 1e9 / rate);
+            long now = System.nanoTime();
+            if (due >= end || now >= end) {
+                return n;
+            }
+            if (now < due) {
+                LockSupport.parkNanos(due - now);
+            }
+            int i = random.nextInt(KERNELS.length);
+            long ns = MEAN_NS[i] / 2 + random.nextLong(MEAN_NS[i]); // uniform around the mean
+            long bytes = 4096L * (1 + random.nextInt(256));
+            if ((n & 1) == 0) {
+                regions[i].record(ns, bytes);
+            } else {
+                store.record(KERNELS[i], ns, bytes);
+            }
+            n++;
+        }
+    }
+}

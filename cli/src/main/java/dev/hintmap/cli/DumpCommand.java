@@ -1,0 +1,147 @@
+package dev.hintmap.cli;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SequenceWriter;
+import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import com.fasterxml.jackson.dataformat.csv.CsvSchema;
+import dev.hintmap.HintSnapshot;
+import dev.hintmap.HintStore;
+import dev.hintmap.RegionRecord;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code hintmap dump FILE}: every region of a hint file, as a table, JSON or CSV. */
+@Command(name = "dump", mixinStandardHelpOptions = true,
+        description = {"Print every region as a table, JSON or CSV.", "Read-only; regions sorted by --sort."})
+final class DumpCommand implements Callable<Integer> {
+    enum Format { table, json, csv }
+
+    enum Sort { name, total, mean, count, max }
+
+    /** The CSV columns, also the JSON field order. */
+    static final List<String> COLUMNS = List.of("name", "dispatch_count", "kernel_ns_total", "kernel_ns_max",
+            "bytes_total", "mean_kernel_ns", "mean_bytes", "hot");
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "the hint file")
+    Path file;
+
+    @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", defaultValue = "table",
+            description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+    Format format;
+
+    @Option(names = "--sort", paramLabel = "KEY", defaultValue = "name",
+            description = "order of the regions: ${COMPLETION-CANDIDATES}; numeric keys largest first"
+                    + " (default: ${DEFAULT-VALUE})")
+    Sort sort;
+
+    @Override
+    public Integer call() throws Exception {
+        HintSnapshot snapshot;
+        try (HintStore store = FileArgs.openReadOnly(file)) {
+            snapshot = store.snapshot();
+        }
+        List<RegionRecord> regions = new ArrayList<>(snapshot.regions());
+        regions.sort(comparator(sort));
+        PrintWriter out = spec.commandLine().getOut();
+        switch (format) {
+            case table -> table(out, snapshot, regions);
+            case json -> json(out, snapshot, regions);
+            case csv -> csv(out, snapshot, regions);
+        }
+        out.flush();
+        return ExitCode.OK;
+    }
+
+    static Comparator<RegionRecord> comparator(Sort sort) {
+        return switch (sort) {
+            case name -> Comparator.comparing(RegionRecord::name);
+            case total -> dev.hintmap.RegionOrder.TOTAL_NS.comparator();
+            case mean -> dev.hintmap.RegionOrder.MEAN_NS.comparator();
+            case count -> dev.hintmap.RegionOrder.COUNT.comparator();
+            case max -> dev.hintmap.RegionOrder.MAX_NS.comparator();
+        };
+    }
+
+    private static void table(PrintWriter out, HintSnapshot snapshot, List<RegionRecord> regions) {
+        Table table = new Table("REGION", "HOT", ">DISPATCHES", ">KERNEL NS TOTAL", ">MEAN NS", ">MAX NS", ">BYTES TOTAL",
+                ">MEAN BYTES");
+        for (RegionRecord r : regions) {
+            table.row(r.name(), hot(snapshot, r) ? "HOT" : "", Units.count(r.dispatchCount()),
+                    Units.count(r.kernelNsTotal()), Units.count(r.meanKernelNs()), Units.count(r.kernelNsMax()),
+                    Units.count(r.bytesTotal()), Units.count(r.meanBytes()));
+        }
+        table.lines(0).forEach(out::println);
+        out.println(Units.count(regions.size()) + " regions");
+    }
+
+    private static void json(PrintWriter out, HintSnapshot snapshot, List<RegionRecord> regions) throws Exception {
+        ObjectMapper mapper = new ObjectMapper();
+        try (JsonGenerator g = mapper.getFactory().createGenerator(new NonClosingWriter(out))) {
+            g.useDefaultPrettyPrinter();
+            g.writeStartObject();
+            g.writeStringField("file", snapshot.file().map(Object::toString).orElse(null));
+            g.writeStringField("takenAt", snapshot.takenAt().toString());
+            g.writeNumberField("capacity", snapshot.capacity());
+            g.writeNumberField("hotThresholdNs", snapshot.hotThresholdNs());
+            g.writeArrayFieldStart("regions");
+            for (RegionRecord r : regions) {
+                g.writeStartObject();
+                g.writeStringField("name", r.name());
+                g.writeNumberField("dispatchCount", r.dispatchCount());
+                g.writeNumberField("kernelNsTotal", r.kernelNsTotal());
+                g.writeNumberField("kernelNsMax", r.kernelNsMax());
+                g.writeNumberField("bytesTotal", r.bytesTotal());
+                g.writeNumberField("meanKernelNs", r.meanKernelNs());
+                g.writeNumberField("meanBytes", r.meanBytes());
+                g.writeBooleanField("hot", hot(snapshot, r));
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+        }
+        out.println();
+    }
+
+    private static void csv(PrintWriter out, HintSnapshot snapshot, List<RegionRecord> regions) throws Exception {
+        CsvSchema.Builder schema = CsvSchema.builder().setUseHeader(true);
+        for (String column : COLUMNS) {
+            schema.addColumn(column);
+        }
+        CsvMapper mapper = new CsvMapper();
+        try (SequenceWriter rows = mapper.writer(schema.build()).writeValues(new NonClosingWriter(out))) {
+            for (RegionRecord r : regions) {
+                rows.write(List.of(r.name(), r.dispatchCount(), r.kernelNsTotal(), r.kernelNsMax(), r.bytesTotal(),
+                        r.meanKernelNs(), r.meanBytes(), hot(snapshot, r)));
+            }
+        }
+    }
+
+    private static boolean hot(HintSnapshot snapshot, RegionRecord r) {
+        return r.meanKernelNs() >= snapshot.hotThresholdNs();
+    }
+
+    /** Lets Jackson close its generator without closing the command's output. */
+    static final class NonClosingWriter extends java.io.FilterWriter {
+        NonClosingWriter(java.io.Writer out) {
+            super(out);
+        }
+
+        @Override
+        public void close() throws java.io.IOException {
+            flush();
+        }
+    }
+}

@@ -1,0 +1,18 @@
+package dev.hintmap.cli;
+
+/** Exit statuses of {@code hintmap} (printed by {@code hintmap --help}). */
+final class ExitCode {
+    private ExitCode() {}
+
+    static final int OK = 0;
+    /** {@code verify} found problems. */
+    static final int PROBLEMS = 1;
+    /** Unknown option, bad value (picocli's own code for invalid input). */
+    static final int USAGE = 2;
+    /** Missing, damaged, foreign, other-version or otherwise unusable hint file. */
+    static final int BAD_FILE = 3;
+    /** Any other I/O failure. */
+    static final int IO_ERROR = 4;
+    /** A bug: an exception no command expects. */
+    static final int SOFTWARE = 70;
+}

@@ -1,0 +1,152 @@
+package dev.hintmap.cli;
+
+import dev.hintmap.HintFileInfo;
+import dev.hintmap.HintSnapshot;
+import dev.hintmap.HintStore;
+import dev.hintmap.RegionRecord;
+import io.prometheus.metrics.config.EscapingScheme;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.ToDoubleFunction;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code hintmap export FILE --prometheus}: the file's regions and counters in the Prometheus text
+ * exposition format (version 0.0.4), written by the Prometheus Java client's own writer, for the
+ * node exporter's textfile collector. Times are in seconds, Prometheus's base unit.
+ */
+@Command(name = "export", mixinStandardHelpOptions = true,
+        description = {
+            "Export regions and counters for Prometheus.",
+            "Writes the Prometheus text exposition format (0.0.4), e.g. for the node"
+                    + " exporter's textfile collector (-o DIR/hintmap.prom: written to a temporary file and renamed"
+                    + " into place, as the collector requires). Metrics per region carry the labels file and region.",
+        })
+final class ExportCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "the hint file")
+    Path file;
+
+    @Option(names = "--prometheus", required = true, description = "the Prometheus text format (the only format so far)")
+    boolean prometheus;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "OUT", description = "write to OUT atomically instead of standard output")
+    Path output;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!prometheus) {
+            throw new ParameterException(spec.commandLine(), "choose a format: --prometheus");
+        }
+        MetricSnapshots metrics;
+        try (HintStore store = FileArgs.openReadOnly(file)) {
+            metrics = metrics(file.toString(), store.info(), store.snapshot());
+        }
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        write(text, metrics);
+        if (output == null) {
+            PrintWriter out = spec.commandLine().getOut();
+            out.print(text.toString(StandardCharsets.UTF_8));
+            out.flush();
+        } else {
+            Path tmp = output.resolveSibling("." + output.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
+            try {
+                Files.write(tmp, text.toByteArray());
+                Files.move(tmp, output, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
+        }
+        return ExitCode.OK;
+    }
+
+    static void write(OutputStream out, MetricSnapshots metrics) throws IOException {
+        PrometheusTextFormatWriter.create().write(out, metrics, EscapingScheme.UNDERSCORE_ESCAPING);
+    }
+
+    /** The metric families: per-region series labelled {file, region}, per-file series labelled {file}. */
+    static MetricSnapshots metrics(String file, HintFileInfo info, HintSnapshot snapshot) {
+        List<RegionRecord> regions = snapshot.regions();
+        List<MetricSnapshot> families = new ArrayList<>();
+        families.add(regionCounter("hintmap_region_dispatches", "Kernel dispatches recorded for the region.",
+                file, regions, RegionRecord::dispatchCount));
+        families.add(regionCounter("hintmap_region_kernel_seconds", "Total kernel time recorded for the region.",
+                file, regions, r -> r.kernelNsTotal() / 1e9));
+        families.add(regionGauge("hintmap_region_kernel_max_seconds", "Longest kernel time recorded for the region.",
+                file, regions, r -> r.kernelNsMax() / 1e9));
+        families.add(regionGauge("hintmap_region_kernel_mean_seconds", "Mean kernel time of the region.",
+                file, regions, r -> r.meanKernelNs() / 1e9));
+        families.add(regionCounter("hintmap_region_bytes", "Bytes touched by the region's dispatches.",
+                file, regions, RegionRecord::bytesTotal));
+        families.add(regionGauge("hintmap_region_hot", "1 when the region's mean kernel time reaches the hot threshold.",
+                file, regions, r -> r.meanKernelNs() >= snapshot.hotThresholdNs() ? 1 : 0));
+        families.add(fileGauge("hintmap_regions", "Regions held.", file, info.regions()));
+        families.add(fileGauge("hintmap_capacity_regions", "Maximum number of regions.", file, info.capacity()));
+        families.add(fileGauge("hintmap_hot_regions", "Regions whose mean kernel time reaches the hot threshold.", file,
+                snapshot.hotCount()));
+        families.add(fileGauge("hintmap_hot_threshold_seconds", "Mean kernel time at or above which a region is hot.",
+                file, info.hotThresholdNs() / 1e9));
+        families.add(fileGauge("hintmap_writers", "Writer processes attached to the file.", file, info.writers().size()));
+        families.add(fileCounter("hintmap_evictions", "Regions evicted since the file was created.", file, info.evictions()));
+        families.add(fileCounter("hintmap_dropped_inserts", "New regions dropped because the index had no room.", file,
+                info.droppedInserts()));
+        families.add(fileCounter("hintmap_recoveries", "Structural changes of crashed writers repaired.", file,
+                info.recoveries()));
+        families.add(fileCounter("hintmap_stolen_locks", "Locks taken over from crashed writers.", file, info.stolenLocks()));
+        return new MetricSnapshots(families);
+    }
+
+    private static CounterSnapshot regionCounter(String name, String help, String file, List<RegionRecord> regions,
+            ToDoubleFunction<RegionRecord> value) {
+        CounterSnapshot.Builder b = CounterSnapshot.builder().name(name).help(help);
+        for (RegionRecord r : regions) {
+            b.dataPoint(CounterDataPointSnapshot.builder().labels(Labels.of("file", file, "region", r.name()))
+                    .value(value.applyAsDouble(r)).build());
+        }
+        return b.build();
+    }
+
+    private static GaugeSnapshot regionGauge(String name, String help, String file, List<RegionRecord> regions,
+            ToDoubleFunction<RegionRecord> value) {
+        GaugeSnapshot.Builder b = GaugeSnapshot.builder().name(name).help(help);
+        for (RegionRecord r : regions) {
+            b.dataPoint(GaugeDataPointSnapshot.builder().labels(Labels.of("file", file, "region", r.name()))
+                    .value(value.applyAsDouble(r)).build());
+        }
+        return b.build();
+    }
+
+    private static GaugeSnapshot fileGauge(String name, String help, String file, double value) {
+        return GaugeSnapshot.builder().name(name).help(help)
+                .dataPoint(GaugeDataPointSnapshot.builder().labels(Labels.of("file", file)).value(value).build()).build();
+    }
+
+    private static CounterSnapshot fileCounter(String name, String help, String file, double value) {
+        return CounterSnapshot.builder().name(name).help(help)
+                .dataPoint(CounterDataPointSnapshot.builder().labels(Labels.of("file", file)).value(value).build()).build();
+    }
+}

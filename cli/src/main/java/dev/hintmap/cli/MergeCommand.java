@@ -1,0 +1,190 @@
+package dev.hintmap.cli;
+
+import dev.hintmap.HintFileInfo;
+import dev.hintmap.HintStore;
+import dev.hintmap.HintStoreOptions;
+import dev.hintmap.RegionRecord;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ThreadLocalRandom;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code hintmap merge IN... -o OUT}: combine the profiles of several runs or machines, like {@code llvm-profdata merge}. */
+@Command(name = "merge", mixinStandardHelpOptions = true,
+        description = {
+            "Combine hint files from several runs or machines.",
+            "Writes a new file: per region, dispatch counts, kernel"
+                    + " and byte totals add (saturating at 2^63-1) and the maximum is the largest. When there are"
+                    + " more regions than the output's capacity, the hottest by total kernel time are kept.",
+            "The inputs are read in place (read-only) and may be in use; OUT is written to a temporary file and"
+                    + " renamed into place, so readers see the old file or the complete new one.",
+        })
+final class MergeCommand implements Callable<Integer> {
+    private static final int PROGRESS_EVERY = 1 << 16;
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "IN", arity = "1..*", description = "input hint files")
+    List<Path> inputs;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "OUT", required = true, description = "the merged hint file to write")
+    Path output;
+
+    @Option(names = "--capacity", paramLabel = "N",
+            description = "capacity of OUT (default: the largest capacity among the inputs)")
+    Integer capacity;
+
+    @Option(names = "--hot-threshold-ns", paramLabel = "NS",
+            description = "hot threshold of OUT (default: the first input's)")
+    Long hotThresholdNs;
+
+    @Option(names = "--weight", paramLabel = "IN=W",
+            description = "weight of input IN (as named on the command line): its counts and totals are multiplied"
+                    + " by W > 0 before merging, means kept; repeatable (default 1)")
+    Map<String, String> weights = new LinkedHashMap<>();
+
+    @Option(names = {"-f", "--force"}, description = "replace OUT if it exists")
+    boolean force;
+
+    @Option(names = {"-q", "--quiet"}, description = "no progress on standard error")
+    boolean quiet;
+
+    @Override
+    public Integer call() throws Exception {
+        Map<Path, Double> weightOf = parseWeights();
+        if (capacity != null && (capacity < 0 || capacity > HintStoreOptions.MAX_CAPACITY)) {
+            throw new ParameterException(spec.commandLine(),
+                    "--capacity " + capacity + " is outside [0, " + HintStoreOptions.MAX_CAPACITY + "]");
+        }
+        if (hotThresholdNs != null && hotThresholdNs < 0) {
+            throw new ParameterException(spec.commandLine(), "--hot-threshold-ns " + hotThresholdNs + " is negative");
+        }
+        if (Files.exists(output, LinkOption.NOFOLLOW_LINKS) && !force) {
+            throw new ParameterException(spec.commandLine(), output + " exists: use --force to replace it");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        Progress progress = new Progress(spec.commandLine().getErr(), quiet);
+        ProfileMerger merger = new ProfileMerger();
+        int outCapacity = 0;
+        int maxNameBytes = 1;
+        Long threshold = hotThresholdNs;
+        for (int i = 0; i < inputs.size(); i++) {
+            Path in = inputs.get(i);
+            String label = "[" + (i + 1) + "/" + inputs.size() + "] " + in;
+            List<RegionRecord> regions = new ArrayList<>();
+            try (HintStore store = FileArgs.openReadOnly(in)) {
+                HintFileInfo info = store.info();
+                outCapacity = Math.max(outCapacity, info.capacity());
+                maxNameBytes = Math.max(maxNameBytes, info.maxNameBytes());
+                if (threshold == null) {
+                    threshold = info.hotThresholdNs();
+                } else if (hotThresholdNs == null && threshold != info.hotThresholdNs()) {
+                    progress.step("merge: warning: " + in + " has hot threshold " + info.hotThresholdNs()
+                            + " ns; OUT keeps " + threshold + " ns (set it with --hot-threshold-ns)");
+                }
+                int expected = info.regions();
+                store.forEach(r -> {
+                    regions.add(r);
+                    if (regions.size() % PROGRESS_EVERY == 0) {
+                        progress.update("merge: reading " + label + ": " + Units.count(regions.size()) + " of ~"
+                                + Units.count(expected) + " regions");
+                    }
+                });
+            }
+            double weight = weightOf.getOrDefault(in, 1.0);
+            merger.add(regions, weight);
+            progress.step("merge: read " + label + ": " + Units.count(regions.size()) + " regions"
+                    + (weight == 1 ? "" : ", weight " + weight) + "; " + Units.count(merger.size()) + " distinct so far");
+        }
+        int cap = capacity != null ? capacity : outCapacity;
+        List<RegionRecord> kept = merger.hottest(cap);
+        if (kept.size() < merger.size()) {
+            progress.step("merge: " + Units.count(merger.size()) + " regions exceed the capacity of " + Units.count(cap)
+                    + ": keeping the " + Units.count(kept.size()) + " hottest by total kernel time");
+        }
+        long dropped = write(kept, HintStoreOptions.defaults().capacity(cap).maxNameBytes(maxNameBytes)
+                .hotThresholdNs(threshold), progress);
+        out.println("merged " + inputs.size() + " file(s), " + Units.count(merger.size()) + " regions, into " + output
+                + ": " + Units.count(kept.size() - dropped) + " regions, capacity " + Units.count(cap));
+        if (dropped > 0) {
+            out.println("merge: " + dropped + " region(s) could not be indexed within the probe bound and were dropped");
+        }
+        out.flush();
+        return ExitCode.OK;
+    }
+
+    private Map<Path, Double> parseWeights() {
+        Map<Path, Double> result = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : weights.entrySet()) {
+            Path in = Path.of(e.getKey());
+            if (!inputs.contains(in)) {
+                throw new ParameterException(spec.commandLine(), "--weight names " + e.getKey()
+                        + ", which is not one of the inputs " + inputs);
+            }
+            double w;
+            try {
+                w = Double.parseDouble(e.getValue());
+            } catch (NumberFormatException bad) {
+                throw new ParameterException(spec.commandLine(), "--weight " + e.getKey() + "=" + e.getValue()
+                        + ": the weight is not a number");
+            }
+            if (!(w > 0 && w < Double.POSITIVE_INFINITY)) {
+                throw new ParameterException(spec.commandLine(), "--weight " + e.getKey() + "=" + e.getValue()
+                        + ": the weight must be a positive finite number");
+            }
+            result.put(in, w);
+        }
+        return result;
+    }
+
+    /** Writes the regions into a new file beside OUT, then renames it onto OUT; returns the regions dropped. */
+    private long write(List<RegionRecord> regions, HintStoreOptions options, Progress progress) throws IOException {
+        Path dir = output.toAbsolutePath().getParent();
+        Path tmp = dir.resolve("." + output.getFileName() + ".merge-" + ProcessHandle.current().pid() + "-"
+                + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
+        try {
+            long dropped;
+            try (HintStore store = HintStore.open(tmp, options)) {
+                int written = 0;
+                for (RegionRecord r : regions) {
+                    store.add(r);
+                    if (++written % PROGRESS_EVERY == 0) {
+                        progress.update("merge: writing " + Units.count(written) + " of " + Units.count(regions.size())
+                                + " regions");
+                    }
+                }
+                store.force();
+                dropped = store.info().droppedInserts();
+            }
+            if (force) {
+                Files.move(tmp, output, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } else {
+                try {
+                    Files.createLink(output, tmp); // fails rather than replace a file created meanwhile
+                } catch (FileAlreadyExistsException e) {
+                    throw new IOException(output + " appeared while merging; nothing replaced (use --force)", e);
+                }
+            }
+            progress.step("merge: wrote " + output + " (" + Units.bytes(Files.size(output)) + ")");
+            return dropped;
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+}

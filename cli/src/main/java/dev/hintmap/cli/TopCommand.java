@@ -1,0 +1,93 @@
+package dev.hintmap.cli;
+
+import dev.hintmap.HintSnapshot;
+import dev.hintmap.HintStore;
+import dev.hintmap.RegionOrder;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code hintmap top FILE}: the hottest regions, once or as a live view (like {@code perf top}). */
+@Command(name = "top", mixinStandardHelpOptions = true,
+        description = {
+            "Show the hottest regions, once or live (--watch).",
+            "Prints the hottest regions of a hint file. With --watch, a live full-screen view that refreshes in"
+                    + " place while other processes record into the file, with each region's rates since the last"
+                    + " refresh (press q or Ctrl-C to leave). When standard output is not a terminal, --watch prints"
+                    + " one table per refresh instead.",
+        })
+final class TopCommand implements Callable<Integer> {
+    /** What {@code --by} accepts. */
+    enum By {
+        total(RegionOrder.TOTAL_NS), mean(RegionOrder.MEAN_NS), count(RegionOrder.COUNT), max(RegionOrder.MAX_NS);
+
+        final RegionOrder order;
+
+        By(RegionOrder order) {
+            this.order = order;
+        }
+    }
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "the hint file")
+    Path file;
+
+    @Option(names = {"-n", "--lines"}, paramLabel = "N", defaultValue = "20",
+            description = "regions to show (default: ${DEFAULT-VALUE})")
+    int limit;
+
+    @Option(names = "--by", paramLabel = "ORDER", defaultValue = "total",
+            description = "rank by total kernel time, mean kernel time, dispatch count or longest dispatch:"
+                    + " ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+    By by;
+
+    @Option(names = "--watch", description = "refresh in place until q, Ctrl-C or --iterations")
+    boolean watch;
+
+    @Option(names = "--interval", paramLabel = "MS", defaultValue = "1000",
+            description = "refresh period of --watch in milliseconds (default: ${DEFAULT-VALUE})")
+    long intervalMs;
+
+    @Option(names = "--iterations", paramLabel = "N", defaultValue = "0",
+            description = "with --watch, stop after N refreshes (0: run until q or Ctrl-C)")
+    int iterations;
+
+    @Override
+    public Integer call() throws Exception {
+        if (limit < 0) {
+            throw new ParameterException(spec.commandLine(), "--lines must be >= 0, not " + limit);
+        }
+        if (intervalMs < 10 || intervalMs > 3_600_000) {
+            throw new ParameterException(spec.commandLine(), "--interval must be in [10, 3600000] ms, not " + intervalMs);
+        }
+        if (iterations < 0) {
+            throw new ParameterException(spec.commandLine(), "--iterations must be >= 0, not " + iterations);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        try (HintStore store = FileArgs.openReadOnly(file)) {
+            if (!watch) {
+                for (String line : TopView.render(store.snapshot(), null, limit, by.order, 0)) {
+                    out.println(line);
+                }
+                out.flush();
+                return ExitCode.OK;
+            }
+            WatchScreen.run(out, intervalMs, iterations, (previous, width, height) -> {
+                HintSnapshot now = store.snapshot();
+                int rows = height > 0 ? Math.max(1, Math.min(limit, height - 5)) : limit;
+                List<String> lines = TopView.render(now, previous, rows, by.order, width);
+                return new WatchScreen.Frame(now, lines);
+            });
+        }
+        return ExitCode.OK;
+    }
+}

@@ -1,0 +1,117 @@
+package dev.hintmap.cli;
+
+import dev.hintmap.HintSnapshot;
+import dev.hintmap.RegionOrder;
+import dev.hintmap.RegionRecord;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One screen of {@code hintmap top}: the hottest regions of a snapshot and, given the previous
+ * snapshot, each region's rates since then (dispatches per second, GPU time per second). A pure
+ * function of its inputs, so the live view and the one-shot table print the same thing.
+ */
+final class TopView {
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT);
+
+    private TopView() {}
+
+    /**
+     * @param current the snapshot to show
+     * @param previous the snapshot of the previous refresh, or null for a one-shot table (no rates)
+     * @param limit how many regions at most
+     * @param order what "hottest" means
+     */
+    static List<String> render(HintSnapshot current, HintSnapshot previous, int limit, RegionOrder order, int width) {
+        List<String> lines = new ArrayList<>();
+        long totalNs = 0;
+        long totalCount = 0;
+        for (RegionRecord r : current.regions()) {
+            totalNs = saturatingAdd(totalNs, r.kernelNsTotal());
+            totalCount = saturatingAdd(totalCount, r.dispatchCount());
+        }
+        double seconds = previous == null ? Double.NaN
+                : Math.max(1e-3, (current.takenAt().toEpochMilli() - previous.takenAt().toEpochMilli()) / 1e3);
+        Map<String, RegionRecord> before = new HashMap<>();
+        if (previous != null) {
+            for (RegionRecord r : previous.regions()) {
+                before.put(r.name(), r);
+            }
+        }
+        String time = LocalTime.ofInstant(current.takenAt(), ZoneId.systemDefault()).format(CLOCK);
+        lines.add(cut("hintmap top  " + current.file().map(Object::toString).orElse("(in memory)") + "  " + time
+                + "  by " + order.name().toLowerCase(Locale.ROOT).replace("_ns", ""), width));
+        StringBuilder summary = new StringBuilder()
+                .append("regions ").append(Units.count(current.size())).append('/').append(Units.count(current.capacity()))
+                .append(", ").append(Units.count(current.hotCount())).append(" hot (mean >= ")
+                .append(Units.duration(current.hotThresholdNs())).append(")")
+                .append(", ").append(Units.count(totalCount)).append(" dispatches, ")
+                .append(Units.duration(totalNs)).append(" kernel time");
+        if (previous != null) {
+            long[] delta = totals(current.regions(), before);
+            summary.append(", ").append(Units.rate(delta[0] / seconds)).append(", GPU ")
+                    .append(Units.percent(delta[1] / 1e9 / seconds)).append(" busy");
+        }
+        lines.add(cut(summary.toString(), width));
+        lines.add("");
+        Table table = previous == null
+                ? new Table(">#", "REGION", "HOT", ">DISPATCHES", ">TOTAL", ">SHARE", ">MEAN", ">MAX", ">MEAN BYTES")
+                : new Table(">#", "REGION", "HOT", ">DISPATCHES", ">RATE", ">GPU", ">TOTAL", ">SHARE", ">MEAN", ">MAX",
+                        ">MEAN BYTES");
+        int rank = 0;
+        for (RegionRecord r : current.hottest(limit, order)) {
+            rank++;
+            String hot = r.meanKernelNs() >= current.hotThresholdNs() ? "HOT" : "";
+            String share = Units.percent(totalNs == 0 ? Double.NaN : (double) r.kernelNsTotal() / totalNs);
+            if (previous == null) {
+                table.row(rank, r.name(), hot, Units.count(r.dispatchCount()), Units.duration(r.kernelNsTotal()), share,
+                        Units.duration(r.meanKernelNs()), Units.duration(r.kernelNsMax()), Units.bytes(r.meanBytes()));
+            } else {
+                RegionRecord old = before.get(r.name());
+                boolean comparable = old != null && old.dispatchCount() <= r.dispatchCount(); // else evicted and re-inserted
+                double rate = comparable ? (r.dispatchCount() - old.dispatchCount()) / seconds : Double.NaN;
+                double busy = comparable ? (r.kernelNsTotal() - old.kernelNsTotal()) / 1e9 / seconds : Double.NaN;
+                table.row(rank, r.name(), hot, Units.count(r.dispatchCount()), Units.rate(rate), Units.percent(busy),
+                        Units.duration(r.kernelNsTotal()), share, Units.duration(r.meanKernelNs()),
+                        Units.duration(r.kernelNsMax()), Units.bytes(r.meanBytes()));
+            }
+        }
+        lines.addAll(table.lines(width));
+        if (table.size() == 0) {
+            lines.add("(no regions recorded yet)");
+        }
+        return lines;
+    }
+
+    /** Dispatches and kernel ns recorded since the previous snapshot, over regions present in both. */
+    private static long[] totals(List<RegionRecord> now, Map<String, RegionRecord> before) {
+        long count = 0;
+        long ns = 0;
+        for (RegionRecord r : now) {
+            RegionRecord old = before.get(r.name());
+            if (old == null || old.dispatchCount() > r.dispatchCount()) {
+                count = saturatingAdd(count, r.dispatchCount()); // new (or re-inserted) since: all of it is recent
+                ns = saturatingAdd(ns, r.kernelNsTotal());
+            } else {
+                count = saturatingAdd(count, r.dispatchCount() - old.dispatchCount());
+                ns = saturatingAdd(ns, Math.max(0, r.kernelNsTotal() - old.kernelNsTotal()));
+            }
+        }
+        return new long[] {count, ns};
+    }
+
+    private static long saturatingAdd(long a, long b) {
+        long sum = a + b;
+        return sum < 0 ? Long.MAX_VALUE : sum;
+    }
+
+    private static String cut(String line, int width) {
+        return Table.cut(Table.printable(line), width);
+    }
+}

@@ -1,0 +1,47 @@
+package dev.hintmap.cli;
+
+import dev.hintmap.HintFiles;
+import dev.hintmap.VerifyReport;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code hintmap verify FILE}: check every invariant of the format; exit 1 when something is wrong. */
+@Command(name = "verify", mixinStandardHelpOptions = true,
+        description = {
+            "Check every invariant of the file format; exit 1 on problems.",
+            "Checks the hint file format (docs/FORMAT.md) without modifying the file: header,"
+                    + " checksum and layout, coordination words, writer table, every slot (name, hash, padding,"
+                    + " record invariants) and the index against the slots (probe bounds, reachability, one entry per"
+                    + " region). Prints each problem with its slot or index entry; exits 1 if there is any.",
+            "NOTE lines are legal states worth knowing (e.g. a lock left by a crashed writer, taken over on next use).",
+        })
+final class VerifyCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "the hint file")
+    Path file;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        VerifyReport report = HintFiles.verify(file, FileArgs.options());
+        for (VerifyReport.Finding f : report.findings()) {
+            out.println(Table.printable(f.toString()));
+        }
+        if (!report.stable()) {
+            out.println("WARNING writers kept changing the set of regions during every attempt: problems above may"
+                    + " be states that were in flight");
+        }
+        int errors = report.errors().size();
+        out.println((errors == 0 ? "OK " : "FAILED ") + file + ": " + Units.count(report.regions()) + " regions, "
+                + Units.count(report.indexEntries()) + " index entries checked, " + errors + " problem(s)");
+        out.flush();
+        return errors == 0 ? ExitCode.OK : ExitCode.PROBLEMS;
+    }
+}

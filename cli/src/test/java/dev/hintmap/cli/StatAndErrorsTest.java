@@ -1,0 +1,107 @@
+package dev.hintmap.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hintmap.HintFileInfo;
+import dev.hintmap.HintStore;
+import dev.hintmap.HintStoreOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** {@code stat}, {@code --help} of every command, and the exit statuses of bad input. */
+class StatAndErrorsTest {
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @EnumSource(Cli.Writer.class)
+    void statShowsHeaderLayoutCountersAndWriters(Cli.Writer writer) throws Exception {
+        Path file = writer.write(dir.resolve("s.hints"));
+        String out = Cli.run("stat", file.toString()).expect(ExitCode.OK).out();
+        assertTrue(out.contains("format           hintmap version 1, layout fingerprint 0x"), out);
+        assertTrue(out.contains("capacity         12 regions, names up to 64 bytes"), out);
+        assertTrue(out.contains("regions          12 used (100.0% of capacity), 5 hot, 12 slots ever used"), out);
+        assertTrue(out.contains("generation       15 structural changes"), out); // 15 names inserted, 3 of them evicting
+        assertTrue(out.contains("evictions        3"), out);
+        assertTrue(out.contains("writers          0 attached now, 1 attachments since creation"), out);
+        assertTrue(out.contains("hot threshold    100.0 µs mean kernel time (100,000 ns)"), out);
+        assertTrue(out.matches("(?s).*created          \\d{4}-\\d\\d-\\d\\dT.*Z \\(\\d+ s ago\\).*"), out);
+    }
+
+    @Test
+    void statJsonHasTheSameFactsAsTheApi() throws Exception {
+        Path file = dir.resolve("j.hints");
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(5).hotThresholdNs(50))) {
+            store.record("a", 100, 1);
+            store.record("b", 10, 1);
+            HintFileInfo info = store.info();
+            JsonNode json = new ObjectMapper().readTree(Cli.run("stat", "--json", file.toString()).expect(0).out());
+            assertEquals(file.toString(), json.get("file").asText());
+            assertEquals(1, json.get("formatVersion").asInt());
+            assertEquals(5, json.get("capacity").asInt());
+            assertEquals(50, json.get("hotThresholdNs").asLong());
+            assertEquals(2, json.get("regions").asInt());
+            assertEquals(1, json.get("hotRegions").asInt());
+            assertEquals(2, json.get("generation").asLong());
+            assertEquals(info.created().toString(), json.get("created").asText());
+            assertEquals(Files.size(file), json.get("fileBytes").asLong());
+            assertEquals(1, json.get("writers").size(), "this process is attached as a writer");
+            assertEquals(ProcessHandle.current().pid(), json.get("writers").get(0).get("pid").asLong());
+            assertTrue(json.get("writers").get(0).get("alive").asBoolean());
+        }
+    }
+
+    @Test
+    void helpListsEveryCommandAndEachCommandHasHelp() {
+        String help = Cli.run("--help").expect(ExitCode.OK).out();
+        for (String command : new String[] {"stat", "top", "dump", "merge", "decay", "verify", "export", "demo"}) {
+            assertTrue(help.contains("  " + command + " "), command + " in\n" + help);
+            String own = Cli.run(command, "--help").expect(ExitCode.OK).out();
+            assertTrue(own.startsWith("Usage: hintmap " + command), own);
+        }
+        assertTrue(help.contains("Exit status:"), help);
+    }
+
+    @Test
+    void aMissingFileIsExitThreeWithTheReason() {
+        Path missing = dir.resolve("missing.hints");
+        for (String command : new String[] {"stat", "top", "dump", "export --prometheus", "decay --factor 0.5"}) {
+            String[] args = (command + " " + missing).split(" ");
+            Cli.Result r = Cli.run(args).expect(ExitCode.BAD_FILE);
+            assertTrue(r.err().contains(missing.toString()) && r.err().contains("no such hint file"), r.err());
+            assertTrue(Files.notExists(missing), command + " must not create the file");
+        }
+    }
+
+    @Test
+    void aFileThatIsNotAHintFileIsExitThree() throws Exception {
+        Path text = Files.writeString(dir.resolve("notes.txt"), "x".repeat(5000));
+        Cli.Result r = Cli.run("stat", text.toString()).expect(ExitCode.BAD_FILE);
+        assertTrue(r.err().contains("not a hint file"), r.err());
+        assertEquals("x".repeat(5000), Files.readString(text), "never modified");
+    }
+
+    @Test
+    void badUsageIsExitTwo() throws Exception {
+        Path file = Cli.writtenByJava(dir.resolve("u.hints"));
+        Cli.run("nonsense").expect(ExitCode.USAGE);
+        Cli.run().expect(ExitCode.USAGE);
+        Cli.run("stat").expect(ExitCode.USAGE);
+        Cli.run("top", "--by", "speed", file.toString()).expect(ExitCode.USAGE);
+        Cli.run("top", "-n", "-1", file.toString()).expect(ExitCode.USAGE);
+        Cli.run("top", "--watch", "--interval", "1", file.toString()).expect(ExitCode.USAGE);
+        Cli.run("dump", "--format", "xml", file.toString()).expect(ExitCode.USAGE);
+        Cli.run("decay", "--factor", "1.5", file.toString()).expect(ExitCode.USAGE);
+        Cli.run("decay", "--factor", "0", file.toString()).expect(ExitCode.USAGE);
+        Cli.run("decay", file.toString()).expect(ExitCode.USAGE);
+        Cli.run("export", file.toString()).expect(ExitCode.USAGE);
+        Cli.run("demo", "--seconds", "0").expect(ExitCode.USAGE);
+    }
+}

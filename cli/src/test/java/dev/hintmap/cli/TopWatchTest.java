@@ -1,0 +1,111 @@
+package dev.hintmap.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code top --watch} on a file that a native {@code hm-bench} process is writing: in a real
+ * pseudo-terminal (util-linux {@code script}) it takes over the screen and redraws in place with
+ * rates; through a pipe it prints one table per refresh.
+ */
+class TopWatchTest {
+    private static final String ALTERNATE_SCREEN_ON = "\u001b[?1049h";
+    private static final String ALTERNATE_SCREEN_OFF = "\u001b[?1049l";
+    private static final String CURSOR_HOME = "\u001b[H";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void inATerminalItRedrawsInPlaceWithRatesOfALiveFileAndRestoresTheScreen() throws Exception {
+        Path file = dir.resolve("live.hints");
+        Process writer = Cli.hmBench(file, 30, "pty_kernel_", 6);
+        try {
+            awaitFile(file);
+            List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
+                    "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                    HintmapCli.class.getName(), "top", "--watch", "--interval", "500", "--iterations", "3", "-n", "4",
+                    file.toString()));
+            Path screen = dir.resolve("screen.out");
+            ProcessBuilder pty = new ProcessBuilder("script", "-q", "-f", "-e", "-c", shellQuote(command), "/dev/null")
+                    .redirectOutput(screen.toFile()).redirectErrorStream(true);
+            pty.environment().put("TERM", "xterm-256color");
+            pty.environment().put("COLUMNS", "160");
+            pty.environment().put("LINES", "40");
+            Process top = pty.start();
+            assertTrue(top.waitFor(120, TimeUnit.SECONDS), "top --watch --iterations 3 finished");
+            String out = Files.readString(screen, StandardCharsets.UTF_8);
+            assertEquals(0, top.exitValue(), out);
+            int on = out.indexOf(ALTERNATE_SCREEN_ON);
+            int off = out.lastIndexOf(ALTERNATE_SCREEN_OFF);
+            assertTrue(on >= 0 && off > on, "entered and left the alternate screen:\n" + visible(out));
+            String session = out.substring(on, off);
+            assertEquals(3, count(session, CURSOR_HOME), "one redraw from the top-left corner per refresh");
+            assertTrue(session.contains("refresh 3 of 3"), visible(session));
+            String[] frames = session.split(Pattern.quote(CURSOR_HOME));
+            String last = frames[frames.length - 1];
+            assertTrue(last.contains("RATE") && last.contains("pty_kernel_00000"), visible(last));
+            Matcher rate = Pattern.compile("pty_kernel_\\d{5}\\s+(HOT)?\\s+[\\d,]+\\s+([\\d,.]+)/s").matcher(last);
+            assertTrue(rate.find(), visible(last));
+            assertTrue(Double.parseDouble(rate.group(2).replace(",", "")) > 0,
+                    "the live writer's dispatches show as a rate:\n" + visible(last));
+            assertTrue(Pattern.compile("\u001b\\[\\?[\\d;]*25h").matcher(out.substring(off - 40)).find(),
+                    "the cursor is shown again:\n" + visible(out.substring(off - 40)));
+        } finally {
+            writer.destroyForcibly();
+            writer.waitFor();
+        }
+    }
+
+    @Test
+    void throughAPipeItPrintsOneTablePerRefresh() throws Exception {
+        Path file = Cli.writtenByC(dir.resolve("plain.hints"));
+        String out = Cli.run("top", "--watch", "--interval", "50", "--iterations", "3", "-n", "2", file.toString())
+                .expect(0).out();
+        assertFalse(out.contains("\u001b"), "no escape sequences when not on a terminal");
+        assertEquals(3, count(out, "--- refresh "), out);
+        assertTrue(out.contains("--- refresh 3 at "), out);
+        String second = out.split("--- refresh 2 at ")[1];
+        assertTrue(second.contains("RATE") && second.contains("0.0/s"), "a file nobody writes has zero rates:\n" + out);
+    }
+
+    private static void awaitFile(Path file) throws InterruptedException {
+        for (int i = 0; i < 200 && !Files.exists(file); i++) {
+            Thread.sleep(50);
+        }
+        assertTrue(Files.exists(file), "hm-bench created " + file);
+        Thread.sleep(300); // a few hundred samples in
+    }
+
+    static String shellQuote(List<String> words) {
+        StringBuilder b = new StringBuilder();
+        for (String w : words) {
+            b.append(b.isEmpty() ? "" : " ").append('\'').append(w.replace("'", "'\\''")).append('\'');
+        }
+        return b.toString();
+    }
+
+    private static int count(String s, String what) {
+        int n = 0;
+        for (int i = s.indexOf(what); i >= 0; i = s.indexOf(what, i + what.length())) {
+            n++;
+        }
+        return n;
+    }
+
+    private static String visible(String s) {
+        return s.replace("\u001b", "<ESC>").replace("\r", "");
+    }
+}

@@ -1,0 +1,81 @@
+package dev.hintmap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.DoubleRange;
+
+/** {@link RegionRecord#merge} and {@link RegionRecord#scaled}: the arithmetic of merge and decay (FORMAT.md §7.6). */
+class RegionRecordProperties {
+
+    /** Records some sequence of samples produces: count >= 1, mean <= max <= total, near saturation too. */
+    @Provide
+    Arbitrary<RegionRecord> records() {
+        Arbitrary<Long> counts = Arbitraries.oneOf(Arbitraries.longs().between(1, 1_000_000),
+                Arbitraries.longs().between(1, Long.MAX_VALUE));
+        Arbitrary<Long> maxes = Arbitraries.oneOf(Arbitraries.longs().between(1, 10_000_000),
+                Arbitraries.longs().between(1, Long.MAX_VALUE));
+        Arbitrary<Double> spread = Arbitraries.doubles().between(0, 1);
+        Arbitrary<Long> bytes = Arbitraries.longs().between(0, Long.MAX_VALUE);
+        return Combinators.combine(counts, maxes, spread, bytes).as((c, m, s, b) -> {
+            long most = c > Long.MAX_VALUE / m ? Long.MAX_VALUE : m * c;
+            long total = Math.min(most, Math.max(m, (long) (m + s * ((double) most - m))));
+            return new RegionRecord("r", c, total, m, b);
+        });
+    }
+
+    private static boolean plausible(RegionRecord r) {
+        return r.dispatchCount() >= 1 && r.kernelNsMax() <= r.kernelNsTotal() && r.meanKernelNs() <= r.kernelNsMax();
+    }
+
+    @Property
+    void mergeIsCommutativeAndAssociativeAndKeepsRecordsPlausible(@ForAll("records") RegionRecord a,
+            @ForAll("records") RegionRecord b, @ForAll("records") RegionRecord c) {
+        assertEquals(a.merge(b), b.merge(a));
+        assertEquals(a.merge(b).merge(c), a.merge(b.merge(c)));
+        assertTrue(plausible(a.merge(b)), a.merge(b).toString());
+    }
+
+    @Property
+    void scalingDownKeepsMeansExactlyAndRecordsPlausible(@ForAll("records") RegionRecord r,
+            @ForAll @DoubleRange(min = 0.0001, max = 1.0) @net.jqwik.api.constraints.Scale(6) double factor) {
+        RegionRecord s = r.scaled(factor);
+        long expected = factor == 1 ? r.dispatchCount() : Math.max(1, (long) Math.rint(r.dispatchCount() * factor));
+        assertEquals(expected, s.dispatchCount(), "factor 1 is exact: no rounding through a double");
+        assertEquals(r.meanKernelNs(), s.meanKernelNs(), "floor(total'/count') = floor(total/count)");
+        assertEquals(r.meanBytes(), s.meanBytes());
+        assertTrue(s.kernelNsMax() <= r.kernelNsMax());
+        assertTrue(plausible(s), s.toString());
+    }
+
+    @Property
+    void scalingUpMultipliesAndSaturatesButStaysPlausible(@ForAll("records") RegionRecord r,
+            @ForAll @DoubleRange(min = 1.0, max = 1e6) double factor) {
+        RegionRecord s = r.scaled(factor);
+        assertTrue(s.dispatchCount() >= r.dispatchCount());
+        assertTrue(s.kernelNsTotal() >= r.kernelNsTotal() || s.kernelNsTotal() == Long.MAX_VALUE);
+        assertTrue(plausible(s), s.toString());
+    }
+
+    @Property
+    void scalingByAWholeNumberIsMergingThatManyCopies(@ForAll("records") RegionRecord r) {
+        RegionRecord small = new RegionRecord("r", r.dispatchCount() % 1000 + 1, 0, 0, r.bytesTotal() % 1_000_000);
+        RegionRecord base = new RegionRecord("r", small.dispatchCount(), small.dispatchCount() * 7, 9, small.bytesTotal());
+        assertEquals(base.merge(base).merge(base), base.scaled(3));
+    }
+
+    @Property(tries = 10)
+    void badFactorsAndOtherRegionsAreRejected(@ForAll("records") RegionRecord r) {
+        for (double bad : new double[] {0, -1, Double.NaN, Double.POSITIVE_INFINITY}) {
+            assertThrows(IllegalArgumentException.class, () -> r.scaled(bad));
+        }
+        assertThrows(IllegalArgumentException.class, () -> r.merge(new RegionRecord("other", 1, 1, 1, 1)));
+    }
+}
