@@ -36,7 +36,7 @@ final class DemoCommand implements Callable<Integer> {
     /** The native writers: name prefix, regions, Zipf skew, kernel time distribution, rate per thread. */
     private static final String[][] NATIVE_WRITERS = {
         {"cuda_gemm_bf16_", "24", "1.1", "lognormal:150000:0.6", "4000"},
-        {"cuda_conv2d_nhwc_", "40", "0.9", "lognormal:40000:0.8", "6000"},
+        {"cuda_conv2d_nhwc_", "36", "0.9", "lognormal:40000:0.8", "6000"},
     };
 
     @Spec
@@ -51,7 +51,7 @@ final class DemoCommand implements Callable<Integer> {
     Path file;
 
     @Option(names = "--capacity", paramLabel = "N", defaultValue = "64",
-            description = "capacity of the demo file: below the 72 regions the writers use, so CLOCK evicts"
+            description = "capacity of the demo file: below the 68 regions the writers use, so CLOCK evicts"
                     + " (default: ${DEFAULT-VALUE})")
     int capacity;
 
@@ -74,6 +74,9 @@ final class DemoCommand implements Callable<Integer> {
             out.println("demo: created " + demoFile + " (capacity " + created.capacity() + ", hot threshold "
                     + Units.duration(created.hotThresholdNs()) + ")");
         }
+        // The writers outlast the live view by a little, so that every refresh shows them at work
+        // (they start before this JVM's first snapshot, the Java writer a JVM start-up later).
+        int writing = seconds + 2;
         List<Process> writers = new ArrayList<>();
         List<Path> logs = new ArrayList<>();
         Thread cleanup = new Thread(() -> writers.forEach(Process::destroyForcibly));
@@ -81,15 +84,15 @@ final class DemoCommand implements Callable<Integer> {
         try {
             for (String[] w : NATIVE_WRITERS) {
                 writers.add(start(logs, demoFile, List.of(hmBench.toString(), "-f", demoFile.toString(), "--shared", "-q",
-                        "-t", "1", "-d", Integer.toString(seconds), "-P", w[0], "-r", w[1], "-s", w[2], "-k", w[3],
+                        "-t", "1", "-d", Integer.toString(writing), "-P", w[0], "-r", w[1], "-s", w[2], "-k", w[3],
                         "-R", w[4], "-S", Integer.toString(writers.size() + 1))));
             }
             String java = ProcessHandle.current().info().command().orElse("java");
             writers.add(start(logs, demoFile, List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx128m", "-cp",
                     System.getProperty("java.class.path"), DemoWriter.class.getName(), demoFile.toString(),
-                    Integer.toString(seconds), "2", "3000")));
+                    Integer.toString(writing), "2", "3000")));
             out.println("demo: 2 native hm-bench writers (C library) and 1 Java writer (2 threads) record for "
-                    + seconds + " s; pids " + writers.stream().map(p -> Long.toString(p.pid())).toList());
+                    + writing + " s; pids " + writers.stream().map(p -> Long.toString(p.pid())).toList());
             out.flush();
             try (HintStore reader = FileArgs.openReadOnly(demoFile)) {
                 WatchScreen.run(out, 1000, seconds, (previous, width, height) -> {
