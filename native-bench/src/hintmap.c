@@ -125,6 +125,8 @@ static inline hm_slot *slot_at(const hm_store *s, uint32_t k) {
     return (hm_slot *)(void *)(s->slots + (size_t)k * s->slot_bytes);
 }
 
+static void msg_vset(char *buf, size_t len, const char *path, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
 static void msg_vset(char *buf, size_t len, const char *path, const char *fmt, va_list ap) {
     if (buf == NULL || len == 0) return;
     int n = snprintf(buf, len, "hintmap: %s: ", path ? path : "(null)");
