@@ -29,7 +29,7 @@
  *     names from hm_region_at are <= max_name_bytes; hm_check of an untouched file is HM_OK.
  *
  * The same file is compiled into build/fuzz_replay (gcc, ASan+UBSan, fuzz/replay_main.c)
- * which `make test` runs on fuzz/regressions/ and fuzz/corpus/.
+ * which `make test` runs on fuzz/regressions/.
  */
 #define _GNU_SOURCE 1
 #include "hintmap.h"

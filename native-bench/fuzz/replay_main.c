@@ -1,6 +1,6 @@
 /*
  * replay_main.c - a plain main() for the libFuzzer target fuzz_hintmap.c, so that `make test`
- * replays the regression inputs and the committed corpus with gcc + ASan/UBSan (no clang).
+ * replays the regression inputs (fuzz/regressions/) with gcc + ASan/UBSan (no clang).
  *
  *   fuzz_replay PATH...          run every file (a directory: every file in it, sorted)
  *   fuzz_replay --seeds DIR      write the seed inputs of the fuzzer into DIR
