@@ -47,8 +47,8 @@
 /* A lock this store gave up on (§6.2 "give up"): while the lock still holds that owner word,
  * later waiters give up after one liveness check instead of waiting lock_wait_limit again. */
 typedef struct hm_giveup {
-    uintptr_t lock;
-    uint64_t owner;
+    _Atomic uintptr_t lock; /* written under giveup_mu; read without it by giveup_clear */
+    uint64_t owner;         /* under giveup_mu */
 } hm_giveup;
 
 struct hm_store {
@@ -476,8 +476,8 @@ static int giveup_known(hm_store *s, const _Atomic uint64_t *l, uint64_t owner) 
     if (atomic_load_explicit(&s->giveup_count, RLX) == 0) return 0; /* relaxed: a hint; the mutex orders the memo */
     int known = 0;
     pthread_mutex_lock(&s->giveup_mu);
-    for (unsigned i = 0; i < HM_GIVEUP_MEMO && !known; i++)
-        known = s->giveup[i].lock == (uintptr_t)l && s->giveup[i].owner == owner;
+    for (unsigned i = 0; i < HM_GIVEUP_MEMO && !known; i++) /* relaxed: under the mutex */
+        known = atomic_load_explicit(&s->giveup[i].lock, RLX) == (uintptr_t)l && s->giveup[i].owner == owner;
     pthread_mutex_unlock(&s->giveup_mu);
     return known;
 }
@@ -485,25 +485,31 @@ static int giveup_known(hm_store *s, const _Atomic uint64_t *l, uint64_t owner) 
 static void giveup_remember(hm_store *s, const _Atomic uint64_t *l, uint64_t owner) {
     pthread_mutex_lock(&s->giveup_mu);
     unsigned free_i = HM_GIVEUP_MEMO;
-    for (unsigned i = 0; i < HM_GIVEUP_MEMO; i++) {
-        if (s->giveup[i].lock == (uintptr_t)l) free_i = i; /* one entry per lock: the newest owner */
-        else if (free_i == HM_GIVEUP_MEMO && s->giveup[i].lock == 0) free_i = i;
+    for (unsigned i = 0; i < HM_GIVEUP_MEMO; i++) { /* relaxed: under the mutex */
+        uintptr_t li = atomic_load_explicit(&s->giveup[i].lock, RLX);
+        if (li == (uintptr_t)l) free_i = i; /* one entry per lock: the newest owner */
+        else if (free_i == HM_GIVEUP_MEMO && li == 0) free_i = i;
     }
     if (free_i == HM_GIVEUP_MEMO) free_i = s->giveup_next++ % HM_GIVEUP_MEMO; /* full: overwrite round robin */
-    if (s->giveup[free_i].lock == 0)
+    if (atomic_load_explicit(&s->giveup[free_i].lock, RLX) == 0)
         atomic_fetch_add_explicit(&s->giveup_count, 1, RLX); /* relaxed: counted under the mutex */
-    s->giveup[free_i].lock = (uintptr_t)l;
+    atomic_store_explicit(&s->giveup[free_i].lock, (uintptr_t)l, RLX); /* relaxed: a hint for giveup_clear */
     s->giveup[free_i].owner = owner;
     pthread_mutex_unlock(&s->giveup_mu);
 }
 
-/* The lock was taken after a wait: its word changed, so whatever we gave up on it is over. */
-static void giveup_forget(hm_store *s, const _Atomic uint64_t *l) {
-    if (atomic_load_explicit(&s->giveup_count, RLX) == 0) return; /* relaxed: a hint, see giveup_known */
+/* We took lock `l`: its word changed, so whatever we gave up on it is over ("until the word
+ * changes", §6.2). Costs one relaxed load per acquisition while the memo is empty. */
+static inline void giveup_clear(hm_store *s, const _Atomic uint64_t *l) {
+    if (__builtin_expect(atomic_load_explicit(&s->giveup_count, RLX) == 0, 1)) return; /* relaxed: a hint */
+    int found = 0;
+    for (unsigned i = 0; i < HM_GIVEUP_MEMO && !found; i++) /* relaxed: a hint, confirmed under the mutex */
+        found = atomic_load_explicit(&s->giveup[i].lock, RLX) == (uintptr_t)l;
+    if (!found) return;
     pthread_mutex_lock(&s->giveup_mu);
     for (unsigned i = 0; i < HM_GIVEUP_MEMO; i++) {
-        if (s->giveup[i].lock == (uintptr_t)l) {
-            s->giveup[i].lock = 0;
+        if (atomic_load_explicit(&s->giveup[i].lock, RLX) == (uintptr_t)l) { /* relaxed: under the mutex */
+            atomic_store_explicit(&s->giveup[i].lock, 0, RLX);
             s->giveup[i].owner = 0;
             atomic_fetch_sub_explicit(&s->giveup_count, 1, RLX); /* relaxed: counted under the mutex */
         }
@@ -517,7 +523,10 @@ static void giveup_forget(hm_store *s, const _Atomic uint64_t *l) {
  * same (lock, owner word) before and one liveness check found the holder still alive. A
  * waiter that gives up has changed nothing. */
 static __attribute__((warn_unused_result)) int lock_acquire(hm_store *s, _Atomic uint64_t *l, int *stolen) {
-    if (lock_try(s, l)) return 1;
+    if (lock_try(s, l)) {
+        giveup_clear(s, l);
+        return 1;
+    }
     uint64_t expected;
     unsigned spins = 0;
     int yielding = 0;
@@ -527,7 +536,7 @@ static __attribute__((warn_unused_result)) int lock_acquire(hm_store *s, _Atomic
         if (holder == 0) {
             expected = 0;
             if (atomic_compare_exchange_weak_explicit(l, &expected, s->owner, ACQ, RLX)) {
-                if (yielding) giveup_forget(s, l);
+                giveup_clear(s, l);
                 return 1;
             }
             continue;
@@ -556,7 +565,7 @@ static __attribute__((warn_unused_result)) int lock_acquire(hm_store *s, _Atomic
             if (atomic_compare_exchange_strong_explicit(l, &expected, s->owner, ACQ, RLX)) {
                 atomic_fetch_add_explicit(&s->hdr->stolen_locks, 1, RLX); /* relaxed: statistics */
                 if (stolen) *stolen = 1;
-                giveup_forget(s, l);
+                giveup_clear(s, l);
                 return 1;
             }
             continue;
@@ -1557,6 +1566,7 @@ static int open_existing(open_ctx *ctx, int fd, const hm_options *o, hm_store **
     s->ino = st.st_ino;
     s->lock_wait_limit_ns = HM_LOCK_WAIT_LIMIT_NS;
     atomic_init(&s->giveup_count, 0);
+    for (unsigned i = 0; i < HM_GIVEUP_MEMO; i++) atomic_init(&s->giveup[i].lock, 0);
     atomic_init(&s->closed, 0);
     atomic_init(&s->refs, 1);
     if (!s->read_only) {

@@ -895,12 +895,20 @@ static void test_live_owner_slot_lock_gives_up(void) {
     CHECK_EQ(hm_region_add(h, 10, 1), HM_OK);
     CHECK_EQ(look(s, "a", &r), HM_OK);
     CHECK_EQ(r.dispatch_count, 3);
-    /* a new live owner word in the same lock is waited for afresh (the memo names the word) */
+    /* the word changed (we took the lock): the same owner word held again is waited for afresh */
+    atomic_store(&sl->lock, owner);
+    t0 = now_ms();
+    CHECK_EQ(hm_region_add(h, 10, 1), HM_DROPPED);
+    CHECK(now_ms() - t0 >= LIMIT_MS - 1);
+    /* and so is another live owner word in the same lock (the memo names the word) */
     uint64_t owner2 = t_plant_owner(s, 1001, getpid());
     atomic_store(&sl->lock, owner2);
     t0 = now_ms();
     CHECK_EQ(hm_region_add(h, 10, 1), HM_DROPPED);
     CHECK(now_ms() - t0 >= LIMIT_MS - 1);
+    t0 = now_ms();
+    CHECK_EQ(rec(s, "a", 10, 1), HM_DROPPED);
+    CHECK(now_ms() - t0 < LIMIT_MS / 2);
     atomic_store(&sl->lock, 0);
     hm_region_free(h);
     CHECK_EQ(hm_close(s), HM_OK);
