@@ -15,11 +15,14 @@
  *   byte 3 = prefill choice (b % 4: none, 3 names, capacity/2, capacity+5 with evictions)
  *            of a valid file the library creates (cached per choice)
  *   byte 4 = number of patches (b % 17), then each patch:
- *              region (1 byte: 0 header lines 0-3, 1 writer table, 2 index, 3 slots, 4 anywhere,
- *                      5 an interesting u64 into a header word, 6 an interesting u64/u32 into
- *                      a slot field, 7 an index entry naming a slot with a name's tag)
+ *              region (1 byte, mod 9: 0 header lines 0-3, 1 writer table, 2 index, 3 slots,
+ *                      4 anywhere, 5 an interesting u64 into a header word, 6 an interesting
+ *                      u64/u32 into a slot field, 7 an index entry naming a slot with a name's
+ *                      tag, 8 a LIVE owner: this process's token in a writer entry and that
+ *                      entry's owner word in struct_lock or a slot lock, so that the writer
+ *                      must give up, FORMAT §6.2, after the 2 ms limit the target sets)
  *              offset (3 bytes, little-endian, reduced modulo the region)
- *              len    (1 byte: 1..32 bytes follow, or for 5-7 one selector byte follows)
+ *              len    (1 byte: 1..32 bytes follow, or for 5-8 one selector byte follows)
  *   rest   = op script, one byte per op (low 4 bits: op, high 4 bits: name), some ops read
  *            one more byte (a value, or a raw name length + bytes).
  *
@@ -178,6 +181,8 @@ static const unsigned char *base_image(unsigned ci, unsigned mi, unsigned pi, si
 }
 
 static uint64_t own_token(void) {
+    static uint64_t cached;
+    if (cached) return cached;
     char buf[1024];
     FILE *f = fopen("/proc/self/stat", "r");
     if (f == NULL) return 0;
@@ -191,11 +196,12 @@ static uint64_t own_token(void) {
         while (*p == ' ') p++;
         while (*p && *p != ' ') p++;
     }
-    return (uint64_t)getpid() << HM_TOKEN_START_BITS | (strtoull(p, NULL, 10) & HM_TOKEN_START_MASK);
+    cached = (uint64_t)getpid() << HM_TOKEN_START_BITS | (strtoull(p, NULL, 10) & HM_TOKEN_START_MASK);
+    return cached;
 }
 
 static uint64_t interesting(uint8_t sel, uint32_t cap, uint32_t mnb) {
-    switch (sel % 18) {
+    switch (sel % 19) {
     case 0: return 0;
     case 1: return 1;
     case 2: return 2;
@@ -213,6 +219,7 @@ static uint64_t interesting(uint8_t sel, uint32_t cap, uint32_t mnb) {
     case 14: return UINT64_C(1) << 32 | 1;            /* owner word: entry 0, generation 1 */
     case 15: return UINT64_C(1) << 32 | 1025;         /* owner word naming entry 1024 (out of range) */
     case 16: return 3;
+    case 17: return UINT64_C(2) << 32 | 1;           /* owner word: entry 0, generation 2 (often live) */
     default: return (uint64_t)cap * 2;
     }
 }
@@ -227,7 +234,7 @@ static void apply_patches(unsigned char *f, size_t flen, const geo *g, const uin
     if (p >= end) return;
     unsigned n = *p++ % 17;
     for (unsigned i = 0; i < n && end - p >= 5; i++) {
-        unsigned region = p[0] % 8;
+        unsigned region = p[0] % 9;
         size_t off = (size_t)p[1] | (size_t)p[2] << 8 | (size_t)p[3] << 16;
         unsigned len = p[4];
         p += 5;
@@ -241,9 +248,19 @@ static void apply_patches(unsigned char *f, size_t flen, const geo *g, const uin
         }
         if (region >= 5) {
             if (p >= end) break;
-            uint64_t v = interesting(*p++, g->cap, g->mnb);
+            uint8_t sel = *p++;
+            uint64_t v = interesting(sel, g->cap, g->mnb);
             size_t at;
-            if (region == 5) {
+            if (region == 8) {
+                uint32_t entry = 512 + (uint32_t)(off % 512);
+                uint64_t gen = 1 + (off >> 9) % 3;
+                uint64_t tok = own_token();
+                size_t we = 4096 + (size_t)entry * 16;
+                memcpy(f + we, &tok, 8);
+                memcpy(f + we + 8, &gen, 8);
+                v = gen << 32 | (entry + 1);
+                at = sel % 2 == 0 || g->cap == 0 ? 128 : g->slots_off + (size_t)(sel / 2 % g->cap) * g->slot_bytes;
+            } else if (region == 5) {
                 at = 128 + (off % 16) * 8; /* a coordination or statistics word */
             } else if (region == 6) {
                 if (g->cap == 0) continue;

@@ -124,18 +124,18 @@ static int make_seeds(const char *dir) {
                 if (put(dir, name, b, k) != 0) return -1;
                 n++;
             }
-    for (unsigned region = 0; region < 8; region++) {
+    for (unsigned region = 0; region < 10; region++) { /* 9: region 8 again, on struct_lock */
         size_t k = 0;
         b[k++] = 0x01;
         b[k++] = 4; /* capacity 4 */
         b[k++] = 7; /* max_name_bytes 64 */
         b[k++] = 3; /* full, with evictions */
         b[k++] = 1; /* one patch */
-        b[k++] = (unsigned char)region;
+        b[k++] = (unsigned char)(region == 9 ? 8 : region);
         b[k++] = 0x28;
         b[k++] = 0x01;
         b[k++] = 0;
-        b[k++] = region >= 5 ? 5 : 7; /* length 8, or the "capacity + 1" selector */
+        b[k++] = region == 9 ? 4 : region >= 5 ? 5 : 7; /* length 8, or a selector (5: capacity + 1, slot 2) */
         if (region < 5)
             for (int i = 0; i < 8; i++) b[k++] = (unsigned char)(0xF0 + i);
         memcpy(b + k, script, sizeof script);
