@@ -5,7 +5,8 @@
  *   size <live regions> capacity <capacity>
  *
  * With names given after the file, it looks each up with hm_lookup instead and prints
- * "absent <name>" for a region the file does not hold. Opens the file read-only. */
+ * "absent <name>" for a region the file does not hold. Opens the file read-only and runs
+ * hm_check() first (a file truncated, resized or replaced since it was mapped is an error). */
 #include "hintmap.h"
 
 #include <inttypes.h>
@@ -30,6 +31,12 @@ int main(int argc, char **argv) {
     int rc = hm_open_ex(argv[1], &o, &s, err, sizeof err);
     if (rc < 0) {
         fprintf(stderr, "hm-dump: %s\n", err);
+        return 1;
+    }
+    rc = hm_check(s); /* bulk work: make sure the file is still the one mapped (FORMAT §5.1) */
+    if (rc < 0) {
+        fprintf(stderr, "hm-dump: %s\n", hm_last_error(s));
+        hm_close(s);
         return 1;
     }
     hm_region_record r;

@@ -40,7 +40,9 @@ extern "C" {
 /* ------------------------------------------------------------------ codes */
 
 #define HM_OK              0   /* success */
-#define HM_DROPPED         1   /* success, but the sample was not stored (capacity 0 or probe bound, FORMAT §7.4 step 10) */
+#define HM_DROPPED         1   /* success, but the sample was not stored: capacity 0, the probe bound
+                                  (FORMAT §7.4 step 10), or a lock held by a live process for longer
+                                  than lock_wait_limit (5 s, FORMAT §6.2 "give up")                   */
 
 #define HM_EINVAL         -1   /* bad argument (NULL pointer, option out of range) */
 #define HM_ENAMETOOLONG   -2   /* region name longer than the file's max_name_bytes */
@@ -60,6 +62,13 @@ extern "C" {
 #define HM_EWRITERS      -16   /* writer table full: 1024 live writers */
 #define HM_EREADONLY     -17   /* write operation on a store opened read-only */
 #define HM_ECLOSED       -18   /* the store was closed (a handle outlived it) */
+#define HM_ESYMLINK      -19   /* the final path component is a symbolic link (refused unless HM_OPEN_FOLLOW_SYMLINKS) */
+#define HM_EOWNER        -20   /* the file is owned by another user (refused unless HM_OPEN_ALLOW_FOREIGN_OWNER
+                                  or the group-shared rule of HM_OPEN_GROUP_SHARED, FORMAT §5 step 0)   */
+#define HM_ENOSPC        -21   /* no space to create the file: ENOSPC, EDQUOT or EFBIG (file-size limit);
+                                  nothing is left at the path                                         */
+#define HM_ECHANGED      -22   /* hm_check(): the file was truncated, resized, replaced or removed
+                                  under the mapping (FORMAT §5.1)                                      */
 
 /** Static description of a code ("unknown error" for anything else). Never NULL. */
 const char *hm_strerror(int code);
@@ -76,6 +85,31 @@ const char *hm_strerror(int code);
 #define HM_DEFAULT_HOT_THRESHOLD_NS  100000u
 #define HM_MAX_CAPACITY              67108864u  /* 2^26 */
 #define HM_MAX_NAME_BYTES_LIMIT      1024u
+
+/* Bits of hm_options.flags (FORMAT §5 step 0 and step 2; threat model: docs/SECURITY.md). */
+
+/**
+ * Group sharing. A file this call creates gets mode 0660 (owner and group read/write) instead
+ * of 0600, whatever the umask; its group is the creator's effective group, or the directory's
+ * group when the directory is setgid (the way to share: a directory owned by the shared group
+ * with mode 2770). An existing file owned by another user is accepted when its group is this
+ * process's effective group or one of its supplementary groups and it is not writable by others
+ * (S_IWOTH clear).
+ */
+#define HM_OPEN_GROUP_SHARED         (1u << 0)
+/**
+ * Follow a symbolic link at the final path component (by default it is refused with
+ * HM_ESYMLINK, because a link planted in a shared directory could redirect the writes of this
+ * process to a file of the link's choosing). The directories of the path are always followed:
+ * they are trusted. A dangling link is never created through (HM_EIO).
+ */
+#define HM_OPEN_FOLLOW_SYMLINKS      (1u << 1)
+/**
+ * Accept a file owned by any user (by default a file not owned by this process's effective uid
+ * is refused with HM_EOWNER, so that another user's file cannot steer this process's hints).
+ * The file must still be a regular file that passes every check of FORMAT §5.
+ */
+#define HM_OPEN_ALLOW_FOREIGN_OWNER  (1u << 2)
 
 /**
  * Options of hm_open(). Initialise with hm_options_init(), then change fields.
@@ -94,9 +128,12 @@ typedef struct hm_options {
                                    0..2^63-1 (default 100000)                           */
     int read_only;              /* nonzero: map read-only, never create, claim nothing  */
     uint32_t set_mask;          /* HM_OPT_* bits of explicitly set options              */
+    uint32_t flags;             /* HM_OPEN_* bits (default 0: mode 0600, no symlink at the
+                                   final component, owner must be this effective uid);
+                                   other bits are HM_EINVAL                              */
 } hm_options;
 
-/** Sets the defaults above, read_only = 0, set_mask = 0. */
+/** Sets the defaults above, read_only = 0, set_mask = 0, flags = 0. */
 void hm_options_init(hm_options *o);
 /** Set one option and mark it explicit. No validation here: hm_open() validates. */
 void hm_options_set_capacity(hm_options *o, uint32_t capacity);
@@ -113,11 +150,30 @@ typedef struct hm_store hm_store;
  * On success *out is the store; on failure *out is NULL and the file is
  * unchanged.
  *
- * Errors: HM_EINVAL (NULL path/out, option out of range), HM_ETRUNCATED,
- * HM_EUNFINISHED, HM_ENOTHINT, HM_EVERSION, HM_ECHECKSUM, HM_ELAYOUT,
- * HM_EINCONSISTENT, HM_EOPTIONS, HM_EWRITERS (writer), HM_EIO (open, stat,
- * mmap, /proc, link...; ENOENT for a missing file opened read-only),
- * HM_ENOMEM.
+ * Opening (FORMAT §5 step 0): the path is opened with O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC (a FIFO
+ * or device at the path never blocks the call), then the descriptor (not the path) is
+ * checked: a regular file, owned by this process's effective uid unless opts->flags allow
+ * otherwise. Every header field is checked against its range, the derived layout and the
+ * file's size before any slot is touched. The descriptor stays open until hm_close() (it is
+ * what hm_check() examines).
+ *
+ * Creation (FORMAT §5 steps 1-5): a temporary file `<path>.<pid>.<16 hex>.tmp` is created
+ * (mode exactly 0600, or 0660 with HM_OPEN_GROUP_SHARED), fully allocated with
+ * posix_fallocate (so a full disk or a file-size limit is HM_ENOSPC now, never SIGBUS
+ * later), initialised, flushed and published with link(); it is unlinked on every path. A
+ * concurrent creator of the same path loses link() and opens the winner's file, so exactly
+ * one process initialises it and no reader ever sees a half-written header; a creator that
+ * crashes leaves no file at the path, only a stray temporary that a later creation removes.
+ * The library never ignores or handles signals: a process with a file-size limit below the
+ * file's size must ignore SIGXFSZ to get HM_ENOSPC instead of being killed.
+ *
+ * Errors: HM_EINVAL (NULL path/out, option or flag out of range), HM_ESYMLINK,
+ * HM_EOWNER, HM_ENOTHINT (also: not a regular file), HM_ETRUNCATED,
+ * HM_EUNFINISHED, HM_EVERSION, HM_ECHECKSUM, HM_ELAYOUT, HM_EINCONSISTENT,
+ * HM_EOPTIONS, HM_EWRITERS (writer), HM_ENOSPC (creation), HM_EIO (open, stat,
+ * mmap, /proc, link...; ENOENT for a missing file opened read-only), HM_ENOMEM
+ * (malloc, or mmap's ENOMEM: an address-space limit RLIMIT_AS or vm.max_map_count;
+ * the message says which).
  */
 int hm_open(const char *path, const hm_options *opts, hm_store **out);
 
@@ -136,9 +192,11 @@ int hm_open_ex(const char *path, const hm_options *opts, hm_store **out,
  * Call it exactly once per store (a second call is detected, as HM_ECLOSED, only
  * while handles keep the husk alive). Must not run concurrently with other calls
  * on the store or its handles. The writer entry is released (release store of 0,
- * FORMAT §6.1) just before the mapping is removed.
+ * FORMAT §6.1) just before the mapping is removed, unless the file was truncated below
+ * that entry (checked with fstat first, so that close itself never raises SIGBUS): the
+ * entry is then left for reclaim as dead and HM_ECHANGED is returned.
  *
- * Errors: HM_EIO (munmap failed; the store is freed anyway), HM_ECLOSED.
+ * Errors: HM_EIO (munmap failed), HM_ECHANGED, HM_ECLOSED; the store is freed anyway.
  */
 int hm_close(hm_store *s);
 
@@ -149,7 +207,9 @@ int hm_close(hm_store *s);
  * evicting the CLOCK victim when the store is full.
  *
  * Returns HM_OK, or HM_DROPPED when the sample could not be stored (capacity 0,
- * or the probe bound of FORMAT §7.4 step 10).
+ * the probe bound of FORMAT §7.4 step 10, or a lock that a live process held for
+ * lock_wait_limit = 5 s: FORMAT §6.2 "give up"; the store remembers that lock and owner
+ * word and later calls that meet them again give up after one liveness check).
  * Errors: HM_EINVAL (NULL), HM_EEMPTYNAME, HM_ENAMETOOLONG, HM_EBADNAME,
  * HM_EREADONLY, HM_ECLOSED.
  */
@@ -214,6 +274,30 @@ int hm_stats_get(hm_store *s, hm_stats *out);
 int hm_flush(hm_store *s);
 
 /**
+ * Checks that the file is still the one this store maps (FORMAT §5.1), with two system calls:
+ * fstat of the descriptor kept since open (its size must still be file_bytes: otherwise
+ * "truncated" or "resized") and lstat of the path (stat with HM_OPEN_FOLLOW_SYMLINKS: the
+ * path must still name the same device and inode: otherwise "replaced", or "removed" when
+ * nothing is there). No hintmap process ever resizes, renames or deletes a published file;
+ * another program may.
+ *
+ * Truncation under the mapping: pages past the new end of the file no longer exist, and the
+ * next access to one of them raises SIGBUS. The library installs no signal handler (it keeps
+ * no global state), so a process that touches them is killed by SIGBUS, as with any mapped
+ * file. hm_check() touches nothing in the mapping: a caller that polls it (e.g. before bulk
+ * work such as iterating with hm_region_at) learns of a truncation before any access and can
+ * close the store (hm_close() checks the size itself before releasing the writer entry) and
+ * reopen the path. A file grown, replaced or removed never faults: this store just no longer
+ * shares what others open at the path. The per-record path does not check (two system calls
+ * would cost more than a record).
+ *
+ * Returns HM_OK when unchanged. Errors: HM_ECHANGED (the message says truncated, resized,
+ * replaced or removed, with the sizes or inodes), HM_EIO (fstat/lstat failed otherwise),
+ * HM_EINVAL, HM_ECLOSED.
+ */
+int hm_check(hm_store *s);
+
+/**
  * The message of the last failure on this store (any thread), "" if none.
  * The pointer stays valid until hm_close(); under concurrent failures prefer
  * hm_last_error_copy(). Returns "invalid store" for NULL.
@@ -240,7 +324,7 @@ int hm_region_resolve(hm_store *s, const char *name, size_t name_len, hm_region 
  * hm_region_add because hm_region_record is the snapshot type.) If the
  * cached slot was evicted or reused (gen changed, checked under the slot lock,
  * FORMAT §7.1) the name is re-resolved, or inserted, transparently.
- * Returns HM_OK or HM_DROPPED. Errors: HM_EINVAL, HM_EREADONLY, HM_ECLOSED.
+ * Returns HM_OK or HM_DROPPED (as hm_record). Errors: HM_EINVAL, HM_EREADONLY, HM_ECLOSED.
  */
 int hm_region_add(hm_region *r, uint64_t kernel_ns, uint64_t bytes_touched);
 

@@ -12,6 +12,7 @@
 #include "hintmap_format.h"
 #include "hm_internal.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -33,12 +34,22 @@
 #define HM_SPINS_PER_CHECK   1024u   /* §6.2 */
 #define HM_OPEN_ATTEMPTS     8       /* create/open races (file replaced between link and open) */
 #define HM_ERR_BYTES         512
+#define HM_LOCK_WAIT_LIMIT_NS UINT64_C(5000000000) /* §6.2 lock_wait_limit: give up after 5 s */
+#define HM_GIVEUP_MEMO       16      /* (lock, owner word) pairs a store remembers giving up on */
+#define HM_OPEN_KNOWN_FLAGS  (HM_OPEN_GROUP_SHARED | HM_OPEN_FOLLOW_SYMLINKS | HM_OPEN_ALLOW_FOREIGN_OWNER)
 
 #define RLX memory_order_relaxed
 #define ACQ memory_order_acquire
 #define REL memory_order_release
 
 /* ------------------------------------------------------------------ types */
+
+/* A lock this store gave up on (§6.2 "give up"): while the lock still holds that owner word,
+ * later waiters give up after one liveness check instead of waiting lock_wait_limit again. */
+typedef struct hm_giveup {
+    _Atomic uintptr_t lock; /* written under giveup_mu; read without it by giveup_clear */
+    uint64_t owner;         /* under giveup_mu */
+} hm_giveup;
 
 struct hm_store {
     unsigned char *base;             /* mapping of the whole file                      */
@@ -52,6 +63,17 @@ struct hm_store {
     uint32_t index_entries, index_mask, max_probe, writer_entries;
     uint64_t hot_threshold_ns, created_epoch_ms;
     int read_only;
+    uint32_t flags;                  /* HM_OPEN_* of the open                              */
+    /* the descriptor opened in §5 step 0, kept for hm_check() (§5.1) and closed by hm_close() */
+    int fd;
+    dev_t dev;
+    ino_t ino;
+    /* §6.2 give up: lock_wait_limit (changed only by a test hook) and what we gave up on */
+    uint64_t lock_wait_limit_ns;
+    _Atomic unsigned giveup_count;   /* entries in use: lets the common slow path skip the mutex */
+    pthread_mutex_t giveup_mu;
+    unsigned giveup_next;
+    hm_giveup giveup[HM_GIVEUP_MEMO];
     /* writer identity (§6.1) */
     uint64_t token, owner;
     uint32_t writer_index;
@@ -103,6 +125,8 @@ static inline hm_slot *slot_at(const hm_store *s, uint32_t k) {
     return (hm_slot *)(void *)(s->slots + (size_t)k * s->slot_bytes);
 }
 
+static void msg_vset(char *buf, size_t len, const char *path, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
 static void msg_vset(char *buf, size_t len, const char *path, const char *fmt, va_list ap) {
     if (buf == NULL || len == 0) return;
     int n = snprintf(buf, len, "hintmap: %s: ", path ? path : "(null)");
@@ -152,6 +176,10 @@ const char *hm_strerror(int code) {
     case HM_EWRITERS: return "writer table full";
     case HM_EREADONLY: return "store is read-only";
     case HM_ECLOSED: return "store is closed";
+    case HM_ESYMLINK: return "symbolic link at the final path component refused";
+    case HM_EOWNER: return "file owned by another user refused";
+    case HM_ENOSPC: return "no space to create the hint file (ENOSPC, EDQUOT or file-size limit)";
+    case HM_ECHANGED: return "hint file truncated, resized, replaced or removed under the mapping";
     default: return "unknown error";
     }
 }
@@ -436,8 +464,6 @@ static uint64_t monotonic_ns(void) {
 
 /* ------------------------------------------------------------------ locks (§6.2) */
 
-/* Acquires lock word `l` with this store's owner word. *stolen (optional) is set when the
- * lock was taken over from a dead holder. */
 /* Takes lock word `l` only if it is free right now. */
 static inline int lock_try(hm_store *s, _Atomic uint64_t *l) {
     uint64_t expected = 0;
@@ -445,31 +471,91 @@ static inline int lock_try(hm_store *s, _Atomic uint64_t *l) {
     return atomic_compare_exchange_strong_explicit(l, &expected, s->owner, ACQ, RLX);
 }
 
-static void lock_acquire(hm_store *s, _Atomic uint64_t *l, int *stolen) {
-    if (lock_try(s, l)) return;
+/* §6.2 give up: whether this store already gave up on lock `l` held by `owner`. */
+static int giveup_known(hm_store *s, const _Atomic uint64_t *l, uint64_t owner) {
+    if (atomic_load_explicit(&s->giveup_count, RLX) == 0) return 0; /* relaxed: a hint; the mutex orders the memo */
+    int known = 0;
+    pthread_mutex_lock(&s->giveup_mu);
+    for (unsigned i = 0; i < HM_GIVEUP_MEMO && !known; i++) /* relaxed: under the mutex */
+        known = atomic_load_explicit(&s->giveup[i].lock, RLX) == (uintptr_t)l && s->giveup[i].owner == owner;
+    pthread_mutex_unlock(&s->giveup_mu);
+    return known;
+}
+
+static void giveup_remember(hm_store *s, const _Atomic uint64_t *l, uint64_t owner) {
+    pthread_mutex_lock(&s->giveup_mu);
+    unsigned free_i = HM_GIVEUP_MEMO;
+    for (unsigned i = 0; i < HM_GIVEUP_MEMO; i++) { /* relaxed: under the mutex */
+        uintptr_t li = atomic_load_explicit(&s->giveup[i].lock, RLX);
+        if (li == (uintptr_t)l) free_i = i; /* one entry per lock: the newest owner */
+        else if (free_i == HM_GIVEUP_MEMO && li == 0) free_i = i;
+    }
+    if (free_i == HM_GIVEUP_MEMO) free_i = s->giveup_next++ % HM_GIVEUP_MEMO; /* full: overwrite round robin */
+    if (atomic_load_explicit(&s->giveup[free_i].lock, RLX) == 0)
+        atomic_fetch_add_explicit(&s->giveup_count, 1, RLX); /* relaxed: counted under the mutex */
+    atomic_store_explicit(&s->giveup[free_i].lock, (uintptr_t)l, RLX); /* relaxed: a hint for giveup_clear */
+    s->giveup[free_i].owner = owner;
+    pthread_mutex_unlock(&s->giveup_mu);
+}
+
+/* We took lock `l`: its word changed, so whatever we gave up on it is over ("until the word
+ * changes", §6.2). Costs one relaxed load per acquisition while the memo is empty. */
+static inline void giveup_clear(hm_store *s, const _Atomic uint64_t *l) {
+    if (__builtin_expect(atomic_load_explicit(&s->giveup_count, RLX) == 0, 1)) return; /* relaxed: a hint */
+    int found = 0;
+    for (unsigned i = 0; i < HM_GIVEUP_MEMO && !found; i++) /* relaxed: a hint, confirmed under the mutex */
+        found = atomic_load_explicit(&s->giveup[i].lock, RLX) == (uintptr_t)l;
+    if (!found) return;
+    pthread_mutex_lock(&s->giveup_mu);
+    for (unsigned i = 0; i < HM_GIVEUP_MEMO; i++) {
+        if (atomic_load_explicit(&s->giveup[i].lock, RLX) == (uintptr_t)l) { /* relaxed: under the mutex */
+            atomic_store_explicit(&s->giveup[i].lock, 0, RLX);
+            s->giveup[i].owner = 0;
+            atomic_fetch_sub_explicit(&s->giveup_count, 1, RLX); /* relaxed: counted under the mutex */
+        }
+    }
+    pthread_mutex_unlock(&s->giveup_mu);
+}
+
+/* Acquires lock word `l` with this store's owner word (§6.2). Returns 1 when taken; *stolen
+ * (optional) is set when it was taken over from a dead holder. Returns 0 when it gave up: a
+ * live holder kept it for lock_wait_limit of wall-clock time, or the store gave up on this
+ * same (lock, owner word) before and one liveness check found the holder still alive. A
+ * waiter that gives up has changed nothing. */
+static __attribute__((warn_unused_result)) int lock_acquire(hm_store *s, _Atomic uint64_t *l, int *stolen) {
+    if (lock_try(s, l)) {
+        giveup_clear(s, l);
+        return 1;
+    }
     uint64_t expected;
     unsigned spins = 0;
     int yielding = 0;
-    uint64_t next_check_ns = 0;
+    uint64_t start_ns = 0, next_check_ns = 0;
     for (;;) {
         uint64_t holder = atomic_load_explicit(l, RLX); /* relaxed: only a hint before the CAS */
         if (holder == 0) {
             expected = 0;
-            if (atomic_compare_exchange_weak_explicit(l, &expected, s->owner, ACQ, RLX)) return;
+            if (atomic_compare_exchange_weak_explicit(l, &expected, s->owner, ACQ, RLX)) {
+                giveup_clear(s, l);
+                return 1;
+            }
             continue;
         }
+        uint64_t t;
         if (!yielding) {
             if (++spins % HM_SPINS_PER_CHECK != 0) {
                 cpu_relax();
                 continue;
             }
             yielding = 1; /* §6.2: after the first liveness check, yield between attempts */
+            t = start_ns = monotonic_ns();
+            next_check_ns = t + 1000000;
         } else {
             sched_yield();
             /* §6.3: from then on the holder is checked by the clock, once per millisecond, so a
              * holder that dies after being seen alive is noticed within ~1 ms however slowly
              * the yields come back on a loaded machine */
-            uint64_t t = monotonic_ns();
+            t = monotonic_ns();
             if (t < next_check_ns) continue;
             next_check_ns = t + 1000000;
         }
@@ -479,8 +565,16 @@ static void lock_acquire(hm_store *s, _Atomic uint64_t *l, int *stolen) {
             if (atomic_compare_exchange_strong_explicit(l, &expected, s->owner, ACQ, RLX)) {
                 atomic_fetch_add_explicit(&s->hdr->stolen_locks, 1, RLX); /* relaxed: statistics */
                 if (stolen) *stolen = 1;
-                return;
+                giveup_clear(s, l);
+                return 1;
             }
+            continue;
+        }
+        /* §6.2 give up: a live holder (a stopped process, or a hostile file naming a live process) */
+        if (giveup_known(s, l, holder)) return 0;
+        if (t - start_ns >= s->lock_wait_limit_ns) {
+            giveup_remember(s, l, holder);
+            return 0;
         }
     }
 }
@@ -612,10 +706,11 @@ static int resolve_locked(const hm_store *s, const hm_name *nm, uint32_t skip_k,
 
 /* ------------------------------------------------------------------ record (§7.1) */
 
-/* Records into slot k if its gen is still g. Returns 1 recorded, 0 stale. */
+/* Records into slot k if its gen is still g. Returns 1 recorded, 0 stale, -1 gave up (a live
+ * process held the slot lock for lock_wait_limit, §6.2: the sample is dropped). */
 static int slot_record(hm_store *s, uint32_t k, uint64_t g, uint64_t ns, uint64_t bytes) {
     hm_slot *sl = slot_at(s, k);
-    lock_acquire(s, &sl->lock, NULL);
+    if (!lock_acquire(s, &sl->lock, NULL)) return -1;
     if (atomic_load_explicit(&sl->gen, RLX) != g) { /* relaxed: gen changes only under this lock */
         lock_release(&sl->lock);
         return 0;
@@ -700,10 +795,11 @@ static int index_delete(hm_store *s, uint64_t hash, uint32_t k) {
     return 1;
 }
 
-/* Clears slot k to FREE under its lock (§8 step 1). struct_lock held. */
-static void slot_free(hm_store *s, uint32_t k) {
+/* Clears slot k to FREE under its lock (§8 step 1). struct_lock held. Returns 1, or 0 when it
+ * gave up on the slot lock (§6.2) without changing anything. */
+static int slot_free(hm_store *s, uint32_t k) {
     hm_slot *sl = slot_at(s, k);
-    lock_acquire(s, &sl->lock, NULL);
+    if (!lock_acquire(s, &sl->lock, NULL)) return 0;
     uint64_t gen = atomic_load_explicit(&sl->gen, RLX);
     uint64_t busy = gen | 1;
     if (busy != gen) {
@@ -723,6 +819,7 @@ static void slot_free(hm_store *s, uint32_t k) {
     atomic_store_explicit(&sl->gen, busy + 1, REL); /* release: the next even gen publishes the FREE slot */
     atomic_store_explicit(&s->hdr->clock_hand, k, RLX); /* the next insertion takes it, not a live region (§8) */
     lock_release(&sl->lock);
+    return 1;
 }
 
 /* Copies slot k's name into nm (words: HM_MAX_NAME_WORDS) and checks that it is well formed:
@@ -749,8 +846,9 @@ static int slot_name_checked(const hm_store *s, uint32_t k, uint64_t *words, hm_
 }
 
 /* Rebuilds the index from the slots (§8 step 2). struct_lock held; index_seq made odd
- * here and even again at the end. */
-static void index_rebuild(hm_store *s) {
+ * here and even again at the end. Returns 1, or 0 when it gave up on a slot lock (§6.2): the
+ * rebuild is then left unfinished with index_seq odd, for the next holder, as on a crash. */
+static __attribute__((warn_unused_result)) int index_rebuild(hm_store *s) {
     hm_file_header *h = s->hdr;
     uint64_t seq = atomic_load_explicit(&h->index_seq, RLX) | 1;
     atomic_store_explicit(&h->index_seq, seq, RLX);
@@ -776,10 +874,11 @@ static void index_rebuild(hm_store *s) {
         int ok = (gen & 1) == 0 && slot_name_checked(s, k, words, &nm) &&
                  !resolve_locked(s, &nm, k, &other, NULL, &corrupt) && index_insert(s, nm.hash, k);
         if (ok) live++;
-        else slot_free(s, k);
+        else if (!slot_free(s, k)) return 0;
     }
     atomic_store_explicit(&h->live_count, live, REL);  /* release: pairs with acquire loads of live_count */
     atomic_store_explicit(&h->index_seq, seq + 1, REL); /* release: index stable again */
+    return 1;
 }
 
 static int needs_recovery(const hm_store *s) {
@@ -792,14 +891,16 @@ static int needs_recovery(const hm_store *s) {
            atomic_load_explicit(&h->live_count, RLX) > s->capacity;
 }
 
-/* §8, under struct_lock. */
-static void recover(hm_store *s) {
+/* §8, under struct_lock. Returns 1 repaired, or 0 when it gave up on a slot lock held by a live
+ * process (§6.2): journal_slot and index_seq are then left for the next holder, as on a crash. */
+static __attribute__((warn_unused_result)) int recover(hm_store *s) {
     hm_file_header *h = s->hdr;
     uint64_t j = atomic_load_explicit(&h->journal_slot, RLX);
-    if (j != 0 && j <= s->capacity) slot_free(s, (uint32_t)(j - 1));
-    index_rebuild(s);
+    if (j != 0 && j <= s->capacity && !slot_free(s, (uint32_t)(j - 1))) return 0;
+    if (!index_rebuild(s)) return 0;
     atomic_store_explicit(&h->journal_slot, 0, REL); /* release: journal cleared after the repair */
     atomic_store_explicit(&h->recoveries, sat_add(atomic_load_explicit(&h->recoveries, RLX), 1), RLX);
+    return 1;
 }
 
 /* §7.4 step 3: chooses the slot for a new region. struct_lock held, capacity > 0. */
@@ -833,16 +934,29 @@ static uint32_t clock_choose(hm_store *s) {
  * record in flight into it, stealing from a dead holder). A busy victim is waited for, never
  * passed over: that would make an eviction depend on a record readers cannot see yet, which no
  * order of the operations explains (found by Lincheck on the Java twin). struct_lock held. */
-static uint32_t victim_lock(hm_store *s) {
+static __attribute__((warn_unused_result)) int victim_lock(hm_store *s, uint32_t *k_out) {
+    hm_file_header *h = s->hdr;
+    /* relaxed: ours under struct_lock */
+    const uint64_t hw0 = atomic_load_explicit(&h->high_water, RLX);
+    const uint64_t hand0 = atomic_load_explicit(&h->clock_hand, RLX);
     for (uint32_t second_chances = 0;; second_chances++) {
         uint32_t k = clock_choose(s);
         hm_slot *sl = slot_at(s, k);
-        lock_acquire(s, &sl->lock, NULL);
+        if (!lock_acquire(s, &sl->lock, NULL)) {
+            /* §6.2 give up: the victim's lock is held by a live process. Undo the choice so that
+             * the change leaves the index and every region as they were (the hand may have
+             * cleared some reference bits: that only ages regions). */
+            atomic_store_explicit(&h->high_water, hw0, REL); /* release: as in clock_choose */
+            atomic_store_explicit(&h->clock_hand, hand0, RLX);
+            return 0;
+        }
         /* §7.4 step 4: a record that finished between the hand's look and this lock set the bit
          * again; evicting now would match no order of the two operations. Second chance. */
         if (second_chances >= s->capacity || atomic_load_explicit(&sl->name_len, RLX) == 0 ||
-            atomic_load_explicit(&sl->referenced, RLX) == 0)
-            return k;
+            atomic_load_explicit(&sl->referenced, RLX) == 0) {
+            *k_out = k;
+            return 1;
+        }
         atomic_store_explicit(&sl->referenced, 0, RLX); /* relaxed: a hint, as in the hand */
         lock_release(&sl->lock);
     }
@@ -921,8 +1035,9 @@ static int slot_assign(hm_store *s, uint32_t k, const hm_name *nm, uint64_t ns, 
     if (rebuild) {
         /* DECISION: the index lacked the victim's entry (damaged file): rebuild it after the
          * change, still under struct_lock, rather than holding a second slot lock inside it. */
-        index_rebuild(s);
-        if (rc == HM_OK) {
+        if (!index_rebuild(s)) {
+            rc = HM_DROPPED; /* gave up (§6.2): index_seq stays odd for the next holder */
+        } else if (rc == HM_OK) {
             uint32_t k2;
             int corrupt = 0;
             if (!resolve_locked(s, nm, UINT32_MAX, &k2, NULL, &corrupt) || k2 != k) rc = HM_DROPPED;
@@ -939,28 +1054,38 @@ static int slot_assign(hm_store *s, uint32_t k, const hm_name *nm, uint64_t ns, 
 static int record_structural(hm_store *s, const hm_name *nm, uint64_t ns, uint64_t bytes,
                              uint32_t *k_out, uint64_t *g_out) {
     hm_file_header *h = s->hdr;
-    lock_acquire(s, &h->struct_lock, NULL);
-    if (needs_recovery(s)) recover(s);                                      /* 1: journal set or index_seq odd */
-    uint32_t k;
-    uint64_t g;
+    if (!lock_acquire(s, &h->struct_lock, NULL)) return HM_DROPPED;        /* §6.2 give up */
+    uint32_t k = 0;
+    uint64_t g = 0;
+    int rc;
     int corrupt = 0;
-    int found = resolve_locked(s, nm, UINT32_MAX, &k, &g, &corrupt);        /* 2 */
+    int found = 0;
+    if (needs_recovery(s) && !recover(s)) {                                 /* 1: journal set or index_seq odd */
+        rc = HM_DROPPED; /* gave up on a slot lock held by a live process: left for the next holder */
+        goto out;
+    }
+    found = resolve_locked(s, nm, UINT32_MAX, &k, &g, &corrupt);            /* 2 */
     if (!found && corrupt) {
-        recover(s); /* an index entry named no slot (§5 step 5): repair, then look again */
+        /* an index entry named no slot (§5 step 5): repair, then look again */
+        if (!recover(s)) {
+            rc = HM_DROPPED;
+            goto out;
+        }
         corrupt = 0;
         found = resolve_locked(s, nm, UINT32_MAX, &k, &g, &corrupt);
     }
-    int rc;
     if (found) {
         rc = HM_FOUND_UNDER_LOCK; /* release struct_lock, then record as in §7.1 */
     } else if (!index_has_room(s, nm->hash)) {
         /* no entry within the probe bound: drop the sample without evicting anyone (§7.4 step 3) */
         atomic_fetch_add_explicit(&h->dropped_inserts, 1, RLX); /* relaxed: statistics */
         rc = HM_DROPPED;
+    } else if (!victim_lock(s, &k)) {                                       /* 3-4 */
+        rc = HM_DROPPED; /* the victim's lock is held by a live process (§6.2): nothing changed */
     } else {
-        k = victim_lock(s);                                                /* 3-4 */
         rc = slot_assign(s, k, nm, ns, bytes, &g);                          /* 5-11 */
     }
+out:
     lock_release(&h->struct_lock);
     if (rc != HM_DROPPED) {
         *k_out = k;
@@ -986,11 +1111,13 @@ static int record_name(hm_store *s, const hm_name *nm, uint64_t ns, uint64_t byt
                 return rc;
             }
         }
-        if (slot_record(s, k, g, ns, bytes)) {
+        int r = slot_record(s, k, g, ns, bytes);
+        if (r > 0) {
             *k_out = k;
             *g_out = g;
             return HM_OK;
         }
+        if (r < 0) return HM_DROPPED; /* §6.2 give up */
         /* evicted and reused between resolve and lock: resolve again */
     }
 }
@@ -1005,6 +1132,7 @@ void hm_options_init(hm_options *o) {
     o->hot_threshold_ns = HM_DEFAULT_HOT_THRESHOLD_NS;
     o->read_only = 0;
     o->set_mask = 0;
+    o->flags = 0;
 }
 
 void hm_options_set_capacity(hm_options *o, uint32_t v) {
@@ -1041,39 +1169,119 @@ static uint64_t random64(void) {
     return (uint64_t)ts.tv_nsec * UINT64_C(0x9E3779B97F4A7C15) ^ (uint64_t)ts.tv_sec ^ (uint64_t)getpid() << 32;
 }
 
-/* §5 creation. Returns HM_OK when published (or when another process published first:
- * *raced = 1); the caller then opens the path. */
-static int file_create(open_ctx *ctx, const hm_options *o, int *raced) {
+/* Whether process pid may still be running (§5 step 1): a creator's temporary file is removed
+ * only when this says no. A zombie leader whose other threads run is running; a /proc that
+ * cannot be read means "maybe", so nothing is removed on a guess. */
+static int pid_running(uint64_t pid) {
+    if (pid == (uint64_t)getpid()) return 1;
+    char state = 0;
+    uint64_t start = 0;
+    int r = proc_stat_read(pid, &state, &start);
+    if (r < 0) return 1;
+    if (r == 0 || state == 'X') return 0;
+    return state != 'Z' || proc_thread_count(pid) > 1;
+}
+
+/* §5 step 1: removes the siblings `<name>.<pid>.<16 hex digits>.tmp` of path that this user
+ * owns and whose creator is no longer running (it died in steps 2-4). Best effort: every
+ * failure is ignored, and a name that does not match exactly is never touched. */
+static void stray_cleanup(const char *path) {
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    size_t blen = strlen(base);
+    if (blen == 0) return;
+    char dirbuf[PATH_MAX];
+    const char *dir = ".";
+    if (slash == path) {
+        dir = "/";
+    } else if (slash != NULL) {
+        size_t dl = (size_t)(slash - path);
+        if (dl >= sizeof dirbuf) return;
+        memcpy(dirbuf, path, dl);
+        dirbuf[dl] = '\0';
+        dir = dirbuf;
+    }
+    DIR *d = opendir(dir);
+    if (d == NULL) return;
+    int dfd = dirfd(d);
+    const uid_t me = geteuid();
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *n = e->d_name;
+        if (strncmp(n, base, blen) != 0 || n[blen] != '.') continue;
+        const char *q = n + blen + 1;
+        uint64_t pid = 0;
+        unsigned digits = 0;
+        for (; *q >= '0' && *q <= '9' && digits < 10; q++, digits++) pid = pid * 10 + (uint64_t)(*q - '0');
+        if (digits == 0 || *q != '.') continue;
+        q++;
+        unsigned hex = 0;
+        for (; hex < 16 && ((*q >= '0' && *q <= '9') || (*q >= 'a' && *q <= 'f')); q++) hex++;
+        if (hex != 16 || strcmp(q, ".tmp") != 0) continue;
+        if (pid == 0 || pid_running(pid)) continue;
+        struct stat st;
+        if (fstatat(dfd, n, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+        if (!S_ISREG(st.st_mode) || st.st_uid != me) continue;
+        (void)unlinkat(dfd, n, 0);
+    }
+    closedir(d);
+}
+
+static int space_errno(int e) { return e == ENOSPC || e == EDQUOT || e == EFBIG; }
+
+/* §5 creation, steps 1-5. Returns HM_OK when the file is published at the path, by this process
+ * or by another that won link() (the caller then opens what is at the path). On every path the
+ * temporary file is unlinked: a failed creation leaves nothing at the path. */
+static int file_create(open_ctx *ctx, const hm_options *o, const hm_test_create_hooks *hooks) {
     hm_geometry g;
     geometry_compute(o->capacity, o->max_name_bytes, &g);
+    stray_cleanup(ctx->path);                                                           /* 1 */
+    const mode_t mode = (o->flags & HM_OPEN_GROUP_SHARED) ? 0660 : 0600;
     size_t plen = strlen(ctx->path);
     char *tmp = malloc(plen + 64);
     if (tmp == NULL) return OFAIL(ctx, HM_ENOMEM, "out of memory");
     int fd = -1;
-    for (int attempt = 0; attempt < 16 && fd < 0; attempt++) {
+    for (int attempt = 0; attempt < 16 && fd < 0; attempt++) {                           /* 2 */
         snprintf(tmp, plen + 64, "%s.%ld.%016llx.tmp", ctx->path, (long)getpid(), (unsigned long long)random64());
-        fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
         if (fd < 0 && errno != EEXIST) break;
     }
     if (fd < 0) {
         int e = errno;
-        int rc = OFAIL(ctx, HM_EIO, "cannot create temporary file %s: %s", tmp, strerror(e));
+        int rc = OFAIL(ctx, space_errno(e) ? HM_ENOSPC : HM_EIO, "cannot create temporary file %s: %s [check create]", tmp,
+                       strerror(e));
         free(tmp);
         return rc;
     }
     int rc = HM_OK;
     void *m = MAP_FAILED;
-    if (ftruncate(fd, (off_t)g.file_bytes) != 0) {
-        rc = OFAIL(ctx, HM_EIO, "cannot size temporary file %s to %llu bytes: %s", tmp,
-                   (unsigned long long)g.file_bytes, strerror(errno));
+    /* exactly 0600 / 0660 whatever the umask (open() applied it) */
+    if (fchmod(fd, mode) != 0) {
+        rc = OFAIL(ctx, HM_EIO, "cannot set mode 0%o on temporary file %s: %s [check mode]", (unsigned)mode, tmp,
+                   strerror(errno));
         goto out;
     }
-    m = mmap(NULL, HM_HEADER_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    int err;
+    do err = posix_fallocate(fd, 0, (off_t)g.file_bytes); /* returns the error, errno is untouched */
+    while (err == EINTR);                                                                /* 3 */
+    if (err == EOPNOTSUPP || err == EINVAL) {
+        /* the filesystem cannot allocate: a sparse file (FORMAT §10 caveat: SIGBUS on a full disk) */
+        err = ftruncate(fd, (off_t)g.file_bytes) == 0 ? 0 : errno;
+    }
+    if (err != 0) {
+        rc = OFAIL(ctx, space_errno(err) ? HM_ENOSPC : HM_EIO,
+                   "cannot allocate %llu bytes (file_bytes) for temporary file %s: %s%s [check allocation]",
+                   (unsigned long long)g.file_bytes, tmp, strerror(err),
+                   err == EFBIG ? " (a file-size limit, RLIMIT_FSIZE, or the filesystem's maximum file size)" : "");
+        goto out;
+    }
+    if (hooks != NULL && hooks->after_allocate != NULL) hooks->after_allocate(hooks->arg, tmp);
+    m = mmap(NULL, HM_HEADER_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);            /* 4 */
     if (m == MAP_FAILED) {
-        rc = OFAIL(ctx, HM_EIO, "cannot map temporary file %s: %s", tmp, strerror(errno));
+        rc = OFAIL(ctx, HM_EIO, "cannot map temporary file %s: %s [check mmap]", tmp, strerror(errno));
         goto out;
     }
-    hm_file_header *h = m; /* a new sparse file reads as zero everywhere */
+    hm_file_header *h = m; /* the allocated file reads as zero everywhere */
     h->format_version = HM_FORMAT_VERSION;
     h->header_bytes = HM_HEADER_BYTES;
     h->layout_fingerprint = hm_layout_fingerprint();
@@ -1092,15 +1300,14 @@ static int file_create(open_ctx *ctx, const hm_options *o, int *raced) {
     h->header_checksum = header_checksum(h);
     atomic_store_explicit(&h->magic, HM_MAGIC, REL); /* release: line 0 is complete before magic */
     if (msync(m, HM_HEADER_BYTES, MS_SYNC) != 0) {
-        rc = OFAIL(ctx, HM_EIO, "cannot flush temporary file %s: %s", tmp, strerror(errno));
+        rc = OFAIL(ctx, HM_EIO, "cannot flush temporary file %s: %s [check msync]", tmp, strerror(errno));
         goto out;
     }
-    if (link(tmp, ctx->path) != 0) {
-        if (errno == EEXIST) {
-            *raced = 1; /* another process created it first: open that one */
-        } else {
-            rc = OFAIL(ctx, HM_EIO, "cannot publish %s by link(): %s", tmp, strerror(errno));
-        }
+    if (link(tmp, ctx->path) != 0 && errno != EEXIST) {                                    /* 5 */
+        /* EEXIST: another process created the path first; the caller opens that file */
+        int e = errno;
+        rc = OFAIL(ctx, space_errno(e) ? HM_ENOSPC : HM_EIO, "cannot publish %s by link(): %s [check link]", tmp,
+                   strerror(e));
     }
 out:
     if (m != MAP_FAILED) munmap(m, HM_HEADER_BYTES);
@@ -1223,10 +1430,75 @@ static int writer_claim(open_ctx *ctx, hm_store *s) {
     return OFAIL(ctx, HM_EWRITERS, "writer table full: all %u entries are held by live processes", s->writer_entries);
 }
 
+/* §5 step 0 owner rule, on the values of an fstat of the descriptor. Returns 0 when allowed, or
+ * why not: 1 another owner, 2 (group-shared) the file's group is not one of ours, 3 (group-shared)
+ * the file is writable by others. */
+static int owner_rule(uid_t file_uid, gid_t file_gid, mode_t mode, uid_t euid, gid_t egid, const gid_t *groups,
+                      int ngroups, uint32_t flags) {
+    if (file_uid == euid || (flags & HM_OPEN_ALLOW_FOREIGN_OWNER)) return 0;
+    if (!(flags & HM_OPEN_GROUP_SHARED)) return 1;
+    int member = file_gid == egid;
+    for (int i = 0; i < ngroups && !member; i++) member = groups[i] == file_gid;
+    if (!member) return 2;
+    return (mode & S_IWOTH) ? 3 : 0;
+}
+
+static int owner_check(open_ctx *ctx, const struct stat *st, uint32_t flags) {
+    const uid_t euid = geteuid();
+    const gid_t egid = getegid();
+    gid_t stack_groups[64];
+    gid_t *groups = stack_groups;
+    int n = 0;
+    if (st->st_uid != euid && (flags & HM_OPEN_GROUP_SHARED)) {
+        n = getgroups((int)(sizeof stack_groups / sizeof stack_groups[0]), stack_groups);
+        if (n < 0 && errno == EINVAL) {
+            int want = getgroups(0, NULL);
+            groups = want > 0 ? malloc((size_t)want * sizeof *groups) : NULL;
+            n = groups ? getgroups(want, groups) : -1;
+        }
+        if (n < 0) n = 0; /* no supplementary groups known: only the effective group counts */
+    }
+    int why = owner_rule(st->st_uid, st->st_gid, st->st_mode, euid, egid, groups, n, flags);
+    if (groups != stack_groups) free(groups);
+    switch (why) {
+    case 0: return HM_OK;
+    case 1:
+        return OFAIL(ctx, HM_EOWNER,
+                     "owned by uid %u, not by this process's effective uid %u: another user's file is refused "
+                     "(HM_OPEN_ALLOW_FOREIGN_OWNER or HM_OPEN_GROUP_SHARED allow it) [check owner, expected uid %u]",
+                     (unsigned)st->st_uid, (unsigned)euid, (unsigned)euid);
+    case 2:
+        return OFAIL(ctx, HM_EOWNER,
+                     "owned by uid %u and group %u, which is not one of this process's groups (effective gid %u): "
+                     "refused for a group-shared open [check group, expected one of this process's groups]",
+                     (unsigned)st->st_uid, (unsigned)st->st_gid, (unsigned)egid);
+    default:
+        return OFAIL(ctx, HM_EOWNER,
+                     "owned by uid %u and group %u with mode 0%03o: a group-shared file of another owner must not be "
+                     "writable by others [check mode, expected S_IWOTH clear]",
+                     (unsigned)st->st_uid, (unsigned)st->st_gid, (unsigned)(st->st_mode & 07777));
+    }
+}
+
+static const char *file_type_name(mode_t m) {
+    if (S_ISDIR(m)) return "a directory";
+    if (S_ISFIFO(m)) return "a FIFO";
+    if (S_ISCHR(m)) return "a character device";
+    if (S_ISBLK(m)) return "a block device";
+    if (S_ISSOCK(m)) return "a socket";
+    if (S_ISLNK(m)) return "a symbolic link";
+    return "not a regular file";
+}
+
+/* §5 opening, steps 0 (after open) to 6, on the descriptor fd. On success the store owns fd. */
 static int open_existing(open_ctx *ctx, int fd, const hm_options *o, hm_store **out) {
     struct stat st;
-    if (fstat(fd, &st) != 0) return OFAIL(ctx, HM_EIO, "cannot stat: %s", strerror(errno));
-    if (!S_ISREG(st.st_mode)) return OFAIL(ctx, HM_ENOTHINT, "not a regular file");
+    if (fstat(fd, &st) != 0) return OFAIL(ctx, HM_EIO, "cannot stat: %s [check fstat]", strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return OFAIL(ctx, HM_ENOTHINT, "not a hint file: %s [check file type, expected a regular file]",
+                     file_type_name(st.st_mode));
+    int rc = owner_check(ctx, &st, o->flags);
+    if (rc < 0) return rc;
     uint64_t size = (uint64_t)st.st_size;
     hm_file_header h;
     memset(&h, 0, sizeof h);
@@ -1235,13 +1507,13 @@ static int open_existing(open_ctx *ctx, int fd, const hm_options *o, hm_store **
         while (got < sizeof h) {
             ssize_t r = pread(fd, (unsigned char *)&h + got, sizeof h - got, (off_t)got);
             if (r < 0 && errno == EINTR) continue;
-            if (r < 0) return OFAIL(ctx, HM_EIO, "cannot read header: %s", strerror(errno));
+            if (r < 0) return OFAIL(ctx, HM_EIO, "cannot read header: %s [check read]", strerror(errno));
             if (r == 0) { size = got; break; } /* shrank meanwhile */
             got += (size_t)r;
         }
     }
     hm_geometry g;
-    int rc = header_validate(ctx, &h, size, &g);
+    rc = header_validate(ctx, &h, size, &g);
     if (rc < 0) return rc;
     rc = options_check(ctx, o, &h);
     if (rc < 0) return rc;
@@ -1254,10 +1526,20 @@ static int open_existing(open_ctx *ctx, int fd, const hm_options *o, hm_store **
         free(s);
         return OFAIL(ctx, HM_ENOMEM, "cannot initialise mutex");
     }
+    if (pthread_mutex_init(&s->giveup_mu, NULL) != 0) {
+        pthread_mutex_destroy(&s->err_mu);
+        free(s);
+        return OFAIL(ctx, HM_ENOMEM, "cannot initialise mutex");
+    }
     s->read_only = o->read_only != 0;
+    /* §5 step 6: exactly file_bytes, from the descriptor that passed the checks */
     void *m = mmap(NULL, (size_t)g.file_bytes, s->read_only ? PROT_READ : PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (m == MAP_FAILED) {
-        rc = OFAIL(ctx, HM_EIO, "cannot map %llu bytes: %s", (unsigned long long)g.file_bytes, strerror(errno));
+        int e = errno;
+        rc = OFAIL(ctx, e == ENOMEM ? HM_ENOMEM : HM_EIO, "cannot map %llu bytes (file_bytes): %s%s [check mmap]",
+                   (unsigned long long)g.file_bytes, strerror(e),
+                   e == ENOMEM ? " (address-space limit RLIMIT_AS, or vm.max_map_count mappings)" : "");
+        pthread_mutex_destroy(&s->giveup_mu);
         pthread_mutex_destroy(&s->err_mu);
         free(s);
         return rc;
@@ -1278,12 +1560,20 @@ static int open_existing(open_ctx *ctx, int fd, const hm_options *o, hm_store **
     s->writer_entries = g.writer_entries;
     s->hot_threshold_ns = h.hot_threshold_ns;
     s->created_epoch_ms = h.created_epoch_ms;
+    s->flags = o->flags;
+    s->fd = fd;
+    s->dev = st.st_dev;
+    s->ino = st.st_ino;
+    s->lock_wait_limit_ns = HM_LOCK_WAIT_LIMIT_NS;
+    atomic_init(&s->giveup_count, 0);
+    for (unsigned i = 0; i < HM_GIVEUP_MEMO; i++) atomic_init(&s->giveup[i].lock, 0);
     atomic_init(&s->closed, 0);
     atomic_init(&s->refs, 1);
     if (!s->read_only) {
         rc = writer_claim(ctx, s);
         if (rc < 0) {
             munmap(m, s->map_bytes);
+            pthread_mutex_destroy(&s->giveup_mu);
             pthread_mutex_destroy(&s->err_mu);
             free(s);
             return rc;
@@ -1293,7 +1583,8 @@ static int open_existing(open_ctx *ctx, int fd, const hm_options *o, hm_store **
     return HM_OK;
 }
 
-int hm_open_ex(const char *path, const hm_options *opts, hm_store **out, char *errbuf, size_t errlen) {
+static int open_impl(const char *path, const hm_options *opts, hm_store **out, char *errbuf, size_t errlen,
+                     const hm_test_create_hooks *hooks) {
     char local[HM_ERR_BYTES];
     open_ctx ctx = {path, errbuf ? errbuf : local, errbuf ? errlen : sizeof local};
     if (errbuf && errlen) errbuf[0] = '\0';
@@ -1308,21 +1599,41 @@ int hm_open_ex(const char *path, const hm_options *opts, hm_store **out, char *e
         return OFAIL(&ctx, HM_EINVAL, "option max_name_bytes %u is outside [1, %u]", o.max_name_bytes, HM_MAX_NAME_BYTES_LIMIT);
     if (o.hot_threshold_ns > HM_VALUE_MAX)
         return OFAIL(&ctx, HM_EINVAL, "option hot_threshold_ns %llu is outside [0, 2^63-1]", (unsigned long long)o.hot_threshold_ns);
+    if (o.flags & ~HM_OPEN_KNOWN_FLAGS)
+        return OFAIL(&ctx, HM_EINVAL, "option flags 0x%x has unknown bits (known: 0x%x)", o.flags, HM_OPEN_KNOWN_FLAGS);
+    const int follow = (o.flags & HM_OPEN_FOLLOW_SYMLINKS) != 0;
     for (int attempt = 0; attempt < HM_OPEN_ATTEMPTS; attempt++) {
-        int fd = open(path, (o.read_only ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+        /* §5 step 0: O_NOFOLLOW refuses a symlink at the final component, O_NONBLOCK keeps a FIFO
+         * from blocking the open; everything after is checked on the descriptor */
+        int fd = open(path, (o.read_only ? O_RDONLY : O_RDWR) | O_CLOEXEC | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW));
         if (fd >= 0) {
             int rc = open_existing(&ctx, fd, &o, out);
-            close(fd); /* the mapping keeps the file */
+            if (rc < 0) close(fd); /* on success the store keeps it until hm_close() */
             return rc;
         }
-        if (errno != ENOENT || o.read_only)
-            return OFAIL(&ctx, HM_EIO, "cannot open%s: %s", o.read_only ? " read-only" : "", strerror(errno));
-        int raced = 0;
-        int rc = file_create(&ctx, &o, &raced);
+        int e = errno;
+        struct stat lst;
+        if (e == ELOOP && !follow && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+            return OFAIL(&ctx, HM_ESYMLINK,
+                         "is a symbolic link: refused at the final path component (HM_OPEN_FOLLOW_SYMLINKS allows it) "
+                         "[check symlink, expected a regular file]");
+        if (e == EISDIR || e == ENXIO) /* a directory opened for writing; a socket */
+            return OFAIL(&ctx, HM_ENOTHINT, "not a hint file: %s (%s) [check file type, expected a regular file]",
+                         e == EISDIR ? "a directory" : "not a regular file", strerror(e));
+        if (e != ENOENT || o.read_only)
+            return OFAIL(&ctx, HM_EIO, "cannot open%s: %s [check open]", o.read_only ? " read-only" : "", strerror(e));
+        if (follow && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+            return OFAIL(&ctx, HM_EIO,
+                         "is a dangling symbolic link: hintmap does not create a file through a link [check symlink]");
+        int rc = file_create(&ctx, &o, hooks);
         if (rc < 0) return rc;
         /* created (or lost the race to another creator): open what is at the path now */
     }
     return OFAIL(&ctx, HM_EIO, "the file kept disappearing between creation and open");
+}
+
+int hm_open_ex(const char *path, const hm_options *opts, hm_store **out, char *errbuf, size_t errlen) {
+    return open_impl(path, opts, out, errbuf, errlen, NULL);
 }
 
 int hm_open(const char *path, const hm_options *opts, hm_store **out) {
@@ -1331,6 +1642,7 @@ int hm_open(const char *path, const hm_options *opts, hm_store **out) {
 
 static void store_unref(hm_store *s) {
     if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) == 1) { /* acq_rel: last one frees */
+        pthread_mutex_destroy(&s->giveup_mu);
         pthread_mutex_destroy(&s->err_mu);
         free(s);
     }
@@ -1341,16 +1653,65 @@ int hm_close(hm_store *s) {
     if (atomic_load_explicit(&s->closed, RLX)) return HM_ECLOSED;
     int rc = HM_OK;
     if (!s->read_only) {
-        /* release: everything this process wrote happens before the entry looks free (§6.1).
-         * Callers guarantee no other call on this store is running (documented). */
-        atomic_store_explicit(&s->writers[s->writer_index].token, 0, REL);
+        /* §5.1: a file truncated below our writer entry has lost that page, and the store below
+         * would raise SIGBUS; the entry is then left for reclaim as dead (§6.1). */
+        uint64_t entry_end = (uint64_t)((unsigned char *)&s->writers[s->writer_index] - s->base) + sizeof(hm_writer_entry);
+        struct stat st;
+        if (fstat(s->fd, &st) != 0 || (uint64_t)st.st_size >= entry_end) {
+            /* release: everything this process wrote happens before the entry looks free (§6.1).
+             * Callers guarantee no other call on this store is running (documented). */
+            atomic_store_explicit(&s->writers[s->writer_index].token, 0, REL);
+        } else {
+            rc = fail(s, HM_ECHANGED,
+                      "truncated under the mapping to %lld bytes: writer entry %u not released (reclaimed as dead later) "
+                      "[check size, expected file_bytes %zu]",
+                      (long long)st.st_size, s->writer_index, s->map_bytes);
+        }
     }
     if (munmap(s->base, s->map_bytes) != 0) rc = fail(s, HM_EIO, "munmap failed: %s", strerror(errno));
+    close(s->fd);
+    s->fd = -1;
     s->base = NULL;
     s->hdr = NULL;
     atomic_store_explicit(&s->closed, 1, RLX); /* relaxed: close is not concurrent with other calls */
     store_unref(s);
     return rc;
+}
+
+int hm_check(hm_store *s) {
+    if (s == NULL) return HM_EINVAL;
+    if (atomic_load_explicit(&s->closed, RLX)) return HM_ECLOSED;
+    struct stat st;
+    if (fstat(s->fd, &st) != 0) return fail(s, HM_EIO, "cannot fstat the mapped file: %s [check fstat]", strerror(errno));
+    if ((uint64_t)st.st_size != (uint64_t)s->map_bytes) {
+        if ((uint64_t)st.st_size < (uint64_t)s->map_bytes)
+            return fail(s, HM_ECHANGED,
+                        "truncated under the mapping: the file is %lld bytes [check size, expected file_bytes %zu]; "
+                        "touching the lost pages raises SIGBUS: close this store without using it and reopen",
+                        (long long)st.st_size, s->map_bytes);
+        return fail(s, HM_ECHANGED,
+                    "resized under the mapping: the file grew to %lld bytes [check size, expected file_bytes %zu]",
+                    (long long)st.st_size, s->map_bytes);
+    }
+    struct stat now;
+    int r = (s->flags & HM_OPEN_FOLLOW_SYMLINKS) ? stat(s->path, &now) : lstat(s->path, &now);
+    if (r != 0) {
+        int e = errno;
+        if (e == ENOENT || e == ENOTDIR)
+            return fail(s, HM_ECHANGED,
+                        "removed: no file at the path any more; this store still maps the unlinked file "
+                        "[check path, expected device/inode %llu/%llu]",
+                        (unsigned long long)s->dev, (unsigned long long)s->ino);
+        return fail(s, HM_EIO, "cannot %s the path: %s [check path]", (s->flags & HM_OPEN_FOLLOW_SYMLINKS) ? "stat" : "lstat",
+                    strerror(e));
+    }
+    if (now.st_dev != s->dev || now.st_ino != s->ino)
+        return fail(s, HM_ECHANGED,
+                    "replaced: the path now names device/inode %llu/%llu%s [check inode, expected %llu/%llu, the mapped file]",
+                    (unsigned long long)now.st_dev, (unsigned long long)now.st_ino,
+                    S_ISLNK(now.st_mode) ? " (a symbolic link)" : "", (unsigned long long)s->dev,
+                    (unsigned long long)s->ino);
+    return HM_OK;
 }
 
 /* ------------------------------------------------------------------ public record / lookup */
@@ -1502,7 +1863,11 @@ int hm_region_add(hm_region *r, uint64_t kernel_ns, uint64_t bytes_touched) {
     if (atomic_load_explicit(&s->closed, RLX)) return HM_ECLOSED;
     if (s->read_only) return fail(s, HM_EREADONLY, "cannot record: store was opened read-only");
     uint64_t ns = clamp63(kernel_ns), bytes = clamp63(bytes_touched);
-    if (r->resolved && slot_record(s, r->slot, r->gen, ns, bytes)) return HM_OK;
+    if (r->resolved) {
+        int done = slot_record(s, r->slot, r->gen, ns, bytes);
+        if (done > 0) return HM_OK;
+        if (done < 0) return HM_DROPPED; /* §6.2 give up; the handle stays resolved */
+    }
     r->resolved = 0; /* evicted or reused (gen changed): re-resolve or insert */
     uint32_t k;
     uint64_t g;
@@ -1563,13 +1928,25 @@ int hm_test_hold_slot_lock(hm_store *s, const char *name, size_t name_len) {
     int rc = hm_test_slot_of(s, name, name_len, &k);
     if (rc < 0) return rc;
     if (s->read_only) return HM_EREADONLY;
-    lock_acquire(s, &slot_at(s, k)->lock, NULL);
-    return HM_OK;
+    return lock_acquire(s, &slot_at(s, k)->lock, NULL) ? HM_OK : HM_DROPPED;
 }
 
 int hm_test_hold_struct_lock(hm_store *s) {
     CHECK_STORE(s);
     if (s->read_only) return HM_EREADONLY;
-    lock_acquire(s, &s->hdr->struct_lock, NULL);
-    return HM_OK;
+    return lock_acquire(s, &s->hdr->struct_lock, NULL) ? HM_OK : HM_DROPPED;
+}
+
+void hm_test_set_lock_wait_limit_ns(hm_store *s, uint64_t ns) {
+    if (s) s->lock_wait_limit_ns = ns;
+}
+
+int hm_test_open_hooked(const char *path, const hm_options *opts, hm_store **out, char *errbuf, size_t errlen,
+                        const hm_test_create_hooks *hooks) {
+    return open_impl(path, opts, out, errbuf, errlen, hooks);
+}
+
+int hm_test_owner_rule(uid_t file_uid, gid_t file_gid, mode_t mode, uid_t euid, gid_t egid, const gid_t *groups,
+                       int ngroups, uint32_t flags) {
+    return owner_rule(file_uid, file_gid, mode, euid, egid, groups, ngroups, flags) == 0 ? HM_OK : HM_EOWNER;
 }

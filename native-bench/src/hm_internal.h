@@ -9,6 +9,8 @@
 #include "hintmap.h"
 #include "hintmap_format.h"
 
+#include <sys/types.h>
+
 /** Base address of the store's mapping (the header), NULL for a closed store. */
 void *hm_test_mapping(hm_store *s);
 /** Size of the mapping in bytes. */
@@ -23,5 +25,24 @@ int hm_test_hold_slot_lock(hm_store *s, const char *name, size_t name_len);
 int hm_test_hold_struct_lock(hm_store *s);
 /** Pointer to slot k (no bounds check beyond k < capacity; NULL otherwise). */
 hm_slot *hm_test_slot(hm_store *s, uint32_t k);
+
+/** Sets this store's lock_wait_limit (FORMAT §6.2 "give up", 5 s otherwise), so that tests of a
+ *  lock held by a live process finish quickly. Not thread-safe: call right after opening. */
+void hm_test_set_lock_wait_limit_ns(hm_store *s, uint64_t ns);
+
+/** Hooks into creation (FORMAT §5), for crash tests. */
+typedef struct hm_test_create_hooks {
+    /** Called after step 3 (the temporary file is allocated, not yet initialised or linked). */
+    void (*after_allocate)(void *arg, const char *tmp_path);
+    void *arg;
+} hm_test_create_hooks;
+
+/** hm_open_ex() with creation hooks (NULL: none). */
+int hm_test_open_hooked(const char *path, const hm_options *opts, hm_store **out, char *errbuf, size_t errlen,
+                        const hm_test_create_hooks *hooks);
+
+/** The owner rule of FORMAT §5 step 0 on injected ids: HM_OK (allowed) or HM_EOWNER. */
+int hm_test_owner_rule(uid_t file_uid, gid_t file_gid, mode_t mode, uid_t euid, gid_t egid, const gid_t *groups,
+                       int ngroups, uint32_t flags);
 
 #endif /* HM_INTERNAL_H */

@@ -2,6 +2,9 @@
 #define _GNU_SOURCE 1
 #include "hm_test.h"
 
+#include "hintmap_format.h"
+#include "hm_internal.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -95,4 +98,30 @@ int hm_run_tests(const hm_test_case *cases, size_t n, const char *filter) {
     rmdir(hm_t_dir);
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
+}
+
+uint64_t t_token_of(long pid) {
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (f == NULL) return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')');
+    if (p == NULL) return 0;
+    p++;
+    for (int field = 3; field < 22; field++) {
+        while (*p == ' ') p++;
+        while (*p && *p != ' ') p++;
+    }
+    return (uint64_t)pid << HM_TOKEN_START_BITS | (strtoull(p, NULL, 10) & HM_TOKEN_START_MASK);
+}
+
+uint64_t t_plant_owner(hm_store *s, uint32_t i, long pid) {
+    hm_writer_entry *w = (hm_writer_entry *)((unsigned char *)hm_test_mapping(s) + HM_HEADER_BYTES) + i;
+    uint64_t gen = atomic_load(&w->generation) + 1;
+    atomic_store(&w->generation, gen);
+    atomic_store(&w->token, t_token_of(pid));
+    return (gen & 0xFFFFFFFFu) << 32 | ((uint64_t)i + 1);
 }

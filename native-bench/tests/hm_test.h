@@ -61,4 +61,11 @@ const char *tpath(const char *name);
 int t_write_file(const char *path, const void *data, size_t len);
 unsigned char *t_read_file(const char *path, size_t *len);
 
+/* Token of process pid (FORMAT §3.5: pid << 42 | starttime & (2^42-1)); 0 if unreadable. */
+uint64_t t_token_of(long pid);
+struct hm_store;
+/* Makes writer entry i (one nobody holds) name the live process pid, as a hostile or stale file
+ * could; returns the owner word (§6.1) of that entry, for planting into a lock word. */
+uint64_t t_plant_owner(struct hm_store *s, uint32_t i, long pid);
+
 #endif

@@ -3,7 +3,11 @@
 #include "test_concurrent.h"
 
 #include "hintmap.h"
+#include "hintmap_format.h"
+#include "hm_internal.h"
 #include "hm_test.h"
+
+#include <unistd.h>
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -191,4 +195,58 @@ void hm_t_concurrent_eviction(int threads, int per_thread) {
     }
     free(ts);
     CHECK_EQ(hm_close(sh.s), HM_OK);
+}
+
+/* ------------------------------------------------------------------ give up (FORMAT §6.2) */
+
+typedef struct cg_shared {
+    hm_store *s;
+    _Atomic long dropped, recorded, errors;
+} cg_shared;
+
+static void *cg_thread(void *p) {
+    cg_shared *sh = p;
+    for (int n = 0; n < 3; n++) {
+        int rc = hm_record(sh->s, "held", 4, 1, 1);
+        if (rc == HM_DROPPED) atomic_fetch_add(&sh->dropped, 1);
+        else atomic_fetch_add(&sh->errors, 1);
+        for (int k = 0; k < 100; k++) {
+            if (hm_record(sh->s, "free", 4, 1, 1) == HM_OK) atomic_fetch_add(&sh->recorded, 1);
+            else atomic_fetch_add(&sh->errors, 1);
+        }
+    }
+    return NULL;
+}
+
+void hm_t_concurrent_giveup(int threads) {
+    hm_options o;
+    hm_options_init(&o);
+    hm_options_set_capacity(&o, 16);
+    hm_store *s;
+    CHECK_EQ(hm_open(tpath("giveup-mt.hm"), &o, &s), HM_OK);
+    hm_test_set_lock_wait_limit_ns(s, 200000000); /* 200 ms */
+    CHECK_EQ(hm_record(s, "held", 4, 1, 1), HM_OK);
+    CHECK_EQ(hm_record(s, "free", 4, 1, 1), HM_OK);
+    uint32_t k;
+    CHECK_EQ(hm_test_slot_of(s, "held", 4, &k), HM_OK);
+    uint64_t owner = t_plant_owner(s, 1010, (long)getpid()); /* a live process: this one */
+    CHECK(owner != 0);
+    atomic_store(&hm_test_slot(s, k)->lock, owner);
+    cg_shared sh = {s, 0, 0, 0};
+    pthread_t t[CT_MAX_THREADS];
+    if (threads > CT_MAX_THREADS) threads = CT_MAX_THREADS;
+    for (int i = 0; i < threads; i++) CHECK(pthread_create(&t[i], NULL, cg_thread, &sh) == 0);
+    for (int i = 0; i < threads; i++) pthread_join(t[i], NULL);
+    CHECK_EQ(atomic_load(&sh.errors), 0);
+    CHECK_EQ(atomic_load(&sh.dropped), 3L * threads);
+    CHECK_EQ(atomic_load(&sh.recorded), 300L * threads);
+    CHECK_EQ_U64(atomic_load(&hm_test_slot(s, k)->lock), owner); /* never taken from a live process */
+    hm_region_record r;
+    CHECK_EQ(hm_lookup(s, "free", 4, &r), HM_OK);
+    CHECK_EQ(r.dispatch_count, 1 + 300 * (uint64_t)threads);
+    atomic_store(&hm_test_slot(s, k)->lock, 0);
+    CHECK_EQ(hm_record(s, "held", 4, 1, 1), HM_OK);
+    CHECK_EQ(hm_lookup(s, "held", 4, &r), HM_OK);
+    CHECK_EQ(r.dispatch_count, 2);
+    CHECK_EQ(hm_close(s), HM_OK);
 }

@@ -11,4 +11,8 @@ void hm_t_concurrent_totals(int threads, int per_thread);
  * invariants; at the end the index is consistent and nothing needed recovery. */
 void hm_t_concurrent_eviction(int threads, int per_thread);
 
+/* A slot lock held by a live process (a planted owner word): `threads` writers recording into
+ * that region all give up (HM_DROPPED) while they record into another region normally. */
+void hm_t_concurrent_giveup(int threads);
+
 #endif

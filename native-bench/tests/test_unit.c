@@ -10,6 +10,7 @@
 #include "hm_internal.h"
 #include "hm_test.h"
 #include "test_concurrent.h"
+#include "test_hardening.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -378,7 +379,7 @@ static void test_record_semantics(void) {
     CHECK_EQ(hm_region_at(s, 9999, tiny, sizeof tiny, &nl, &r), HM_ENOTFOUND);
 
     /* error strings */
-    for (int c = 1; c >= -18; c--) CHECK(strcmp(hm_strerror(c), "unknown error") != 0);
+    for (int c = 1; c >= -22; c--) CHECK(strcmp(hm_strerror(c), "unknown error") != 0);
     CHECK(strcmp(hm_strerror(-99), "unknown error") == 0);
     char buf[8];
     CHECK(hm_last_error_copy(s, buf, sizeof buf) > 0);
@@ -1056,6 +1057,7 @@ static void test_multiprocess_totals(void) {
 
 static void test_concurrent_totals_asan(void) { hm_t_concurrent_totals(4, 30000); }
 static void test_concurrent_eviction_asan(void) { hm_t_concurrent_eviction(4, 20000); }
+static void test_concurrent_giveup_asan(void) { hm_t_concurrent_giveup(4); }
 
 int main(int argc, char **argv) {
     if (argc > 1) g_vectors = argv[1];
@@ -1079,6 +1081,14 @@ int main(int argc, char **argv) {
         {"multiprocess_totals", test_multiprocess_totals},
         {"concurrent_totals", test_concurrent_totals_asan},
         {"concurrent_eviction", test_concurrent_eviction_asan},
+        {"concurrent_giveup", test_concurrent_giveup_asan},
     };
-    return hm_run_tests(cases, sizeof cases / sizeof cases[0], argc > 2 ? argv[2] : NULL);
+    size_t nh;
+    const hm_test_case *hard = hm_t_hardening_cases(&nh);
+    enum { NBASE = sizeof cases / sizeof cases[0] };
+    hm_test_case all[NBASE + 32];
+    if (nh > 32) return 2;
+    memcpy(all, cases, sizeof cases);
+    memcpy(all + NBASE, hard, nh * sizeof *hard);
+    return hm_run_tests(all, NBASE + nh, argc > 2 ? argv[2] : NULL);
 }
