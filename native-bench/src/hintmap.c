@@ -32,6 +32,8 @@
 #define HM_READ_ATTEMPTS     65536u  /* §7.2.1 */
 #define HM_RESOLVE_ATTEMPTS  64u     /* §7.3 */
 #define HM_SPINS_PER_CHECK   1024u   /* §6.2 */
+#define HM_SIZE_SPINS        1024u   /* §7.5: spins of hm_size before it yields to a structural change */
+#define HM_SIZE_STALL_NS     UINT64_C(10000000) /* §7.5: 10 ms, then the unvalidated count is the answer */
 #define HM_OPEN_ATTEMPTS     8       /* create/open races (file replaced between link and open) */
 #define HM_ERR_BYTES         512
 #define HM_LOCK_WAIT_LIMIT_NS UINT64_C(5000000000) /* §6.2 lock_wait_limit: give up after 5 s */
@@ -1776,13 +1778,25 @@ int hm_size(hm_store *s, uint64_t *out) {
     /* §7.5: live_count changes only while index_seq is odd, so a count read between two equal
      * even values of index_seq agrees with every region a lookup can see. */
     uint64_t live = 0;
-    for (uint32_t attempt = 0; attempt < HM_READ_ATTEMPTS; attempt++) {
+    uint64_t deadline = 0;
+    for (uint32_t attempt = 0;; attempt++) {
         uint64_t v1 = atomic_load_explicit(&s->hdr->index_seq, ACQ); /* acquire: pairs with step 11 release */
         live = atomic_load_explicit(&s->hdr->live_count, ACQ);      /* acquire: pairs with release stores */
         atomic_thread_fence(ACQ); /* acquire fence: orders the loads above before the re-check */
         if ((v1 & 1) == 0 && atomic_load_explicit(&s->hdr->index_seq, RLX) == v1) break;
-        cpu_relax();
-        /* after HM_READ_ATTEMPTS (a change stalled by a dead writer) the last value is a hint */
+        if (attempt < HM_SIZE_SPINS) {
+            cpu_relax();
+            continue;
+        }
+        /* the changing writer is descheduled or dead: yield to it, up to the stall bound of §7.5 */
+        uint64_t now = monotonic_ns();
+        if (deadline == 0) {
+            deadline = now + HM_SIZE_STALL_NS;
+        } else if (now >= deadline) {
+            live = atomic_load_explicit(&s->hdr->live_count, ACQ); /* acquire: a hint, possibly off by one */
+            break;
+        }
+        sched_yield();
     }
     *out = live > s->capacity ? s->capacity : live;
     return HM_OK;
