@@ -367,7 +367,8 @@ public final class MappedStore implements AutoCloseable {
             return;
         }
         Pattern stray = Pattern.compile(Pattern.quote(name) + "\\.([0-9]{1,10})\\.[0-9a-f]{16}\\.tmp");
-        try (DirectoryStream<Path> siblings = Files.newDirectoryStream(dir, name + ".*.tmp")) {
+        try (DirectoryStream<Path> siblings = Files.newDirectoryStream(dir,
+                p -> p.getFileName().toString().startsWith(name) && p.getFileName().toString().endsWith(".tmp"))) {
             int self = PosixFiles.geteuid();
             for (Path sibling : siblings) {
                 Matcher m = stray.matcher(sibling.getFileName().toString());
