@@ -39,7 +39,9 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>A mutation names an area of the file (immutable header, coordination words, writer table,
  * index, slots) and a boundary value (0, 1, -1, capacity, capacity ± 1, max_name_bytes + 1,
- * 2^63 - 1, -2^63, owner- and index-entry-shaped words, random), or flips a bit anywhere, or
+ * 2^63 - 1, -2^63, owner- and index-entry-shaped words, random), or sets only the low 32 bits
+ * of an 8-byte word to such a value (an index entry keeps its hash tag but names another slot,
+ * an owner word keeps its generation but names another entry), or flips a bit anywhere, or
  * truncates or extends the file. With {@code fixChecksum} the header checksum is recomputed
  * afterwards, so that mutations of the immutable header reach the range checks behind it.
  */
@@ -84,7 +86,7 @@ public final class FileFuzzing {
     }
 
     /** What a mutation does. */
-    public enum Kind { FLIP_BIT, SET_FIELD, TRUNCATE, EXTEND }
+    public enum Kind { FLIP_BIT, SET_FIELD, TRUNCATE, EXTEND, SET_LOW_HALF }
 
     /**
      * One mutation. {@code target} picks the area and the element in it, {@code value} the
@@ -247,7 +249,7 @@ public final class FileFuzzing {
             case EXTEND -> {
                 return Arrays.copyOf(content, length + ((m.value() & 1) == 0 ? 1 : 4096));
             }
-            case SET_FIELD -> {
+            case SET_FIELD, SET_LOW_HALF -> {
                 int target = m.target();
                 int element = target >>> 3 & 0x0FFF_FFFF;
                 long offset;
@@ -289,7 +291,9 @@ public final class FileFuzzing {
                 }
                 long v = value(g, m);
                 ByteBuffer b = ByteBuffer.wrap(content).order(ByteOrder.LITTLE_ENDIAN);
-                if (wide) {
+                if (m.kind() == Kind.SET_LOW_HALF) {
+                    b.putInt((int) offset, (int) v); // little-endian: the low half comes first
+                } else if (wide) {
                     b.putLong((int) offset, v);
                 } else {
                     b.putInt((int) offset, (int) v);

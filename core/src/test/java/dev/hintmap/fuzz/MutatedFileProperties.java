@@ -27,6 +27,7 @@ class MutatedFileProperties {
         Arbitrary<Kind> kinds = Arbitraries.frequency(
                 net.jqwik.api.Tuple.of(3, Kind.FLIP_BIT),
                 net.jqwik.api.Tuple.of(8, Kind.SET_FIELD),
+                net.jqwik.api.Tuple.of(4, Kind.SET_LOW_HALF),
                 net.jqwik.api.Tuple.of(1, Kind.TRUNCATE),
                 net.jqwik.api.Tuple.of(1, Kind.EXTEND));
         return Combinators.combine(kinds, Arbitraries.integers(), Arbitraries.integers(), Arbitraries.longs())
