@@ -30,6 +30,8 @@ final class OwnerLock {
     private final long selfToken;
     /** Lock offset → the live owner word a waiter gave up on (§6.2); process-local. */
     private final ConcurrentHashMap<Long, Long> stuck = new ConcurrentHashMap<>();
+    /** Whether {@link #stuck} may hold anything: a plain read keeps the uncontended path free of the map. */
+    private boolean anyStuck;
 
     OwnerLock(Memory memory, WriterTable writers, long owner, long selfToken) {
         this.memory = memory;
@@ -51,6 +53,9 @@ final class OwnerLock {
      */
     boolean acquire(long offset) {
         if (memory.casLong(offset, 0L, owner)) {
+            if (anyStuck) {
+                stuck.remove(offset); // the word was 0: it changed since anyone gave up on it
+            }
             return true;
         }
         return acquireContended(offset);
@@ -65,6 +70,9 @@ final class OwnerLock {
             long holder = memory.acquireLong(offset);
             if (holder == 0) {
                 if (memory.casLong(offset, 0L, owner)) {
+                    if (anyStuck) {
+                        stuck.remove(offset);
+                    }
                     return true;
                 }
                 continue;
@@ -126,6 +134,7 @@ final class OwnerLock {
             stuck.clear();
         }
         stuck.put(offset, holder);
+        anyStuck = true;
     }
 
     /** Gives the lock back; the release store publishes every write made while holding it. */

@@ -137,11 +137,13 @@ class LockGiveUpTest {
         java.util.Arrays.fill(after, bRecordLine, bRecordLine + 128, (byte) 0);
         assertTrue(java.util.Arrays.equals(before, after), "giving up changed nothing in the index, slots or header");
 
-        withRawMapping(file, m -> {
-            m.plainLong(Layouts.STRUCT_LOCK, 0);
-            m.plainLong(Slots.lock(slots.slot(0)), 0);
-        });
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            store.record("a", 500, 50); // gives up again, and remembers the stuck word
+            store.record("new", 500, 50);
+            withRawMapping(file, m -> { // the holder lets go: the remembered words change
+                m.plainLong(Layouts.STRUCT_LOCK, 0);
+                m.plainLong(Slots.lock(slots.slot(0)), 0);
+            });
             store.record("a", 500, 50);
             store.region("a").record(500, 50);
             store.record("new", 7, 7);
