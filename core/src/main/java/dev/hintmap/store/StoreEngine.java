@@ -31,6 +31,12 @@ public final class StoreEngine {
     static final int MAX_READ_ATTEMPTS = 1 << 16;
     /** Attempts at an index lookup racing with structural changes before reporting a miss (§7.3). */
     static final int MAX_RESOLVE_ATTEMPTS = 64;
+    /**
+     * Re-resolutions of a record whose slot was reassigned between lookup and lock before the
+     * sample is dropped (§7.1): one is rare, a thousand in a row only happen when another writer
+     * keeps rewriting the slot's generation, and that must not hang this one.
+     */
+    static final int MAX_RECORD_ATTEMPTS = 1024;
     private static final long MAX = Long.MAX_VALUE;
 
     private final Memory memory;
@@ -234,7 +240,7 @@ public final class StoreEngine {
      * -1 when the region could not be inserted (probe bound, §7.4 step 10).
      */
     public void record(EncodedName name, long kernelNs, long bytes, Snapshot scratch) {
-        while (true) {
+        for (int attempt = 0; attempt < MAX_RECORD_ATTEMPTS; attempt++) {
             if (lookup(name, scratch)) {
                 if (recordInto(scratch.slot, scratch.gen, kernelNs, bytes)) {
                     return;
@@ -249,6 +255,7 @@ public final class StoreEngine {
                 return;
             }
         }
+        scratch.slot = -1; // the slot was reassigned under every attempt: only a hostile writer does that (§7.1)
     }
 
     /**
