@@ -31,6 +31,7 @@
 #define HM_MAX_NAME_WORDS    (HM_MAX_NAME_BYTES_LIMIT / 8u)
 #define HM_READ_ATTEMPTS     65536u  /* §7.2.1 */
 #define HM_RESOLVE_ATTEMPTS  64u     /* §7.3 */
+#define HM_RECORD_ATTEMPTS   1024u   /* §7.1: re-resolutions of a record before its sample is dropped */
 #define HM_SPINS_PER_CHECK   1024u   /* §6.2 */
 #define HM_SIZE_SPINS        1024u   /* §7.5: spins of hm_size before it yields to a structural change */
 #define HM_SIZE_STALL_NS     UINT64_C(10000000) /* §7.5: 10 ms, then the unvalidated count is the answer */
@@ -1099,7 +1100,7 @@ out:
 static int record_name(hm_store *s, const hm_name *nm, uint64_t ns, uint64_t bytes,
                        uint32_t *k_out, uint64_t *g_out) {
     if (s->capacity == 0) return HM_DROPPED;
-    for (;;) {
+    for (uint32_t attempt = 0; attempt < HM_RECORD_ATTEMPTS; attempt++) {
         uint32_t k;
         uint64_t g;
         int found = resolve(s, nm, &k, &g, NULL, NULL);
@@ -1122,6 +1123,7 @@ static int record_name(hm_store *s, const hm_name *nm, uint64_t ns, uint64_t byt
         if (r < 0) return HM_DROPPED; /* §6.2 give up */
         /* evicted and reused between resolve and lock: resolve again */
     }
+    return HM_DROPPED; /* reassigned under every attempt: only a hostile writer does that (§7.1) */
 }
 
 /* ------------------------------------------------------------------ options */

@@ -6,9 +6,14 @@ import java.util.Objects;
 
 /**
  * A hint file could not be created or opened: it is not a hint file, is damaged, was written by
- * another version or layout, or contradicts the options it was opened with. The message names
- * the file, the field and, where there is one, the expected range. A file that fails to open is
- * never modified.
+ * another version or layout, contradicts the options it was opened with, is not safe to open
+ * (a symbolic link, another user's file), or changed under the mapping. The message names the
+ * file, the field or check and, where there is one, the expected value or range. A file that
+ * fails to open is never modified.
+ *
+ * <p>Problems found after the store was opened ({@link HintStore#checkFile()}, or a file
+ * truncated while mapped) come as this exception too; methods that declare no checked exception
+ * wrap it in an {@link java.io.UncheckedIOException}.
  */
 public final class HintFileException extends IOException {
     private static final long serialVersionUID = 1L;
@@ -33,6 +38,23 @@ public final class HintFileException extends IOException {
         OPTIONS_MISMATCH,
         /** Every writer-table entry is held by a live process. */
         WRITER_TABLE_FULL,
+        /**
+         * The final component of the path is a symbolic link, and the options do not allow
+         * following it ({@link HintStoreOptions#followSymlinks(boolean)}).
+         */
+        SYMLINK,
+        /**
+         * The file belongs to another user, and the options accept neither foreign owners
+         * ({@link HintStoreOptions#allowForeignOwner(boolean)}) nor this file's group
+         * ({@link HintStoreOptions#groupShared(boolean)}).
+         */
+        FOREIGN_OWNER,
+        /** No space to create the file: disk full, quota exceeded or file-size limit. */
+        NO_SPACE,
+        /** Another file (or none) is at the path now: the store maps a file others no longer open. */
+        REPLACED,
+        /** The file grew under the mapping (it shrank: {@link #TRUNCATED}). */
+        RESIZED,
         /** The operating system refused an operation on the file. */
         IO
     }

@@ -6,6 +6,7 @@ import dev.hintmap.store.MappedStore;
 import dev.hintmap.store.Snapshot;
 import dev.hintmap.store.StoreEngine;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -32,6 +33,18 @@ import java.util.function.Consumer;
  * {@link Region} handle once and record through it. The file layout and protocol are specified
  * in {@code docs/FORMAT.md}.
  *
+ * <p><b>A file that changes under the mapping</b> (FORMAT.md §5.1). No hintmap process resizes,
+ * renames or deletes a published file, but another program may. When the file is truncated
+ * while mapped, the next method that touches a missing page throws an
+ * {@link UncheckedIOException} whose cause is a {@link HintFileException} with problem
+ * {@code TRUNCATED}, and from then on every method but {@link #close()} throws the same (when
+ * the JIT compiler inlined the faulting access, the JVM's {@link InternalError} may surface
+ * instead; the JVM never crashes). A file grown, replaced or removed at its path is reported by
+ * {@link #checkFile()}, which {@link #forEach} runs first.
+ *
+ * <p>Native access: opening a file makes a few POSIX calls through the FFM linker, so the JVM
+ * needs {@code --enable-native-access=ALL-UNNAMED} (or {@code =dev.hintmap} on the module path).
+ *
  * <pre>{@code
  * try (HintStore store = HintStore.open(Path.of("/tmp/app.hints"), HintStoreOptions.defaults())) {
  *     store.record("gemm_bf16_128x128", 250_000, 1 << 20);
@@ -53,12 +66,20 @@ public final class HintStore implements AutoCloseable {
     }
 
     /**
-     * Opens the hint file at {@code file}, creating it (mode 0600) when it does not exist.
-     * An existing file's layout wins over {@code options}; options set explicitly that
-     * contradict it are an error.
+     * Opens the hint file at {@code file}, creating it when it does not exist (unless read-only):
+     * mode 0600, or 0660 with {@link HintStoreOptions#groupShared(boolean)}, exactly, whatever the
+     * umask. The file is created complete under a temporary name and then linked into place, so
+     * processes racing to create one path all open the same file, and none sees it half-written.
+     * An existing file's layout wins over {@code options}; options set explicitly that contradict
+     * it are an error. A symbolic link at the final path component and a file owned by another
+     * user are refused unless the options allow them (see {@code docs/SECURITY.md}). Every check
+     * is made before any slot is touched, and a file that fails one is not modified.
      *
      * @throws HintFileException when the file is not a valid hint file of this version and
-     *     layout, contradicts explicit options, or cannot be created, read or mapped
+     *     layout, contradicts explicit options, is refused (symbolic link, foreign owner, not a
+     *     regular file), or cannot be created (no space), read or mapped; its
+     *     {@link HintFileException#problem()} says which (a file missing when opened read-only is
+     *     {@code IO} caused by a {@link java.nio.file.NoSuchFileException})
      * @throws IOException for other I/O failures
      */
     public static HintStore open(Path file, HintStoreOptions options) throws IOException {
@@ -95,7 +116,11 @@ public final class HintStore implements AutoCloseable {
         if (capacity == 0) {
             return;
         }
-        EncodedNames.record(engine, name, scratch.snapshot, kernelNs, bytesTouched);
+        try {
+            EncodedNames.record(engine, name, scratch.snapshot, kernelNs, bytesTouched);
+        } catch (InternalError fault) {
+            throw mapped.onFault(fault);
+        }
     }
 
     /**
@@ -141,7 +166,11 @@ public final class HintStore implements AutoCloseable {
     /** Number of regions held, at most {@link #capacity()}. */
     public int size() {
         mapped.requireOpen();
-        return engine.size();
+        try {
+            return engine.size();
+        } catch (InternalError fault) {
+            throw mapped.onFault(fault);
+        }
     }
 
     public boolean isEmpty() {
@@ -169,24 +198,36 @@ public final class HintStore implements AutoCloseable {
     /** Regions evicted from this store (file) since it was created. */
     public long evictions() {
         mapped.requireOpen();
-        return engine.headerCounter(Layouts.EVICTIONS);
+        try {
+            return engine.counter(Layouts.EVICTIONS);
+        } catch (InternalError fault) {
+            throw mapped.onFault(fault);
+        }
     }
 
     /**
      * Calls {@code action} with a consistent record of every region present, in slot order.
-     * Regions inserted or evicted concurrently may or may not be seen.
+     * Regions inserted or evicted concurrently may or may not be seen. Runs {@link #checkFile()}
+     * first.
+     *
+     * @throws UncheckedIOException with the {@link HintFileException} of {@link #checkFile()}
+     *     when the file changed under the mapping
      */
     public void forEach(Consumer<RegionRecord> action) {
         Objects.requireNonNull(action, "action");
-        mapped.requireOpen();
+        requireSameFile();
         Snapshot s = new Snapshot();
         byte[] name = new byte[engine.maxNameBytes()];
-        int slots = engine.highWater();
-        for (int k = 0; k < slots; k++) {
-            int length = engine.readSlot(k, name, s);
-            if (length > 0) {
-                action.accept(record(name, length, s));
+        try {
+            int slots = engine.highWater();
+            for (int k = 0; k < slots; k++) {
+                int length = engine.readSlot(k, name, s);
+                if (length > 0) {
+                    action.accept(record(name, length, s));
+                }
             }
+        } catch (InternalError fault) {
+            throw mapped.onFault(fault);
         }
     }
 
@@ -205,29 +246,35 @@ public final class HintStore implements AutoCloseable {
         if (k == 0) {
             return List.of();
         }
+        requireSameFile();
         Comparator<RegionRecord> hotter = order.comparator();
         PriorityQueue<RegionRecord> top = new PriorityQueue<>(Math.min(k, 1024), hotter.reversed()); // head: coldest kept
         Snapshot s = new Snapshot();
         byte[] name = new byte[engine.maxNameBytes()];
-        int slots = engine.highWater();
-        for (int slot = 0; slot < slots; slot++) {
-            if (engine.readSlot(slot, null, s) == 0) {
-                continue;
+        try {
+            int slots = engine.highWater();
+            for (int slot = 0; slot < slots; slot++) {
+                if (engine.readSlot(slot, null, s) == 0) {
+                    continue;
+                }
+                if (top.size() == k
+                        && order.key(s.dispatchCount(), s.kernelNsTotal(), s.kernelNsMax()) < order.key(top.peek())) {
+                    continue; // colder than everything kept: its name is never decoded
+                }
+                int length = engine.readSlot(slot, name, s);
+                if (length == 0) {
+                    continue; // evicted since the first read
+                }
+                RegionRecord r = record(name, length, s);
+                if (top.size() < k) {
+                    top.add(r);
+                } else if (hotter.compare(r, top.peek()) < 0) {
+                    top.poll();
+                    top.add(r);
+                }
             }
-            if (top.size() == k && order.key(s.dispatchCount(), s.kernelNsTotal(), s.kernelNsMax()) < order.key(top.peek())) {
-                continue; // colder than everything kept: its name is never decoded
-            }
-            int length = engine.readSlot(slot, name, s);
-            if (length == 0) {
-                continue; // evicted since the first read
-            }
-            RegionRecord r = record(name, length, s);
-            if (top.size() < k) {
-                top.add(r);
-            } else if (hotter.compare(r, top.peek()) < 0) {
-                top.poll();
-                top.add(r);
-            }
+        } catch (InternalError fault) {
+            throw mapped.onFault(fault);
         }
         List<RegionRecord> result = new ArrayList<>(top);
         result.sort(hotter);
@@ -270,8 +317,12 @@ public final class HintStore implements AutoCloseable {
         if (capacity == 0) {
             return;
         }
-        engine.add(scratch.name, record.dispatchCount(), record.kernelNsTotal(), record.kernelNsMax(),
-                record.bytesTotal(), scratch.snapshot);
+        try {
+            engine.add(scratch.name, record.dispatchCount(), record.kernelNsTotal(), record.kernelNsMax(),
+                    record.bytesTotal(), scratch.snapshot);
+        } catch (InternalError fault) {
+            throw mapped.onFault(fault);
+        }
     }
 
     /**
@@ -292,12 +343,17 @@ public final class HintStore implements AutoCloseable {
         }
         mapped.requireOpen();
         requireWritable();
+        requireSameFile();
         int aged = 0;
-        int slots = engine.highWater();
-        for (int slot = 0; slot < slots; slot++) {
-            if (engine.decaySlot(slot, factor)) {
-                aged++;
+        try {
+            int slots = engine.highWater();
+            for (int slot = 0; slot < slots; slot++) {
+                if (engine.decaySlot(slot, factor)) {
+                    aged++;
+                }
             }
+        } catch (InternalError fault) {
+            throw mapped.onFault(fault);
         }
         return aged;
     }
@@ -308,7 +364,26 @@ public final class HintStore implements AutoCloseable {
      */
     public HintFileInfo info() {
         mapped.requireOpen();
-        return mapped.info();
+        try {
+            return mapped.info();
+        } catch (InternalError fault) {
+            throw mapped.onFault(fault);
+        }
+    }
+
+    /**
+     * Whether the file is still the one this store mapped, at its size (FORMAT.md §5.1): two
+     * system calls, {@code fstat} of the descriptor kept open since open and {@code lstat} of
+     * the path. Does nothing for an in-memory store.
+     *
+     * @throws HintFileException {@code TRUNCATED} when the file shrank (the store is then
+     *     unusable), {@code RESIZED} when it grew, {@code REPLACED} when another file or none is
+     *     at the path now (this store still works, but on a file other processes no longer open),
+     *     {@code IO} when the check itself failed
+     * @throws IllegalStateException if the store is closed
+     */
+    public void checkFile() throws HintFileException {
+        mapped.checkFile();
     }
 
     /**
@@ -316,7 +391,11 @@ public final class HintStore implements AutoCloseable {
      * require it: the mapping is shared, and the operating system writes it back in any case.
      */
     public void force() {
-        mapped.force();
+        try {
+            mapped.force();
+        } catch (InternalError fault) {
+            throw mapped.onFault(fault);
+        }
     }
 
     /** The backing file, or empty for an in-memory store. */
@@ -331,7 +410,11 @@ public final class HintStore implements AutoCloseable {
         return mapped.readOnly();
     }
 
-    /** Unmaps the store. Idempotent; afterwards every method but close throws {@link IllegalStateException}. */
+    /**
+     * Unmaps the store and releases this process's writer entry. Idempotent; afterwards every
+     * method but close throws {@link IllegalStateException}, including in threads that were
+     * recording at the moment of the close.
+     */
     @Override
     public void close() {
         mapped.close();
@@ -348,12 +431,29 @@ public final class HintStore implements AutoCloseable {
         mapped.requireOpen();
         EncodedNames.Scratch scratch = EncodedNames.scratch();
         EncodedNames.CachedName name = EncodedNames.cached(scratch, regionGenerator, engine.maxNameBytes());
-        return EncodedNames.lookup(engine, name, scratch.snapshot) ? scratch.snapshot : null;
+        try {
+            return EncodedNames.lookup(engine, name, scratch.snapshot) ? scratch.snapshot : null;
+        } catch (InternalError fault) {
+            throw mapped.onFault(fault);
+        }
     }
 
     private static RegionRecord record(byte[] name, int length, Snapshot s) {
         return new RegionRecord(new String(name, 0, length, StandardCharsets.UTF_8),
                 s.dispatchCount(), s.kernelNsTotal(), s.kernelNsMax(), s.bytesTotal());
+    }
+
+    /**
+     * Bulk operations first check that the file is still the one mapped (FORMAT.md §5.1): two
+     * system calls, nothing next to a scan of the slots.
+     */
+    private void requireSameFile() {
+        mapped.requireOpen();
+        try {
+            mapped.checkFile();
+        } catch (HintFileException e) {
+            throw new UncheckedIOException(e.getMessage(), e);
+        }
     }
 
     static void requireCount(int k) {

@@ -32,6 +32,8 @@ public final class Region {
      *
      * @throws IllegalArgumentException for a negative value; nothing is recorded
      * @throws IllegalStateException if the store is closed or read-only
+     * @throws java.io.UncheckedIOException with a {@link HintFileException} ({@code TRUNCATED})
+     *     when the file was truncated under the mapping, as {@link HintStore} describes
      */
     public void record(long kernelNs, long bytesTouched) {
         store.mapped().requireOpen();
@@ -40,11 +42,15 @@ public final class Region {
         if (store.engine().capacity() == 0) {
             return;
         }
-        EncodedNames.Resolution r = resolution;
-        if (r != null && store.engine().recordInto(r.slot(), r.gen(), kernelNs, bytesTouched)) {
-            return;
+        try {
+            EncodedNames.Resolution r = resolution;
+            if (r != null && store.engine().recordInto(r.slot(), r.gen(), kernelNs, bytesTouched)) {
+                return;
+            }
+            resolution = EncodedNames.recordResolving(store.engine(), name, kernelNs, bytesTouched);
+        } catch (InternalError fault) {
+            throw store.mapped().onFault(fault);
         }
-        resolution = EncodedNames.recordResolving(store.engine(), name, kernelNs, bytesTouched);
     }
 
     @Override

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -22,6 +23,9 @@ final class DecayCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Mixin
+    FileArgs files;
+
     @Parameters(index = "0", paramLabel = "FILE", description = "the hint file (modified in place)")
     Path file;
 
@@ -34,7 +38,7 @@ final class DecayCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--factor " + factor + " is outside (0, 1]");
         }
         PrintWriter out = spec.commandLine().getOut();
-        try (HintStore store = FileArgs.openExistingForWriting(file)) {
+        try (HintStore store = files.openExistingForWriting(file)) {
             int aged = store.decay(factor);
             store.force();
             out.println(String.format(Locale.ROOT, "decayed %s region(s) of %s by %s", Units.count(aged), file, factor));

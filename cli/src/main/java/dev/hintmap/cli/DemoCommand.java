@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -41,6 +42,9 @@ final class DemoCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @Mixin
+    FileArgs files;
 
     @Option(names = "--seconds", paramLabel = "S", defaultValue = "15",
             description = "how long the writers record and top watches (default: ${DEFAULT-VALUE})")
@@ -94,7 +98,7 @@ final class DemoCommand implements Callable<Integer> {
             out.println("demo: 2 native hm-bench writers (C library) and 1 Java writer (2 threads) record for "
                     + writing + " s; pids " + writers.stream().map(p -> Long.toString(p.pid())).toList());
             out.flush();
-            try (HintStore reader = FileArgs.openReadOnly(demoFile)) {
+            try (HintStore reader = files.openReadOnly(demoFile)) {
                 WatchScreen.run(out, 1000, seconds, (previous, width, height) -> {
                     HintSnapshot now = reader.snapshot();
                     int rows = height > 0 ? Math.max(1, Math.min(20, height - 5)) : 20;
@@ -121,13 +125,13 @@ final class DemoCommand implements Callable<Integer> {
         }
         out.println();
         out.println("$ hintmap stat " + demoFile);
-        try (HintStore store = FileArgs.openReadOnly(demoFile)) {
+        try (HintStore store = files.openReadOnly(demoFile)) {
             StatCommand.print(out, store.info(), store.snapshot().hotCount(), Instant.now());
             out.println();
             out.println("$ hintmap top -n 10 " + demoFile);
             TopView.render(store.snapshot(), null, 10, RegionOrder.TOTAL_NS, 0).forEach(out::println);
         }
-        VerifyReport report = HintFiles.verify(demoFile, FileArgs.options());
+        VerifyReport report = HintFiles.verify(demoFile, files.options());
         out.println();
         out.println("$ hintmap verify " + demoFile);
         out.println((report.ok() ? "OK " : "FAILED ") + Units.count(report.regions()) + " regions, "

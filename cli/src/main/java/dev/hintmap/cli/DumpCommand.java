@@ -15,6 +15,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -35,6 +36,9 @@ final class DumpCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Mixin
+    FileArgs files;
+
     @Parameters(index = "0", paramLabel = "FILE", description = "the hint file")
     Path file;
 
@@ -50,7 +54,7 @@ final class DumpCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         HintSnapshot snapshot;
-        try (HintStore store = FileArgs.openReadOnly(file)) {
+        try (HintStore store = files.openReadOnly(file)) {
             snapshot = store.snapshot();
         }
         List<RegionRecord> regions = new ArrayList<>(snapshot.regions());

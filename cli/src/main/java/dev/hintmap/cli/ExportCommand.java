@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.ToDoubleFunction;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -48,6 +49,9 @@ final class ExportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Mixin
+    FileArgs files;
+
     @Parameters(index = "0", paramLabel = "FILE", description = "the hint file")
     Path file;
 
@@ -63,7 +67,7 @@ final class ExportCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "choose a format: --prometheus");
         }
         MetricSnapshots metrics;
-        try (HintStore store = FileArgs.openReadOnly(file)) {
+        try (HintStore store = files.openReadOnly(file)) {
             metrics = metrics(file.toString(), store.info(), store.snapshot());
         }
         ByteArrayOutputStream text = new ByteArrayOutputStream();

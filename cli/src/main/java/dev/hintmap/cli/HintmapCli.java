@@ -65,7 +65,9 @@ public final class HintmapCli implements Runnable {
         if (cause instanceof HintFileException h) {
             err.println(command + ": " + h.getMessage());
             boolean missing = h.getCause() instanceof java.nio.file.NoSuchFileException;
-            return h.problem() == HintFileException.Problem.IO && !missing ? ExitCode.IO_ERROR : ExitCode.BAD_FILE;
+            boolean io = (h.problem() == HintFileException.Problem.IO && !missing)
+                    || h.problem() == HintFileException.Problem.NO_SPACE;
+            return io ? ExitCode.IO_ERROR : ExitCode.BAD_FILE;
         }
         if (cause instanceof IOException io) {
             err.println(command + ": " + io);

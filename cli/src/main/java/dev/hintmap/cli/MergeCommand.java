@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -39,6 +40,9 @@ final class MergeCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @Mixin
+    FileArgs files;
 
     @Parameters(paramLabel = "IN", arity = "1..*", description = "input hint files")
     List<Path> inputs;
@@ -88,7 +92,7 @@ final class MergeCommand implements Callable<Integer> {
             Path in = inputs.get(i);
             String label = "[" + (i + 1) + "/" + inputs.size() + "] " + in;
             List<RegionRecord> regions = new ArrayList<>();
-            try (HintStore store = FileArgs.openReadOnly(in)) {
+            try (HintStore store = files.openReadOnly(in)) {
                 HintFileInfo info = store.info();
                 outCapacity = Math.max(outCapacity, info.capacity());
                 maxNameBytes = Math.max(maxNameBytes, info.maxNameBytes());
@@ -118,7 +122,7 @@ final class MergeCommand implements Callable<Integer> {
             progress.step("merge: " + Units.count(merger.size()) + " regions exceed the capacity of " + Units.count(cap)
                     + ": keeping the " + Units.count(kept.size()) + " hottest by total kernel time");
         }
-        long dropped = write(kept, HintStoreOptions.defaults().capacity(cap).maxNameBytes(maxNameBytes)
+        long dropped = write(kept, files.options().capacity(cap).maxNameBytes(maxNameBytes)
                 .hotThresholdNs(threshold), progress);
         out.println("merged " + inputs.size() + " file(s), " + Units.count(merger.size()) + " regions, into " + output
                 + ": " + Units.count(kept.size() - dropped) + " regions, capacity " + Units.count(cap));

@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -28,6 +29,9 @@ final class StatCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Mixin
+    FileArgs files;
+
     @Parameters(index = "0", paramLabel = "FILE", description = "the hint file")
     Path file;
 
@@ -37,7 +41,7 @@ final class StatCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        try (HintStore store = FileArgs.openReadOnly(file)) {
+        try (HintStore store = files.openReadOnly(file)) {
             HintFileInfo info = store.info();
             HintSnapshot snapshot = store.snapshot();
             if (json) {

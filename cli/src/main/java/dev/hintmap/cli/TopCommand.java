@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -38,6 +39,9 @@ final class TopCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Mixin
+    FileArgs files;
+
     @Parameters(index = "0", paramLabel = "FILE", description = "the hint file")
     Path file;
 
@@ -61,6 +65,25 @@ final class TopCommand implements Callable<Integer> {
             description = "with --watch, stop after N refreshes (0: run until q or Ctrl-C)")
     int iterations;
 
+    /**
+     * A snapshot of the file now at the path: when another file was renamed onto it (a
+     * {@code merge --force}, a restored profile), the view reopens and follows it.
+     */
+    private HintSnapshot snapshotFollowingReplacement(HintStore[] store) throws java.io.IOException {
+        try {
+            return store[0].snapshot();
+        } catch (java.io.UncheckedIOException e) {
+            if (!(e.getCause() instanceof dev.hintmap.HintFileException h)
+                    || h.problem() != dev.hintmap.HintFileException.Problem.REPLACED) {
+                throw e;
+            }
+            HintStore reopened = files.openReadOnly(file);
+            store[0].close();
+            store[0] = reopened;
+            return reopened.snapshot();
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         if (limit < 0) {
@@ -73,20 +96,25 @@ final class TopCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--iterations must be >= 0, not " + iterations);
         }
         PrintWriter out = spec.commandLine().getOut();
-        try (HintStore store = FileArgs.openReadOnly(file)) {
-            if (!watch) {
+        if (!watch) {
+            try (HintStore store = files.openReadOnly(file)) {
                 for (String line : TopView.render(store.snapshot(), null, limit, by.order, 0)) {
                     out.println(line);
                 }
-                out.flush();
-                return ExitCode.OK;
             }
+            out.flush();
+            return ExitCode.OK;
+        }
+        HintStore[] store = {files.openReadOnly(file)};
+        try {
             WatchScreen.run(out, intervalMs, iterations, (previous, width, height) -> {
-                HintSnapshot now = store.snapshot();
+                HintSnapshot now = snapshotFollowingReplacement(store);
                 int rows = height > 0 ? Math.max(1, Math.min(limit, height - 5)) : limit;
                 List<String> lines = TopView.render(now, previous, rows, by.order, width);
                 return new WatchScreen.Frame(now, lines);
             });
+        } finally {
+            store[0].close();
         }
         return ExitCode.OK;
     }

@@ -6,6 +6,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -24,13 +25,16 @@ final class VerifyCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Mixin
+    FileArgs files;
+
     @Parameters(index = "0", paramLabel = "FILE", description = "the hint file")
     Path file;
 
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        VerifyReport report = HintFiles.verify(file, FileArgs.options());
+        VerifyReport report = HintFiles.verify(file, files.options());
         for (VerifyReport.Finding f : report.findings()) {
             out.println(Table.printable(f.toString()));
         }

@@ -89,6 +89,27 @@ class StatAndErrorsTest {
     }
 
     @Test
+    void aSymbolicLinkAtThePathIsRefusedUnlessFollowingIsAsked() throws Exception {
+        Path file = Cli.writtenByJava(dir.resolve("real.hints"));
+        Path link = Files.createSymbolicLink(dir.resolve("link.hints"), file);
+        Cli.Result refused = Cli.run("stat", link.toString()).expect(ExitCode.BAD_FILE);
+        assertTrue(refused.err().contains("symbolic link"), refused.err());
+        Cli.run("stat", "--follow-symlinks", link.toString()).expect(ExitCode.OK);
+        Cli.run("verify", "--follow-symlinks", link.toString()).expect(ExitCode.OK);
+    }
+
+    @Test
+    void anotherUsersFileIsRefusedUnlessAllowed() throws Exception {
+        Path file = Cli.writtenByJava(dir.resolve("theirs.hints"));
+        // 65534 is nobody: the tests run as root, which may give a file away (as the core's FileSecurityTest does)
+        Files.setAttribute(file, "unix:uid", 65534);
+        Cli.Result refused = Cli.run("dump", file.toString()).expect(ExitCode.BAD_FILE);
+        assertTrue(refused.err().contains("65534"), refused.err());
+        Cli.run("dump", "--allow-foreign-owner", file.toString()).expect(ExitCode.OK);
+        Cli.run("decay", "--allow-foreign-owner", "--factor", "0.5", file.toString()).expect(ExitCode.OK);
+    }
+
+    @Test
     void badUsageIsExitTwo() throws Exception {
         Path file = Cli.writtenByJava(dir.resolve("u.hints"));
         Cli.run("nonsense").expect(ExitCode.USAGE);

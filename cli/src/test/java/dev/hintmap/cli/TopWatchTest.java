@@ -81,6 +81,29 @@ class TopWatchTest {
         assertTrue(second.contains("RATE") && second.contains("0.0/s"), "a file nobody writes has zero rates:\n" + out);
     }
 
+    @Test
+    void theLiveViewFollowsAFileRenamedOntoItsPath() throws Exception {
+        Path file = Cli.writtenByJava(dir.resolve("watched.hints"));
+        Path replacement = dir.resolve("replacement.hints");
+        try (dev.hintmap.HintStore other = dev.hintmap.HintStore.open(replacement, dev.hintmap.HintStoreOptions.defaults())) {
+            other.record("arrived_after_the_rename", 5_000_000, 1);
+        }
+        Thread renamer = Thread.ofPlatform().start(() -> {
+            try {
+                Thread.sleep(700);
+                Files.move(replacement, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        String out = Cli.run("top", "--watch", "--interval", "400", "--iterations", "5", file.toString()).expect(0).out();
+        renamer.join();
+        String[] frames = out.split("--- refresh ");
+        assertTrue(frames[1].contains("gemm_bf16_128x128x64") && !frames[1].contains("arrived_after_the_rename"), out);
+        assertTrue(frames[5].contains("arrived_after_the_rename") && !frames[5].contains("gemm_bf16_128x128x64"), out);
+    }
+
     private static void awaitFile(Path file) throws InterruptedException {
         for (int i = 0; i < 200 && !Files.exists(file); i++) {
             Thread.sleep(50);

@@ -59,8 +59,22 @@ final class Memory {
         INT.setOpaque(segment, offset, value);
     }
 
-    /** Full-fence CAS (acquire on success is what the locks need; volatile is the only CAS mode that is cheap everywhere). */
+    /**
+     * Full-fence CAS (acquire on success is what the locks need; volatile is the only CAS mode
+     * that is cheap everywhere), preceded by an acquire load of the same word: a word that
+     * differs fails without the CAS (test-and-test-and-set, the same outcome as a failed CAS at
+     * the moment of the load).
+     *
+     * <p>The load is also what keeps a truncated file from crashing the JVM: the interpreter's
+     * CAS on a page past the end of a truncated file is an unguarded native access, killed by
+     * {@code SIGBUS}, while a load of the same page faults into an {@link InternalError}, which
+     * the API turns into a clear exception (FORMAT.md §5.1, docs/SECURITY.md). Only a truncation
+     * between the two instructions (nanoseconds) escapes it.
+     */
     boolean casLong(long offset, long expected, long value) {
+        if ((long) LONG.getAcquire(segment, offset) != expected) {
+            return false;
+        }
         return LONG.compareAndSet(segment, offset, expected, value);
     }
 
@@ -69,8 +83,12 @@ final class Memory {
         releaseLong(offset, plainLong(offset) + delta);
     }
 
-    /** Atomic add, for counters any writer may bump (statistics). */
+    /**
+     * Atomic add, for counters any writer may bump (statistics); preceded by a load of the word
+     * for the same reason as {@link #casLong}.
+     */
     void atomicAddLong(long offset, long delta) {
+        long ignored = (long) LONG.getOpaque(segment, offset);
         LONG.getAndAdd(segment, offset, delta);
     }
 

@@ -32,6 +32,12 @@ public final class StoreEngine {
     static final int MAX_READ_ATTEMPTS = 1 << 16;
     /** Attempts at an index lookup racing with structural changes before reporting a miss (§7.3). */
     static final int MAX_RESOLVE_ATTEMPTS = 64;
+    /**
+     * Re-resolutions of a record whose slot was reassigned between lookup and lock before the
+     * sample is dropped (§7.1): one is rare, a thousand in a row only happen when another writer
+     * keeps rewriting the slot's generation, and that must not hang this one.
+     */
+    static final int MAX_RECORD_ATTEMPTS = 1024;
     private static final long MAX = Long.MAX_VALUE;
 
     private final Memory memory;
@@ -112,8 +118,9 @@ public final class StoreEngine {
         return (int) Math.max(0, Math.min(hw, slots.capacity));
     }
 
-    public long headerCounter(long offset) {
-        return memory.acquireLong(offset);
+    /** A statistics counter of the header; a value with the top bit set (a damaged file) reads as 0 (§1). */
+    public long counter(long offset) {
+        return Math.max(0, memory.acquireLong(offset));
     }
 
     // ------------------------------------------------------------------ reading
@@ -245,7 +252,7 @@ public final class StoreEngine {
      * for {@link #record}.
      */
     public void add(EncodedName name, long count, long total, long max, long bytes, Snapshot scratch) {
-        while (true) {
+        for (int attempt = 0; attempt < MAX_RECORD_ATTEMPTS; attempt++) {
             if (lookup(name, scratch)) {
                 if (addInto(scratch.slot, scratch.gen, count, total, max, bytes)) {
                     return;
@@ -260,12 +267,14 @@ public final class StoreEngine {
                 return;
             }
         }
+        scratch.slot = -1; // the slot was reassigned under every attempt: only a hostile writer does that (§7.1)
     }
 
     /**
      * Records one sample into slot {@code k} if it still has generation {@code gen} (§7.1).
      *
-     * @return false when the slot was reassigned since it was resolved
+     * @return false when the slot was reassigned since it was resolved; true when the sample was
+     *     recorded, or dropped because a live holder kept the slot lock past the wait limit (§6.2)
      */
     public boolean recordInto(int k, long gen, long kernelNs, long bytes) {
         return addInto(k, gen, 1, kernelNs, kernelNs, bytes);
@@ -274,7 +283,9 @@ public final class StoreEngine {
     /** §7.1 with a whole record instead of one sample; false when the slot was reassigned. */
     private boolean addInto(int k, long gen, long count, long total, long max, long bytes) {
         long slot = slots.slot(k);
-        locks.acquire(Slots.lock(slot));
+        if (!locks.acquire(Slots.lock(slot))) {
+            return true; // gave up (§6.2): nothing changed, the sample is dropped
+        }
         if (memory.plainLong(Slots.gen(slot)) != gen) {
             locks.release(Slots.lock(slot));
             return false;
@@ -300,11 +311,13 @@ public final class StoreEngine {
      * mix), as {@link RegionRecord#scaled} does (FORMAT.md §7.6). The {@code referenced} bit is
      * left alone: ageing is not a use.
      *
-     * @return true when the slot held a region
+     * @return true when the slot held a region and it was aged
      */
     public boolean decaySlot(int k, double factor) {
         long slot = slots.slot(k);
-        locks.acquire(Slots.lock(slot));
+        if (!locks.acquire(Slots.lock(slot))) {
+            return false; // a live holder kept it past the wait limit (§6.2): this region is not aged
+        }
         try {
             long gen = memory.plainLong(Slots.gen(slot));
             int length = memory.plainInt(Slots.nameLen(slot));
@@ -343,10 +356,14 @@ public final class StoreEngine {
      *     after the structure lock is released
      */
     private boolean insertOrFind(EncodedName name, long count, long total, long max, long bytes, Snapshot scratch) {
-        locks.acquire(Layouts.STRUCT_LOCK);
+        if (!locks.acquire(Layouts.STRUCT_LOCK)) {
+            scratch.slot = -1; // gave up on a live holder (§6.2): dropped, nothing changed
+            return true;
+        }
         try {
-            if (needsRecovery() || indexSuspect) {
-                recover();
+            if ((needsRecovery() || indexSuspect) && !recover()) {
+                scratch.slot = -1; // recovery gave up on a slot lock: the next holder recovers
+                return true;
             }
             int found = findLocked(name);
             if (found >= 0) {
@@ -361,6 +378,10 @@ public final class StoreEngine {
                 return true;
             }
             int k = lockVictim();
+            if (k < 0) {
+                scratch.slot = -1; // the victim's lock is held by a live process: dropped, nothing changed
+                return true;
+            }
             try {
                 assign(k, name, count, total, max, bytes, scratch);
             } finally {
@@ -388,12 +409,21 @@ public final class StoreEngine {
      * <p>A busy victim is waited for, not passed over: passing over it would let an eviction
      * depend on a record that readers cannot see yet, which no order of the operations explains
      * (Lincheck found exactly that when this passed busy candidates over).
+     *
+     * @return the slot, locked; -1 when a live holder kept its lock past the wait limit (§6.2)
      */
     private int lockVictim() {
+        long hand = memory.plainLong(Layouts.CLOCK_HAND);
+        long highWater = memory.plainLong(Layouts.HIGH_WATER);
         for (int secondChances = 0; ; secondChances++) {
             int k = ClockHand.choose(clockFrames);
             long slot = slots.slot(k);
-            locks.acquire(Slots.lock(slot));
+            if (!locks.acquire(Slots.lock(slot))) {
+                // §6.2 give up: put the hand and high_water back (the bits it cleared only aged regions)
+                memory.plainLong(Layouts.CLOCK_HAND, hand);
+                memory.releaseLong(Layouts.HIGH_WATER, highWater);
+                return -1;
+            }
             if (secondChances >= slots.capacity || memory.plainInt(Slots.nameLen(slot)) == 0
                     || memory.opaqueInt(Slots.referenced(slot)) == 0) {
                 return k;
@@ -440,12 +470,15 @@ public final class StoreEngine {
         memory.opaqueLong(Slots.gen(slot), busy);
         Memory.storeStoreFence(); // readers see BUSY before any field of the new region
         long live = memory.plainLong(Layouts.LIVE_COUNT);
-        if (memory.plainInt(Slots.nameLen(slot)) > 0) { // LIVE (recovery leaves no BUSY slot behind)
+        int oldLength = memory.plainInt(Slots.nameLen(slot));
+        if (oldLength > 0 && oldLength <= slots.maxNameBytes) { // LIVE (recovery leaves no BUSY slot behind)
             if (!index.remove(memory.plainLong(Slots.hash(slot)), k)) {
                 needsRebuild = true; // the index lost this entry (damaged file): rebuild before unlocking
             }
             live--;
             memory.addPlainLong(Layouts.EVICTIONS, 1);
+        } else if (oldLength != 0) {
+            needsRebuild = true; // a malformed length (damaged file): any entry naming the slot is junk
         }
         memory.plainLong(Slots.hash(slot), name.hash);
         memory.plainInt(Slots.nameLen(slot), name.byteLength);
@@ -506,25 +539,37 @@ public final class StoreEngine {
                 || Long.compareUnsigned(memory.plainLong(Layouts.LIVE_COUNT), capacity) > 0;
     }
 
-    /** Repairs a structural change that a dead writer left unfinished; structure lock held. */
-    void recover() {
+    /**
+     * Repairs a structural change that a dead writer left unfinished; structure lock held.
+     *
+     * @return false when it gave up on a slot lock held by a live process (§6.2): the journal and
+     *     {@code index_seq} are left as they are, for the next holder of the structure lock
+     */
+    boolean recover() {
         long journal = memory.plainLong(Layouts.JOURNAL_SLOT);
-        if (journal > 0 && journal <= slots.capacity) {
-            freeSlot((int) (journal - 1));
+        if (journal > 0 && journal <= slots.capacity && !freeSlot((int) (journal - 1))) {
+            return false;
         }
-        rebuildIndex();
+        if (!rebuildIndex()) {
+            return false;
+        }
         memory.releaseLong(Layouts.JOURNAL_SLOT, 0L);
         memory.addPlainLong(Layouts.RECOVERIES, 1);
+        return true;
     }
 
-    private void freeSlot(int k) {
+    /** Frees slot {@code k} under its lock; false when the lock's live holder kept it (§6.2). */
+    private boolean freeSlot(int k) {
         long slot = slots.slot(k);
-        locks.acquire(Slots.lock(slot));
+        if (!locks.acquire(Slots.lock(slot))) {
+            return false;
+        }
         try {
             clearSlot(k, slot);
         } finally {
             locks.release(Slots.lock(slot));
         }
+        return true;
     }
 
     private void clearSlot(int k, long slot) {
@@ -541,7 +586,8 @@ public final class StoreEngine {
         memory.plainLong(Layouts.CLOCK_HAND, k); // the next insertion takes the free slot, not a live region
     }
 
-    private void rebuildIndex() {
+    /** §8 step 2; false when it gave up on a slot lock, leaving {@code index_seq} odd for the next holder. */
+    private boolean rebuildIndex() {
         long indexSeq = memory.plainLong(Layouts.INDEX_SEQ) | 1;
         memory.opaqueLong(Layouts.INDEX_SEQ, indexSeq);
         Memory.storeStoreFence();
@@ -566,14 +612,15 @@ public final class StoreEngine {
                     && index.insert(stored.hash, k);
             if (valid) {
                 live++;
-            } else {
-                freeSlot(k);
+            } else if (!freeSlot(k)) {
+                return false;
             }
         }
         memory.releaseLong(Layouts.LIVE_COUNT, live);
         memory.releaseLong(Layouts.INDEX_SEQ, indexSeq + 1);
         needsRebuild = false;
         indexSuspect = false;
+        return true;
     }
 
     /**

@@ -1,0 +1,325 @@
+package dev.hintmap.store;
+
+import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
+import static java.lang.foreign.MemoryLayout.paddingLayout;
+import static java.lang.foreign.MemoryLayout.structLayout;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+import java.nio.file.Path;
+
+/**
+ * The few POSIX calls that {@code java.nio} cannot make on a descriptor, as FFM downcalls into
+ * the C library (Linux, x86-64 and AArch64): {@code open} with {@code O_NOFOLLOW|O_NONBLOCK},
+ * {@code statx} of a descriptor ({@code AT_EMPTY_PATH}) or of a path, {@code posix_fallocate},
+ * {@code ftruncate}, {@code fchmod}, {@code close}, and this process's effective ids and groups.
+ * They let {@link MappedStore} check the file it actually opened, never the path a second time
+ * (FORMAT.md §5 step 0), and allocate a new file before it is published (§5 creation step 3).
+ *
+ * <p>Every call returns the C result; a failure carries {@code errno} (captured right after the
+ * call with {@link Linker.Option#captureCallState}) in a {@link PosixException}.
+ * {@code posix_fallocate} returns its error number instead of setting {@code errno}.
+ *
+ * <p>Needs native access: {@code --enable-native-access=ALL-UNNAMED} (class path) or
+ * {@code =dev.hintmap} (module path); without it the JVM prints a warning on first use.
+ */
+final class PosixFiles {
+    private PosixFiles() {}
+
+    // errno values used by callers (asm-generic, the same on x86-64 and AArch64)
+    static final int ENOENT = 2;
+    static final int EACCES = 13;
+    static final int EEXIST = 17;
+    static final int EISDIR = 21;
+    static final int EINVAL = 22;
+    static final int EFBIG = 27;
+    static final int ENOSPC = 28;
+    static final int ELOOP = 40;
+    static final int EOPNOTSUPP = 95;
+    static final int EDQUOT = 122;
+
+    static final int O_RDONLY = 0;
+    static final int O_RDWR = 2;
+    static final int O_CREAT = 0100;
+    static final int O_EXCL = 0200;
+    static final int O_NONBLOCK = 04000;
+    static final int O_CLOEXEC = 02000000;
+    /** Differs between the two architectures (asm-generic vs x86). */
+    static final int O_NOFOLLOW = "aarch64".equals(System.getProperty("os.arch")) ? 0100000 : 0400000;
+
+    private static final int AT_FDCWD = -100;
+    private static final int AT_SYMLINK_NOFOLLOW = 0x100;
+    private static final int AT_EMPTY_PATH = 0x1000;
+    private static final int STATX_BASIC_STATS = 0x7ff;
+
+    static final int S_IFMT = 0170000;
+    static final int S_IFREG = 0100000;
+    static final int S_IWOTH = 0002;
+
+    /**
+     * {@code struct statx} of {@code <linux/stat.h>} (256 bytes), the same on x86-64 and AArch64
+     * (fixed-size fields only). Only the fields named here are read.
+     */
+    static final StructLayout STATX = structLayout(
+            ValueLayout.JAVA_INT.withName("stx_mask"),
+            ValueLayout.JAVA_INT.withName("stx_blksize"),
+            ValueLayout.JAVA_LONG.withName("stx_attributes"),
+            ValueLayout.JAVA_INT.withName("stx_nlink"),
+            ValueLayout.JAVA_INT.withName("stx_uid"),
+            ValueLayout.JAVA_INT.withName("stx_gid"),
+            ValueLayout.JAVA_SHORT.withName("stx_mode"),
+            paddingLayout(2),
+            ValueLayout.JAVA_LONG.withName("stx_ino"),
+            ValueLayout.JAVA_LONG.withName("stx_size"),
+            ValueLayout.JAVA_LONG.withName("stx_blocks"),
+            ValueLayout.JAVA_LONG.withName("stx_attributes_mask"),
+            paddingLayout(4 * 16), // stx_atime, stx_btime, stx_ctime, stx_mtime
+            ValueLayout.JAVA_INT.withName("stx_rdev_major"),
+            ValueLayout.JAVA_INT.withName("stx_rdev_minor"),
+            ValueLayout.JAVA_INT.withName("stx_dev_major"),
+            ValueLayout.JAVA_INT.withName("stx_dev_minor"),
+            paddingLayout(256 - 144)).withName("statx");
+
+    private static final long UID = STATX.byteOffset(groupElement("stx_uid"));
+    private static final long GID = STATX.byteOffset(groupElement("stx_gid"));
+    private static final long MODE = STATX.byteOffset(groupElement("stx_mode"));
+    private static final long INO = STATX.byteOffset(groupElement("stx_ino"));
+    private static final long SIZE = STATX.byteOffset(groupElement("stx_size"));
+    private static final long DEV_MAJOR = STATX.byteOffset(groupElement("stx_dev_major"));
+    private static final long DEV_MINOR = STATX.byteOffset(groupElement("stx_dev_minor"));
+
+    /** What {@code statx} says about a file. */
+    record Stat(int mode, int uid, int gid, long size, long device, long inode) {
+        boolean isRegularFile() {
+            return (mode & S_IFMT) == S_IFREG;
+        }
+
+        boolean sameFile(Stat other) {
+            return device == other.device && inode == other.inode;
+        }
+
+        String modeOctal() {
+            return String.format("0%o", mode & 07777);
+        }
+    }
+
+    /** A failed call: the call's name and its error number. */
+    static final class PosixException extends Exception {
+        private static final long serialVersionUID = 1L;
+        final int errno;
+
+        PosixException(String call, int errno) {
+            super(call + " failed: " + errnoName(errno));
+            this.errno = errno;
+        }
+    }
+
+    @SuppressWarnings("restricted") // downcalls into libc: the documented reason this library needs native access
+    private static final class Calls {
+        static final Linker LINKER = Linker.nativeLinker();
+        static final SymbolLookup LIBC = LINKER.defaultLookup();
+        static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
+        static final VarHandle ERRNO = CAPTURE.varHandle(groupElement("errno"));
+        static final Linker.Option ERRNO_OPTION = Linker.Option.captureCallState("errno");
+        static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
+
+        static final MethodHandle OPEN = errnoCall("open",
+                FunctionDescriptor.of(INT, ValueLayout.ADDRESS, INT, INT), Linker.Option.firstVariadicArg(2));
+        static final MethodHandle STATX_CALL = errnoCall("statx",
+                FunctionDescriptor.of(INT, INT, ValueLayout.ADDRESS, INT, INT, ValueLayout.ADDRESS));
+        static final MethodHandle FCHMOD = errnoCall("fchmod", FunctionDescriptor.of(INT, INT, INT));
+        static final MethodHandle FTRUNCATE = errnoCall("ftruncate", FunctionDescriptor.of(INT, INT, ValueLayout.JAVA_LONG));
+        static final MethodHandle CLOSE = errnoCall("close", FunctionDescriptor.of(INT, INT));
+        static final MethodHandle GETGROUPS = errnoCall("getgroups", FunctionDescriptor.of(INT, INT, ValueLayout.ADDRESS));
+        static final MethodHandle POSIX_FALLOCATE = LINKER.downcallHandle(LIBC.find("posix_fallocate").orElseThrow(),
+                FunctionDescriptor.of(INT, INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+        static final MethodHandle GETEUID = LINKER.downcallHandle(LIBC.find("geteuid").orElseThrow(), FunctionDescriptor.of(INT));
+        static final MethodHandle GETEGID = LINKER.downcallHandle(LIBC.find("getegid").orElseThrow(), FunctionDescriptor.of(INT));
+
+        private static MethodHandle errnoCall(String name, FunctionDescriptor descriptor, Linker.Option... more) {
+            Linker.Option[] options = new Linker.Option[more.length + 1];
+            options[0] = ERRNO_OPTION;
+            System.arraycopy(more, 0, options, 1, more.length);
+            return LINKER.downcallHandle(LIBC.find(name).orElseThrow(
+                    () -> new UnsupportedOperationException("the C library has no " + name)), descriptor, options);
+        }
+
+        static int errno(MemorySegment state) {
+            return (int) ERRNO.get(state, 0L);
+        }
+    }
+
+    /** Throws what a downcall threw; a downcall of these signatures throws nothing checked. */
+    private static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            throw r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        throw new IllegalStateException(t);
+    }
+
+    /** {@code open(path, flags, mode)}; returns the descriptor. */
+    static int open(Path path, int flags, int mode) throws PosixException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(Calls.CAPTURE);
+            int fd = (int) Calls.OPEN.invokeExact(state, arena.allocateFrom(path.toString()), flags, mode);
+            if (fd < 0) {
+                throw new PosixException("open", Calls.errno(state));
+            }
+            return fd;
+        } catch (PosixException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** {@code statx} of an open descriptor. */
+    static Stat fstat(int fd) throws PosixException {
+        return statx(fd, "", AT_EMPTY_PATH, "fstat");
+    }
+
+    /** {@code statx} of a path; {@code follow} false: of a symbolic link itself ({@code lstat}). */
+    static Stat stat(Path path, boolean follow) throws PosixException {
+        return statx(AT_FDCWD, path.toString(), follow ? 0 : AT_SYMLINK_NOFOLLOW, follow ? "stat" : "lstat");
+    }
+
+    private static Stat statx(int dirFd, String path, int flags, String call) throws PosixException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(Calls.CAPTURE);
+            MemorySegment buffer = arena.allocate(STATX);
+            int rc = (int) Calls.STATX_CALL.invokeExact(state, dirFd, arena.allocateFrom(path), flags, STATX_BASIC_STATS, buffer);
+            if (rc != 0) {
+                throw new PosixException(call, Calls.errno(state));
+            }
+            long device = Integer.toUnsignedLong(buffer.get(ValueLayout.JAVA_INT, DEV_MAJOR)) << 32
+                    | Integer.toUnsignedLong(buffer.get(ValueLayout.JAVA_INT, DEV_MINOR));
+            return new Stat(Short.toUnsignedInt(buffer.get(ValueLayout.JAVA_SHORT, MODE)),
+                    buffer.get(ValueLayout.JAVA_INT, UID), buffer.get(ValueLayout.JAVA_INT, GID),
+                    buffer.get(ValueLayout.JAVA_LONG, SIZE), device, buffer.get(ValueLayout.JAVA_LONG, INO));
+        } catch (PosixException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** {@code posix_fallocate(fd, 0, length)}: 0, or the error number it returns. */
+    static int fallocate(int fd, long length) {
+        try {
+            return (int) Calls.POSIX_FALLOCATE.invokeExact(fd, 0L, length);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static void ftruncate(int fd, long length) throws PosixException {
+        errnoCall("ftruncate", state -> (int) Calls.FTRUNCATE.invokeExact(state, fd, length));
+    }
+
+    static void fchmod(int fd, int mode) throws PosixException {
+        errnoCall("fchmod", state -> (int) Calls.FCHMOD.invokeExact(state, fd, mode));
+    }
+
+    /** Closes {@code fd}; errors are ignored (the descriptor is gone either way on Linux). */
+    static void close(int fd) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(Calls.CAPTURE);
+            int ignored = (int) Calls.CLOSE.invokeExact(state, fd);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static int geteuid() {
+        try {
+            return (int) Calls.GETEUID.invokeExact();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static int getegid() {
+        try {
+            return (int) Calls.GETEGID.invokeExact();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** This process's supplementary groups. */
+    static int[] getgroups() throws PosixException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(Calls.CAPTURE);
+            for (int attempt = 0; ; attempt++) {
+                int count = (int) Calls.GETGROUPS.invokeExact(state, 0, MemorySegment.NULL);
+                if (count < 0) {
+                    throw new PosixException("getgroups", Calls.errno(state));
+                }
+                MemorySegment list = arena.allocate(ValueLayout.JAVA_INT, Math.max(1, count));
+                int got = (int) Calls.GETGROUPS.invokeExact(state, count, list);
+                if (got >= 0) {
+                    return list.asSlice(0, 4L * got).toArray(ValueLayout.JAVA_INT);
+                }
+                if (Calls.errno(state) != EINVAL || attempt > 3) { // EINVAL: the groups changed in between
+                    throw new PosixException("getgroups", Calls.errno(state));
+                }
+            }
+        } catch (PosixException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @FunctionalInterface
+    private interface Call {
+        int invoke(MemorySegment state) throws Throwable;
+    }
+
+    private static void errnoCall(String name, Call call) throws PosixException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(Calls.CAPTURE);
+            if (call.invoke(state) != 0) {
+                throw new PosixException(name, Calls.errno(state));
+            }
+        } catch (PosixException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** The symbolic name of the error numbers hintmap reports, else {@code errno N}. */
+    static String errnoName(int errno) {
+        return switch (errno) {
+            case 1 -> "EPERM (operation not permitted)";
+            case ENOENT -> "ENOENT (no such file or directory)";
+            case 5 -> "EIO (input/output error)";
+            case 6 -> "ENXIO (no such device or address)";
+            case 12 -> "ENOMEM (out of memory)";
+            case EACCES -> "EACCES (permission denied)";
+            case EEXIST -> "EEXIST (file exists)";
+            case 20 -> "ENOTDIR (not a directory)";
+            case EISDIR -> "EISDIR (is a directory)";
+            case EINVAL -> "EINVAL (invalid argument)";
+            case 24 -> "EMFILE (too many open files)";
+            case EFBIG -> "EFBIG (file too large)";
+            case ENOSPC -> "ENOSPC (no space left on device)";
+            case 30 -> "EROFS (read-only file system)";
+            case ELOOP -> "ELOOP (symbolic link)";
+            case EOPNOTSUPP -> "EOPNOTSUPP (operation not supported)";
+            case EDQUOT -> "EDQUOT (disk quota exceeded)";
+            default -> "errno " + errno;
+        };
+    }
+}

@@ -1,0 +1,119 @@
+package dev.hintmap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hintmap.store.CreationCrashChild;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Creation races and atomic initialisation (issue 7 item 4, FORMAT.md §5 creation): real JVMs
+ * creating one path at the same moment, a reader polling while files are created, and a creator
+ * killed between allocating and publishing its file.
+ */
+class CreationRaceTest {
+    private static final int CREATORS = 4;
+    private static final int RECORDS = 2_000;
+
+    @TempDir
+    Path dir;
+
+    private static String lastLine(Process process) throws Exception {
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertTrue(process.waitFor(120, TimeUnit.SECONDS), "child finished");
+        assertEquals(0, process.exitValue(), out);
+        return out.substring(out.lastIndexOf('\n') + 1);
+    }
+
+    private List<Path> temporaries() throws IOException {
+        try (var files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList();
+        }
+    }
+
+    @Test
+    void jvmsCreatingOnePathAtOnceAllOpenTheSameFileAndLoseNoRecord() throws Exception {
+        Path file = dir.resolve("race.hints");
+        Process reader = ChildJvm.builder(FileChild.class, "poll", file.toString(), "6000").start();
+        long startAt = System.currentTimeMillis() + 3_000; // every JVM is up by then, then all open at once
+        List<Process> creators = new ArrayList<>();
+        for (int i = 0; i < CREATORS; i++) {
+            creators.add(ChildJvm.builder(FileChild.class, "race", file.toString(), Long.toString(startAt),
+                    Integer.toString(RECORDS)).start());
+        }
+        Set<String> headers = new HashSet<>();
+        for (Process creator : creators) {
+            String line = lastLine(creator);
+            assertTrue(line.startsWith("created="), line);
+            headers.add(line);
+        }
+        assertEquals(1, headers.size(), "every creator opened the one published file: " + headers);
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
+            assertEquals((long) CREATORS * RECORDS, store.dispatchCount("race"), "no record lost to a second file");
+        }
+        assertEquals(List.of(), temporaries(), "no temporary file left");
+        String polled = lastLine(reader);
+        assertTrue(polled.contains(" bad=0 "), "the reader never saw a half-initialised file: " + polled);
+    }
+
+    @Test
+    void aReaderPollingDuringRepeatedCreationsNeverSeesAHalfInitialisedFile() throws Exception {
+        Path file = dir.resolve("poll.hints");
+        Process reader = ChildJvm.builder(FileChild.class, "poll", file.toString(), "5000").start();
+        long end = System.currentTimeMillis() + 4_000;
+        int creations = 0;
+        while (System.currentTimeMillis() < end) {
+            try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(64))) {
+                store.record("r", 1, 1);
+            }
+            Files.delete(file);
+            creations++;
+        }
+        String polled = lastLine(reader);
+        assertTrue(polled.contains(" bad=0 "), "after " + creations + " creations: " + polled);
+        assertFalse(polled.startsWith("opened=0 "), "the reader opened some of the files: " + polled);
+        assertEquals(List.of(), temporaries());
+    }
+
+    @Test
+    void aCreatorKilledBeforePublishingLeavesNoFileAndItsTemporaryIsRemovedByTheNextCreation() throws Exception {
+        Path file = dir.resolve("crash.hints");
+        Process creator = ChildJvm.builder(CreationCrashChild.class, file.toString()).start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(creator.getInputStream(), StandardCharsets.UTF_8));
+            String line;
+            while ((line = out.readLine()) != null && !line.equals("allocated")) {
+                // JVM warnings, if any
+            }
+            assertEquals("allocated", line, "the child reached the pause between allocation and publication");
+            creator.destroyForcibly(); // SIGKILL
+            assertTrue(creator.waitFor(30, TimeUnit.SECONDS));
+        } finally {
+            creator.destroyForcibly();
+        }
+        assertFalse(Files.exists(file), "a crashed creation leaves no file at the path");
+        List<Path> stray = temporaries();
+        assertEquals(1, stray.size(), "the dead creator's temporary: " + stray);
+        assertTrue(stray.get(0).getFileName().toString().startsWith("crash.hints." + creator.pid() + "."), stray.toString());
+
+        Path alive = Files.createFile(dir.resolve("crash.hints." + ProcessHandle.current().pid() + ".0123456789abcdef.tmp"));
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            store.record("after", 1, 1);
+            assertEquals(1, store.dispatchCount("after"));
+        }
+        assertEquals(List.of(alive), temporaries(), "the dead creator's temporary is removed, a live one's is kept");
+    }
+}

@@ -1,0 +1,138 @@
+package dev.hintmap;
+
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * A second JVM for the hardening tests (issue 7): each command does one thing to a hint file and
+ * prints what happened on one line, so that the test asserts on real processes.
+ *
+ * <ul>
+ *   <li>{@code create PATH [group]}: opens (creates) PATH, records once, prints {@code ok} or the problem;</li>
+ *   <li>{@code open PATH CAPACITY MAXNAME}: opens PATH with those options, prints {@code ok} or the problem;</li>
+ *   <li>{@code race PATH START_EPOCH_MS RECORDS}: waits for the start time, opens PATH, records RECORDS
+ *       samples into region {@code race}, prints {@code created=MS checksum=HEX};</li>
+ *   <li>{@code poll PATH MILLIS}: opens PATH read-only in a loop, prints {@code opened=N missing=N bad=N first=...};</li>
+ *   <li>{@code victim PATH WARMUP STOP_EPOCH_MS}: records WARMUP times (0: none, cold), prints {@code ready}, then
+ *       records until the file's truncation stops it and prints what it caught, or {@code no fault} at the stop time.</li>
+ * </ul>
+ */
+public final class FileChild {
+    private FileChild() {}
+
+    public static void main(String[] args) throws Exception {
+        Path file = Path.of(args[1]);
+        switch (args[0]) {
+            case "create" -> {
+                HintStoreOptions options = HintStoreOptions.defaults().groupShared(args.length > 2 && args[2].equals("group"));
+                System.out.println(openAndRecord(file, options));
+            }
+            case "open" -> {
+                HintStoreOptions options = HintStoreOptions.defaults().capacity(Integer.parseInt(args[2]))
+                        .maxNameBytes(Integer.parseInt(args[3]));
+                System.out.println(openAndRecord(file, options));
+            }
+            case "race" -> race(file, Long.parseLong(args[2]), Integer.parseInt(args[3]));
+            case "poll" -> poll(file, Long.parseLong(args[2]));
+            case "victim" -> victim(file, Integer.parseInt(args[2]), Long.parseLong(args[3]));
+            default -> throw new IllegalArgumentException(args[0]);
+        }
+        System.out.flush();
+    }
+
+    private static String openAndRecord(Path file, HintStoreOptions options) {
+        try (HintStore store = HintStore.open(file, options)) {
+            store.record("child", 1, 1);
+            return "ok";
+        } catch (HintFileException e) {
+            return e.problem() + " " + e.getMessage();
+        } catch (Exception e) {
+            return "unexpected " + e;
+        }
+    }
+
+    private static void race(Path file, long startAt, int records) throws Exception {
+        while (System.currentTimeMillis() < startAt) {
+            Thread.onSpinWait();
+        }
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            Region region = store.region("race");
+            for (int i = 0; i < records; i++) {
+                region.record(10, 1);
+            }
+            ByteBuffer header = ByteBuffer.allocate(4096).order(ByteOrder.LITTLE_ENDIAN);
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+                channel.read(header, 0);
+            }
+            System.out.println("created=" + header.getLong((int) dev.hintmap.format.Layouts.CREATED_EPOCH_MS)
+                    + " checksum=" + Long.toHexString(header.getLong((int) dev.hintmap.format.Layouts.HEADER_CHECKSUM)));
+        }
+    }
+
+    private static void poll(Path file, long millis) {
+        long end = System.currentTimeMillis() + millis;
+        int opened = 0;
+        int missing = 0;
+        int bad = 0;
+        String first = "-";
+        while (System.currentTimeMillis() < end) {
+            try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
+                store.size();
+                opened++;
+            } catch (HintFileException e) {
+                if (e.problem() == HintFileException.Problem.IO && e.getMessage().contains("no such hint file")) {
+                    missing++;
+                } else {
+                    bad++;
+                    if (first.equals("-")) {
+                        first = e.problem() + ":" + e.getMessage().replace(' ', '_');
+                    }
+                }
+            } catch (Exception e) {
+                bad++;
+                first = e.toString().replace(' ', '_');
+            }
+        }
+        System.out.println("opened=" + opened + " missing=" + missing + " bad=" + bad + " first=" + first);
+    }
+
+    private static void victim(Path file, int warmup, long stopAt) throws Exception {
+        HintStore store = HintStore.open(file, HintStoreOptions.defaults());
+        Region region = store.region("victim-handle");
+        for (int i = 0; i < warmup; i++) {
+            store.record("victim-" + (i & 7), 10, 1);
+            region.record(10, 1);
+            store.dispatchCount("victim-" + (i & 3));
+        }
+        System.out.println("ready");
+        System.out.flush();
+        long i = 0;
+        try {
+            while (System.currentTimeMillis() < stopAt) {
+                store.record("victim-" + (i & 7), 10, 1);
+                region.record(10, 1);
+                store.dispatchCount("victim-" + (i & 3));
+                i++;
+            }
+            System.out.println("no fault");
+        } catch (UncheckedIOException e) {
+            String problem = e.getCause() instanceof HintFileException h ? h.problem().toString() : "?";
+            System.out.println("caught UncheckedIOException " + problem + " after " + i + ": " + e.getMessage());
+            try {
+                store.isHot("victim-0");
+                System.out.println("then: no exception");
+            } catch (UncheckedIOException again) {
+                System.out.println("then: UncheckedIOException again");
+            }
+        } catch (InternalError e) {
+            System.out.println("caught InternalError after " + i + ": " + e.getMessage());
+        } finally {
+            store.close();
+            System.out.println("closed");
+        }
+    }
+}

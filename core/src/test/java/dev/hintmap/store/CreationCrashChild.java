@@ -1,0 +1,28 @@
+package dev.hintmap.store;
+
+import dev.hintmap.HintStore;
+import dev.hintmap.HintStoreOptions;
+import java.nio.file.Path;
+
+/**
+ * A creator that stops between allocating its temporary file and publishing it (FORMAT.md §5
+ * creation steps 3–5), prints {@code allocated} and waits to be killed with SIGKILL.
+ */
+public final class CreationCrashChild {
+    private CreationCrashChild() {}
+
+    public static void main(String[] args) throws Exception {
+        TestHooks.beforePublish(() -> {
+            System.out.println("allocated");
+            System.out.flush();
+            try {
+                Thread.sleep(120_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        try (HintStore store = HintStore.open(Path.of(args[0]), HintStoreOptions.defaults())) {
+            System.out.println("published (not killed), size " + store.size());
+        }
+    }
+}

@@ -1,0 +1,153 @@
+package dev.hintmap.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hintmap.HintStore;
+import dev.hintmap.HintStoreOptions;
+import dev.hintmap.Region;
+import dev.hintmap.RegionRecord;
+import dev.hintmap.format.FileGeometry;
+import dev.hintmap.format.Layouts;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A buggy or hostile writer that scribbles over the mutable part of the file (coordination words,
+ * writer table, index entries, slot words and names) while this JVM's writers and readers work on
+ * it: what the static fuzzing cannot reach, values that change between a check and a use. Every
+ * word used as an offset, index or length is read once and checked where it is used, so nothing
+ * may throw, hang (the lock waits are bounded, and so are re-resolutions, §7.1) or return a
+ * record that breaks FORMAT.md §7.2.1. The hints themselves may be wrong: that is what a writer
+ * of the file can do (docs/SECURITY.md).
+ */
+class HostileWriterTest {
+    private static final int CAPACITY = 8;
+    private static final int MAX_NAME = 16;
+    private static final long RUN_NANOS = TimeUnit.SECONDS.toNanos(3);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aWriterScribblingOverTheMappingCannotBreakOrHangTheOthers() throws Exception {
+        Path file = dir.resolve("hostile.hints");
+        FileGeometry g = new FileGeometry(CAPACITY, MAX_NAME);
+        long previousLimit = TestHooks.lockWaitLimitNanos(20_000_000L);
+        List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+        AtomicLong operations = new AtomicLong();
+        AtomicLong scribbles = new AtomicLong();
+        try (HintStore writer = HintStore.open(file, HintStoreOptions.defaults().capacity(CAPACITY).maxNameBytes(MAX_NAME));
+                HintStore reader = HintStore.open(file, HintStoreOptions.defaults().readOnly(true));
+                FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                Arena arena = Arena.ofShared()) {
+            MemorySegment raw = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena);
+            long deadline = System.nanoTime() + RUN_NANOS;
+            List<Thread> threads = new ArrayList<>();
+            threads.add(Thread.ofPlatform().name("hostile").start(() -> {
+                SplittableRandom random = new SplittableRandom(42);
+                while (System.nanoTime() < deadline) {
+                    scribble(raw, g, random);
+                    scribbles.incrementAndGet();
+                    if ((scribbles.get() & 63) == 0) {
+                        Thread.yield();
+                    }
+                }
+            }));
+            for (int t = 0; t < 2; t++) {
+                int seed = t;
+                threads.add(Thread.ofPlatform().name("worker-" + t).start(() -> {
+                    SplittableRandom random = new SplittableRandom(seed);
+                    Region handle = writer.region("h" + seed);
+                    try {
+                        while (System.nanoTime() < deadline) {
+                            String name = "r" + random.nextInt(12);
+                            switch (random.nextInt(6)) {
+                                case 0 -> writer.record(name, 1 + random.nextInt(1000), random.nextInt(100));
+                                case 1 -> handle.record(500, 5);
+                                case 2 -> reader.recordFor(name).ifPresent(HostileWriterTest::checkRecord);
+                                case 3 -> writer.recordFor(name).ifPresent(HostileWriterTest::checkRecord);
+                                case 4 -> {
+                                    int size = reader.size();
+                                    assertTrue(size >= 0 && size <= CAPACITY, "size " + size);
+                                    assertTrue(writer.evictions() >= 0);
+                                }
+                                default -> reader.forEach(HostileWriterTest::checkRecord);
+                            }
+                            operations.incrementAndGet();
+                        }
+                    } catch (Throwable e) {
+                        failures.add(e);
+                    }
+                }));
+            }
+            for (Thread thread : threads) {
+                thread.join(TimeUnit.SECONDS.toMillis(120));
+                assertFalse(thread.isAlive(), thread.getName() + " finished: nothing hangs");
+            }
+        } finally {
+            TestHooks.lockWaitLimitNanos(previousLimit);
+        }
+        assertEquals(List.of(), failures, "no exception under a hostile writer");
+        assertTrue(operations.get() > 0 && scribbles.get() > 0, operations + " operations, " + scribbles + " scribbles");
+    }
+
+    static void checkRecord(RegionRecord r) {
+        assertTrue(r.dispatchCount() > 0 && r.kernelNsMax() <= r.kernelNsTotal()
+                && r.kernelNsTotal() / r.dispatchCount() <= r.kernelNsMax(), r::toString);
+    }
+
+    /** One write of a boundary or random value into a mutable word of the file. */
+    private static void scribble(MemorySegment raw, FileGeometry g, SplittableRandom random) {
+        long value = switch (random.nextInt(10)) {
+            case 0 -> 0;
+            case 1 -> 1;
+            case 2 -> -1;
+            case 3 -> CAPACITY;
+            case 4 -> CAPACITY + 1;
+            case 5 -> MAX_NAME + 1;
+            case 6 -> Long.MAX_VALUE;
+            case 7 -> WriterTable.ownerWord(random.nextInt(3), random.nextInt(3));
+            case 8 -> random.nextLong() & 0xFFFF_FFFF_0000_0000L | random.nextInt(CAPACITY + 3);
+            default -> random.nextLong();
+        };
+        if (random.nextInt(2) == 0) { // half of the writes go to name_len, the one 32-bit length in a slot
+            long slot = g.slotsOffset() + (long) random.nextInt(CAPACITY) * g.slotBytes();
+            int length = switch (random.nextInt(4)) {
+                case 0 -> MAX_NAME + 1;
+                case 1 -> -1;
+                case 2 -> 1 + random.nextInt(MAX_NAME);
+                default -> random.nextInt();
+            };
+            raw.set(Layouts.U32, Slots.nameLen(slot), length);
+            return;
+        }
+        long offset;
+        switch (random.nextInt(4)) {
+            case 0 -> offset = Layouts.STRUCT_LOCK + 8L * random.nextInt(8); // coordination line
+            case 1 -> offset = g.writerTableOffset() + 8L * random.nextInt(8);
+            case 2 -> offset = g.indexOffset() + 8L * random.nextInt(g.indexEntries());
+            default -> {
+                long slot = g.slotsOffset() + (long) random.nextInt(CAPACITY) * g.slotBytes();
+                offset = slot + 8L * random.nextInt(g.slotBytes() / 8); // lock .. name, any word
+            }
+        }
+        if (random.nextInt(4) == 0) {
+            raw.set(Layouts.U32, offset, (int) value); // e.g. name_len alone
+        } else {
+            raw.set(Layouts.U64, offset, value);
+        }
+    }
+}

@@ -1,0 +1,188 @@
+package dev.hintmap.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hintmap.HintStore;
+import dev.hintmap.HintStoreOptions;
+import dev.hintmap.Region;
+import dev.hintmap.RegionRecord;
+import dev.hintmap.format.FileGeometry;
+import dev.hintmap.format.Layouts;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Bounded lock waits (FORMAT.md §6.2 "give up"): a crafted file whose structure lock and a slot
+ * lock name a live process. Writers give up after the wait limit (shortened here to 300 ms),
+ * change nothing and drop their samples; a later waiter on the same word gives up at once; the
+ * store works normally once the words are cleared.
+ */
+class LockGiveUpTest {
+    private static final FileGeometry GEOMETRY = new FileGeometry(4, 64);
+    private static final long LIMIT_NANOS = 300_000_000L;
+    private static final int ENTRY = 1010;
+
+    @TempDir
+    Path dir;
+    private long previousLimit;
+
+    @BeforeEach
+    void shortenTheLimit() {
+        previousLimit = TestHooks.lockWaitLimitNanos(LIMIT_NANOS);
+    }
+
+    @AfterEach
+    void restoreTheLimit() {
+        TestHooks.lockWaitLimitNanos(previousLimit);
+    }
+
+    private static void withRawMapping(Path file, Consumer<Memory> action) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                Arena arena = Arena.ofConfined()) {
+            MemorySegment segment = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena);
+            action.accept(new Memory(segment));
+        }
+    }
+
+    /** The writer token of pid 1 (always alive), or of this JVM: a live holder either way. */
+    private static long liveToken(boolean self) throws IOException {
+        if (self) {
+            return ProcessIdentity.currentToken();
+        }
+        String stat = Files.readString(Path.of("/proc/1/stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        long token = ProcessIdentity.token(1, Long.parseLong(fields[19]));
+        assertTrue(ProcessIdentity.isAlive(token));
+        return token;
+    }
+
+    private static byte[] snapshotOfSlotsAndCoordination(Path file) throws IOException {
+        byte[] all = Files.readAllBytes(file);
+        byte[] copy = all.clone();
+        // the writer table changes on every open (claims); everything else must stay as it was
+        java.util.Arrays.fill(copy, (int) GEOMETRY.writerTableOffset(), (int) GEOMETRY.indexOffset(), (byte) 0);
+        return copy;
+    }
+
+    private static long timed(Runnable action) {
+        long start = System.nanoTime();
+        action.run();
+        return System.nanoTime() - start;
+    }
+
+    @ParameterizedTest(name = "holder is this JVM: {0}")
+    @ValueSource(booleans = {false, true})
+    void writersGiveUpOnLocksHeldByALiveProcessAndChangeNothing(boolean self) throws Exception {
+        Path file = dir.resolve("stuck.hints");
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(4))) {
+            store.record("a", 100, 10);
+            store.record("b", 100, 10);
+        }
+        long owner = WriterTable.ownerWord(ENTRY, 1);
+        long token = liveToken(self);
+        Slots slots = new Slots(GEOMETRY);
+        withRawMapping(file, m -> {
+            long entry = new WriterTable(m, GEOMETRY).entryOffset(ENTRY);
+            m.plainLong(entry + Layouts.WRITER_TOKEN, token);
+            m.plainLong(entry + Layouts.WRITER_GENERATION, 1);
+            m.plainLong(Layouts.STRUCT_LOCK, owner);
+            m.plainLong(Slots.lock(slots.slot(0)), owner); // slot 0 holds "a"
+        });
+        byte[] before = snapshotOfSlotsAndCoordination(file);
+        List<Long> waits = new ArrayList<>();
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            Region a = store.region("a");
+            waits.add(timed(() -> store.record("a", 500, 50)));    // slot lock: waits the limit, gives up
+            waits.add(timed(() -> store.record("a", 500, 50)));    // same word: gives up at once
+            waits.add(timed(() -> a.record(500, 50)));              // through a handle too
+            waits.add(timed(() -> store.record("new", 500, 50)));  // structure lock: gives up
+            waits.add(timed(() -> store.record("new", 500, 50)));
+            assertEquals(new RegionRecord("a", 1, 100, 100, 10), store.recordFor("a").orElseThrow(), "nothing recorded");
+            assertTrue(store.recordFor("new").isEmpty(), "nothing inserted");
+            assertEquals(2, store.size());
+            assertEquals(1, store.dispatchCount("b"));
+            store.record("b", 100, 10); // an unlocked region records as usual
+            assertEquals(2, store.dispatchCount("b"));
+        }
+        for (long wait : waits) {
+            assertTrue(wait < TimeUnit.SECONDS.toNanos(30), "every record returned (liveness bound): " + waits);
+        }
+        withRawMapping(file, m -> {
+            Slots s = new Slots(GEOMETRY);
+            long bSlot = s.slot(1);
+            long seq = m.plainLong(Slots.seq(bSlot));
+            assertEquals(2, m.plainLong(Slots.copy(bSlot, seq) + Layouts.REC_COUNT));
+            assertEquals(owner, m.plainLong(Layouts.STRUCT_LOCK), "a live holder's lock is never taken");
+            assertEquals(owner, m.plainLong(Slots.lock(s.slot(0))));
+        });
+        // b's record line holds the one legitimate change; everything else is compared byte for byte
+        byte[] after = snapshotOfSlotsAndCoordination(file);
+        int bRecordLine = (int) (GEOMETRY.slotsOffset() + GEOMETRY.slotBytes());
+        java.util.Arrays.fill(before, bRecordLine, bRecordLine + 128, (byte) 0);
+        java.util.Arrays.fill(after, bRecordLine, bRecordLine + 128, (byte) 0);
+        assertTrue(java.util.Arrays.equals(before, after), "giving up changed nothing in the index, slots or header");
+
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            store.record("a", 500, 50); // gives up again, and remembers the stuck word
+            store.record("new", 500, 50);
+            withRawMapping(file, m -> { // the holder lets go: the remembered words change
+                m.plainLong(Layouts.STRUCT_LOCK, 0);
+                m.plainLong(Slots.lock(slots.slot(0)), 0);
+            });
+            store.record("a", 500, 50);
+            store.region("a").record(500, 50);
+            store.record("new", 7, 7);
+            assertEquals(new RegionRecord("a", 3, 1100, 500, 110), store.recordFor("a").orElseThrow());
+            assertEquals(new RegionRecord("new", 1, 7, 7, 7), store.recordFor("new").orElseThrow());
+            assertEquals(3, store.size());
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void anEvictionWhoseVictimIsLockedByALiveProcessGivesUpAndLeavesTheClockAsItWas() throws Exception {
+        Path file = dir.resolve("victim.hints");
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(4))) {
+            for (String name : List.of("a", "b", "c", "d")) {
+                store.record(name, 100, 10); // full, every reference bit clear: the hand takes slot 0 next
+            }
+        }
+        long owner = WriterTable.ownerWord(ENTRY, 1);
+        long token = liveToken(false);
+        Slots slots = new Slots(GEOMETRY);
+        long[] handBefore = new long[2];
+        withRawMapping(file, m -> {
+            long entry = new WriterTable(m, GEOMETRY).entryOffset(ENTRY);
+            m.plainLong(entry + Layouts.WRITER_TOKEN, token);
+            m.plainLong(entry + Layouts.WRITER_GENERATION, 1);
+            handBefore[0] = m.plainLong(Layouts.CLOCK_HAND);
+            handBefore[1] = m.plainLong(Layouts.HIGH_WATER);
+            m.plainLong(Slots.lock(slots.slot((int) handBefore[0])), owner);
+        });
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            store.record("e", 1, 1);
+            assertTrue(store.recordFor("e").isEmpty(), "dropped: the victim is locked by a live process");
+            assertEquals(4, store.size());
+            assertEquals(0, store.evictions());
+        }
+        withRawMapping(file, m -> {
+            assertEquals(handBefore[0], m.plainLong(Layouts.CLOCK_HAND), "the hand is put back");
+            assertEquals(handBefore[1], m.plainLong(Layouts.HIGH_WATER));
+            assertEquals(0, m.plainLong(Layouts.STRUCT_LOCK), "the structure lock is released");
+        });
+    }
+}
