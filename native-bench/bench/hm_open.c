@@ -3,9 +3,11 @@
  * (creation races, permissions, symlinks, foreign owners):
  *
  *   hm-open [--read-only] [--group-shared] [--follow-symlinks] [--allow-foreign-owner]
- *           [--capacity N] [--check] [--record NAME NS BYTES]... [--hold-ms N] PATH
+ *           [--capacity N] [--check] [--record NAME NS BYTES]... [--hold-ms N]
+ *           [--start-at EPOCH_MS] PATH
  *
- * In order: hm_open_ex(PATH) with those options and flags; hm_check() if --check; each
+ * With --start-at it first waits until the wall clock reaches EPOCH_MS (so that processes of both
+ * languages, started apart, open at the same moment: the creation-race tests). In order: hm_open_ex(PATH) with those options and flags; hm_check() if --check; each
  * --record as hm_record(NAME, NS, BYTES) (HM_DROPPED counts as success); then the line
  *
  *   OK
@@ -64,7 +66,8 @@ static int usage(const char *why) {
     fprintf(stderr,
             "hm-open: %s\n"
             "usage: hm-open [--read-only] [--group-shared] [--follow-symlinks] [--allow-foreign-owner]\n"
-            "               [--capacity N] [--check] [--record NAME NS BYTES]... [--hold-ms N] PATH\n",
+            "               [--capacity N] [--check] [--record NAME NS BYTES]... [--hold-ms N]\n"
+            "               [--start-at EPOCH_MS] PATH\n",
             why);
     return 64;
 }
@@ -90,6 +93,7 @@ int main(int argc, char **argv) {
     hm_options_init(&o);
     int check = 0;
     unsigned long long hold_ms = 0;
+    unsigned long long start_at_ms = 0;
     const char *path = NULL;
     struct {
         const char *name;
@@ -114,6 +118,8 @@ int main(int argc, char **argv) {
             hm_options_set_capacity(&o, (uint32_t)v);
         } else if (strcmp(a, "--hold-ms") == 0) {
             if (i + 1 >= argc || !parse_u64(argv[++i], &hold_ms)) return usage("--hold-ms needs a number");
+        } else if (strcmp(a, "--start-at") == 0) {
+            if (i + 1 >= argc || !parse_u64(argv[++i], &start_at_ms)) return usage("--start-at needs a number");
         } else if (strcmp(a, "--record") == 0) {
             if (i + 3 >= argc) return usage("--record needs NAME NS BYTES");
             if (nrec == MAX_RECORDS) return usage("at most 64 --record");
@@ -131,6 +137,11 @@ int main(int argc, char **argv) {
         }
     }
     if (path == NULL) return usage("PATH missing");
+    for (;;) { /* a spin on the wall clock: the last milliseconds are what the race is about */
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        if ((unsigned long long)now.tv_sec * 1000u + (unsigned long long)now.tv_nsec / 1000000u >= start_at_ms) break;
+    }
 
     hm_store *s;
     char err[1024];
