@@ -124,7 +124,8 @@ static int write_file(const char *path, const unsigned char *b, size_t n) {
     return close(fd);
 }
 
-static unsigned char *read_file(const char *path, size_t *n) {
+/* Reads a whole file (malloc'd, NULL on failure); also the replay driver's reader. */
+unsigned char *hm_fuzz_read_file(const char *path, size_t *n) {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return NULL;
     struct stat st;
@@ -172,7 +173,7 @@ static const unsigned char *base_image(unsigned ci, unsigned mi, unsigned pi, si
             if (i % 2) hm_record(s, nb, nl, 7, 7); /* some with their reference bit set */
         }
         FUZZ_CHECK(hm_close(s) == HM_OK);
-        g_images[ci][mi][pi] = read_file(p, &g_image_len[ci][mi][pi]);
+        g_images[ci][mi][pi] = hm_fuzz_read_file(p, &g_image_len[ci][mi][pi]);
         unlink(p);
         FUZZ_CHECK(g_images[ci][mi][pi] != NULL);
     }
@@ -440,7 +441,7 @@ static hm_store *open_checked(int read_only, const unsigned char *bytes, size_t 
     FUZZ_CHECK(rc < 0 && rc != HM_EINVAL);
     FUZZ_CHECK(strstr(err, g_file) != NULL); /* the message names the file */
     size_t n;
-    unsigned char *after = read_file(g_file, &n);
+    unsigned char *after = hm_fuzz_read_file(g_file, &n);
     FUZZ_CHECK(after != NULL);
     FUZZ_CHECK(n == len && memcmp(after, bytes, len) == 0);
     free(after);

@@ -21,29 +21,11 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static unsigned char *slurp(const char *path, size_t *n) {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return NULL;
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        close(fd);
-        return NULL;
-    }
-    unsigned char *b = malloc((size_t)st.st_size + 1);
-    size_t done = 0;
-    while (b && done < (size_t)st.st_size) {
-        ssize_t r = read(fd, b + done, (size_t)st.st_size - done);
-        if (r <= 0) break;
-        done += (size_t)r;
-    }
-    close(fd);
-    *n = done;
-    return b;
-}
+unsigned char *hm_fuzz_read_file(const char *path, size_t *n); /* fuzz_hintmap.c */
 
 static int run_file(const char *path) {
     size_t n;
-    unsigned char *b = slurp(path, &n);
+    unsigned char *b = hm_fuzz_read_file(path, &n);
     if (b == NULL) {
         fprintf(stderr, "fuzz_replay: cannot read %s\n", path);
         return -1;
@@ -161,7 +143,7 @@ static int make_seeds(const char *dir) {
         hm_record(s, "n0", 2, 3000, 3);
         hm_close(s);
         size_t len;
-        unsigned char *f = slurp(p, &len);
+        unsigned char *f = hm_fuzz_read_file(p, &len);
         unlink(p);
         if (f == NULL) return -1;
         unsigned char *r = malloc(len + 1);

@@ -125,3 +125,17 @@ uint64_t t_plant_owner(hm_store *s, uint32_t i, long pid) {
     atomic_store(&w->token, t_token_of(pid));
     return (gen & 0xFFFFFFFFu) << 32 | ((uint64_t)i + 1);
 }
+
+int t_rec(hm_store *s, const char *name, uint64_t ns, uint64_t bytes) {
+    return hm_record(s, name, strlen(name), ns, bytes);
+}
+
+int t_look(hm_store *s, const char *name, hm_region_record *r) {
+    return hm_lookup(s, name, strlen(name), r);
+}
+
+double t_now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}

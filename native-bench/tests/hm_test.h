@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "hintmap.h"
+
 extern int hm_t_failures;      /* failed checks in the current test */
 extern char hm_t_dir[];        /* per-run scratch directory */
 
@@ -58,6 +60,11 @@ int hm_run_tests(const hm_test_case *cases, size_t n, const char *filter);
 const char *tpath(const char *name);
 
 /* Helpers. */
+/* hm_record / hm_lookup of a NUL-terminated name. */
+int t_rec(hm_store *s, const char *name, uint64_t ns, uint64_t bytes);
+int t_look(hm_store *s, const char *name, hm_region_record *r);
+/* CLOCK_MONOTONIC in milliseconds. */
+double t_now_ms(void);
 int t_write_file(const char *path, const void *data, size_t len);
 unsigned char *t_read_file(const char *path, size_t *len);
 

@@ -67,20 +67,6 @@ static hm_options opts(uint32_t cap, int read_only, uint32_t flags) {
     return o;
 }
 
-static int rec(hm_store *s, const char *name, uint64_t ns, uint64_t bytes) {
-    return hm_record(s, name, strlen(name), ns, bytes);
-}
-
-static int look(hm_store *s, const char *name, hm_region_record *r) {
-    return hm_lookup(s, name, strlen(name), r);
-}
-
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
 /* Files in directory `dir` whose name ends in ".tmp". */
 static int count_tmp_in(const char *dir) {
     DIR *d = opendir(dir);
@@ -124,7 +110,7 @@ static void test_symlink_refused_unless_allowed(void) {
     hm_options o = opts(16, 0, 0);
     hm_store *s;
     OPEN_OK(s, target, &o);
-    CHECK_EQ(rec(s, "r", 5, 5), HM_OK);
+    CHECK_EQ(t_rec(s, "r", 5, 5), HM_OK);
     CHECK_EQ(hm_close(s), HM_OK);
     size_t len;
     unsigned char *before = t_read_file(target, &len);
@@ -141,12 +127,12 @@ static void test_symlink_refused_unless_allowed(void) {
     /* allowed: the link is followed, and hm_check() follows it too */
     hm_options f = opts(HM_DEFAULT_CAPACITY, 0, HM_OPEN_FOLLOW_SYMLINKS);
     OPEN_OK(s, link_p, &f);
-    CHECK_EQ(rec(s, "r", 5, 5), HM_OK);
+    CHECK_EQ(t_rec(s, "r", 5, 5), HM_OK);
     CHECK_EQ(hm_check(s), HM_OK);
     CHECK_EQ(hm_close(s), HM_OK);
     OPEN_OK(s, target, &ro);
     hm_region_record r;
-    CHECK_EQ(look(s, "r", &r), HM_OK);
+    CHECK_EQ(t_look(s, "r", &r), HM_OK);
     CHECK_EQ(r.dispatch_count, 2);
     CHECK_EQ(hm_close(s), HM_OK);
 
@@ -209,7 +195,7 @@ static void test_foreign_owner_refused_unless_allowed(void) {
     hm_options o = opts(16, 0, 0);
     hm_store *s;
     OPEN_OK(s, p, &o);
-    CHECK_EQ(rec(s, "r", 5, 5), HM_OK);
+    CHECK_EQ(t_rec(s, "r", 5, 5), HM_OK);
     CHECK_EQ(hm_close(s), HM_OK);
     CHECK(chown(p, 65534, 65534) == 0); /* nobody:nogroup */
     size_t len;
@@ -226,7 +212,7 @@ static void test_foreign_owner_refused_unless_allowed(void) {
 
     hm_options a = opts(HM_DEFAULT_CAPACITY, 0, HM_OPEN_ALLOW_FOREIGN_OWNER);
     OPEN_OK(s, p, &a);
-    CHECK_EQ(rec(s, "r", 5, 5), HM_OK);
+    CHECK_EQ(t_rec(s, "r", 5, 5), HM_OK);
     CHECK_EQ(hm_close(s), HM_OK);
 
     /* group-shared: another owner, our group, not writable by others */
@@ -235,7 +221,7 @@ static void test_foreign_owner_refused_unless_allowed(void) {
     OPEN_FAILS(p, &o, HM_EOWNER, "owned by uid 65534");
     OPEN_OK(s, p, &g);
     hm_region_record r;
-    CHECK_EQ(look(s, "r", &r), HM_OK);
+    CHECK_EQ(t_look(s, "r", &r), HM_OK);
     CHECK_EQ(r.dispatch_count, 2);
     CHECK_EQ(hm_close(s), HM_OK);
     CHECK(chmod(p, 0662) == 0);
@@ -359,7 +345,7 @@ static void test_disk_full_file_size_limit(void) {
         hm_store *s;
         char e[512];
         if (hm_open_ex(small, &o, &s, e, sizeof e) != HM_OK) _exit(21);
-        if (rec(s, "r", 1, 1) != HM_OK || hm_close(s) != HM_OK) _exit(22);
+        if (t_rec(s, "r", 1, 1) != HM_OK || hm_close(s) != HM_OK) _exit(22);
         o = opts(4096, 0, 0); /* ~1 MiB */
         int rc = hm_open_ex(big, &o, &s, e, sizeof e);
         if (rc != HM_ENOSPC) {
@@ -397,7 +383,7 @@ static void test_disk_full_tmpfs(void) {
         hm_options o = opts(640, 0, 0); /* 144 KiB */
         snprintf(p, sizeof p, "%s/a.hm", dir);
         if (hm_open_ex(p, &o, &s, e, sizeof e) != HM_OK) _exit(30);
-        if (rec(s, "r", 1, 1) != HM_OK || hm_close(s) != HM_OK) _exit(31);
+        if (t_rec(s, "r", 1, 1) != HM_OK || hm_close(s) != HM_OK) _exit(31);
         snprintf(p, sizeof p, "%s/b.hm", dir); /* 144 + 144 KiB do not fit in 256 KiB */
         int rc = hm_open_ex(p, &o, &s, e, sizeof e);
         if (rc != HM_ENOSPC || strstr(e, "No space") == NULL) {
@@ -411,11 +397,11 @@ static void test_disk_full_tmpfs(void) {
         o = opts(64, 0, 0); /* 36 KiB still fit */
         snprintf(p, sizeof p, "%s/d.hm", dir);
         if (hm_open_ex(p, &o, &s, e, sizeof e) != HM_OK) _exit(35);
-        if (rec(s, "r", 1, 1) != HM_OK || hm_close(s) != HM_OK) _exit(36);
+        if (t_rec(s, "r", 1, 1) != HM_OK || hm_close(s) != HM_OK) _exit(36);
         snprintf(p, sizeof p, "%s/a.hm", dir);
         if (hm_open_ex(p, NULL, &s, e, sizeof e) != HM_OK) _exit(37);
         hm_region_record r;
-        if (look(s, "r", &r) != HM_OK || r.dispatch_count != 1 || hm_close(s) != HM_OK) _exit(38);
+        if (t_look(s, "r", &r) != HM_OK || r.dispatch_count != 1 || hm_close(s) != HM_OK) _exit(38);
         _exit(0);
     }
     int st = wait_status(pid);
@@ -581,7 +567,7 @@ static void test_creation_race_processes(void) {
             char nb[32];
             for (int n = 0; n < R; n++) {
                 snprintf(nb, sizeof nb, "race-%d", n % REG);
-                if (rec(s, nb, (uint64_t)i + 1, 1) != HM_OK) _exit(52);
+                if (t_rec(s, nb, (uint64_t)i + 1, 1) != HM_OK) _exit(52);
             }
             _exit(hm_close(s) == HM_OK ? 0 : 53);
         }
@@ -606,7 +592,7 @@ static void test_creation_race_processes(void) {
             char nb[32];
             snprintf(nb, sizeof nb, "race-%d", g);
             hm_region_record r;
-            CHECK_EQ(look(s, nb, &r), HM_OK);
+            CHECK_EQ(t_look(s, nb, &r), HM_OK);
             count += r.dispatch_count;
             total += r.kernel_ns_total;
         }
@@ -705,7 +691,7 @@ static void test_crash_during_creation(void) {
         hm_store *s;
         hm_options o = opts(16, 0, 0);
         OPEN_OK(s, p, &o);
-        CHECK_EQ(rec(s, "r", 1, 1), HM_OK);
+        CHECK_EQ(t_rec(s, "r", 1, 1), HM_OK);
         CHECK_EQ(hm_close(s), HM_OK);
         CHECK(!exists(tmp)); /* removed: its creator is not running */
         CHECK(exists(live));
@@ -730,7 +716,7 @@ static void test_check_detects_changes(void) {
     hm_store *s, *r;
     OPEN_OK(s, p, &o);
     OPEN_OK(r, p, &ro);
-    CHECK_EQ(rec(s, "x", 1, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "x", 1, 1), HM_OK);
     CHECK_EQ(hm_check(s), HM_OK);
     CHECK_EQ(hm_check(r), HM_OK);
     struct stat st;
@@ -753,9 +739,9 @@ static void test_check_detects_changes(void) {
     CHECK_EQ(hm_check(r), HM_ECHANGED);
     CHECK(strstr(hm_last_error(r), "replaced") != NULL);
     /* the old stores still work on the old inode: nothing faults */
-    CHECK_EQ(rec(s, "x", 1, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "x", 1, 1), HM_OK);
     hm_region_record rr;
-    CHECK_EQ(look(r, "x", &rr), HM_OK);
+    CHECK_EQ(t_look(r, "x", &rr), HM_OK);
     CHECK_EQ(rr.dispatch_count, 2);
     CHECK_EQ(hm_close(s), HM_OK);
     CHECK_EQ(hm_close(r), HM_OK);
@@ -777,7 +763,7 @@ static void test_check_detects_changes(void) {
     /* truncated: reported before any access; close checks the size before touching its entry */
     OPEN_OK(s, p, &o);
     OPEN_OK(r, p, &ro);
-    CHECK_EQ(rec(s, "x", 1, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "x", 1, 1), HM_OK);
     CHECK(truncate(p, 8192) == 0); /* the writer table's first page survives */
     CHECK_EQ(hm_check(s), HM_ECHANGED);
     CHECK(strstr(hm_last_error(s), "truncated") != NULL);
@@ -826,7 +812,7 @@ static void test_truncation_under_mapping_sigbus(void) {
         char nb[16];
         for (unsigned long n = 0;; n++) {
             snprintf(nb, sizeof nb, "t-%lu", n % 48);
-            if (rec(cs, nb, 1, 1) != HM_OK) _exit(71);
+            if (t_rec(cs, nb, 1, 1) != HM_OK) _exit(71);
             if (n == 1000 && write(fds[1], "r", 1) != 1) _exit(72);
         }
     }
@@ -858,57 +844,57 @@ static void test_live_owner_slot_lock_gives_up(void) {
     hm_store *s;
     OPEN_OK(s, tpath("giveup-slot.hm"), &o);
     hm_test_set_lock_wait_limit_ns(s, LIMIT_MS * 1000000ull);
-    CHECK_EQ(rec(s, "a", 10, 1), HM_OK);
-    CHECK_EQ(rec(s, "b", 10, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "a", 10, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "b", 10, 1), HM_OK);
     uint32_t ka;
     CHECK_EQ(hm_test_slot_of(s, "a", 1, &ka), HM_OK);
     uint64_t owner = t_plant_owner(s, 1000, getpid());
     CHECK(owner != 0);
     hm_slot *sl = hm_test_slot(s, ka);
     atomic_store(&sl->lock, owner);
-    double t0 = now_ms();
-    CHECK_EQ(rec(s, "a", 10, 1), HM_DROPPED);
-    double first = now_ms() - t0;
-    t0 = now_ms();
-    CHECK_EQ(rec(s, "a", 10, 1), HM_DROPPED); /* the same (lock, owner): one liveness check */
-    double second = now_ms() - t0;
+    double t0 = t_now_ms();
+    CHECK_EQ(t_rec(s, "a", 10, 1), HM_DROPPED);
+    double first = t_now_ms() - t0;
+    t0 = t_now_ms();
+    CHECK_EQ(t_rec(s, "a", 10, 1), HM_DROPPED); /* the same (lock, owner): one liveness check */
+    double second = t_now_ms() - t0;
     hm_region *h;
     CHECK_EQ(hm_region_resolve(s, "a", 1, &h), HM_OK);
-    t0 = now_ms();
+    t0 = t_now_ms();
     CHECK_EQ(hm_region_add(h, 10, 1), HM_DROPPED);
-    double third = now_ms() - t0;
+    double third = t_now_ms() - t0;
     fprintf(stderr, "  info: gave up after %.1f ms, then %.2f ms and %.2f ms (limit %d ms)\n", first, second, third,
             LIMIT_MS);
     CHECK(first >= LIMIT_MS - 1 && first < 10000); /* waited for the limit, and returned */
     CHECK(second < LIMIT_MS / 2 && third < LIMIT_MS / 2);
     CHECK_EQ(atomic_load(&sl->lock), owner); /* nothing taken from a live process */
     hm_region_record r;
-    CHECK_EQ(look(s, "a", &r), HM_OK); /* readers never wait for a lock */
+    CHECK_EQ(t_look(s, "a", &r), HM_OK); /* readers never wait for a lock */
     CHECK_EQ(r.dispatch_count, 1);
-    CHECK_EQ(rec(s, "b", 10, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "b", 10, 1), HM_OK);
     hm_stats st;
     CHECK_EQ(hm_stats_get(s, &st), HM_OK);
     CHECK_EQ(st.stolen_locks, 0);
     /* the holder lets go: recording works again at once */
     atomic_store(&sl->lock, 0);
-    CHECK_EQ(rec(s, "a", 10, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "a", 10, 1), HM_OK);
     CHECK_EQ(hm_region_add(h, 10, 1), HM_OK);
-    CHECK_EQ(look(s, "a", &r), HM_OK);
+    CHECK_EQ(t_look(s, "a", &r), HM_OK);
     CHECK_EQ(r.dispatch_count, 3);
     /* the word changed (we took the lock): the same owner word held again is waited for afresh */
     atomic_store(&sl->lock, owner);
-    t0 = now_ms();
+    t0 = t_now_ms();
     CHECK_EQ(hm_region_add(h, 10, 1), HM_DROPPED);
-    CHECK(now_ms() - t0 >= LIMIT_MS - 1);
+    CHECK(t_now_ms() - t0 >= LIMIT_MS - 1);
     /* and so is another live owner word in the same lock (the memo names the word) */
     uint64_t owner2 = t_plant_owner(s, 1001, getpid());
     atomic_store(&sl->lock, owner2);
-    t0 = now_ms();
+    t0 = t_now_ms();
     CHECK_EQ(hm_region_add(h, 10, 1), HM_DROPPED);
-    CHECK(now_ms() - t0 >= LIMIT_MS - 1);
-    t0 = now_ms();
-    CHECK_EQ(rec(s, "a", 10, 1), HM_DROPPED);
-    CHECK(now_ms() - t0 < LIMIT_MS / 2);
+    CHECK(t_now_ms() - t0 >= LIMIT_MS - 1);
+    t0 = t_now_ms();
+    CHECK_EQ(t_rec(s, "a", 10, 1), HM_DROPPED);
+    CHECK(t_now_ms() - t0 < LIMIT_MS / 2);
     atomic_store(&sl->lock, 0);
     hm_region_free(h);
     CHECK_EQ(hm_close(s), HM_OK);
@@ -921,30 +907,30 @@ static void test_live_owner_struct_lock_gives_up(void) {
     hm_store *s;
     OPEN_OK(s, tpath("giveup-struct.hm"), &o);
     hm_test_set_lock_wait_limit_ns(s, LIMIT_MS * 1000000ull);
-    CHECK_EQ(rec(s, "a", 10, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "a", 10, 1), HM_OK);
     hm_file_header *h = hm_test_mapping(s);
     pid_t holder = t_token_of(1) != 0 ? 1 : getpid();
     uint64_t owner = t_plant_owner(s, 1002, holder);
     atomic_store(&h->struct_lock, owner);
     uint64_t seq = atomic_load(&h->index_seq), hw = atomic_load(&h->high_water);
-    double t0 = now_ms();
-    CHECK_EQ(rec(s, "new", 10, 1), HM_DROPPED);
-    double first = now_ms() - t0;
-    t0 = now_ms();
-    CHECK_EQ(rec(s, "new2", 10, 1), HM_DROPPED);
-    double second = now_ms() - t0;
+    double t0 = t_now_ms();
+    CHECK_EQ(t_rec(s, "new", 10, 1), HM_DROPPED);
+    double first = t_now_ms() - t0;
+    t0 = t_now_ms();
+    CHECK_EQ(t_rec(s, "new2", 10, 1), HM_DROPPED);
+    double second = t_now_ms() - t0;
     CHECK(first >= LIMIT_MS - 1 && first < 10000);
     CHECK(second < LIMIT_MS / 2);
     CHECK_EQ(atomic_load(&h->struct_lock), owner);
     CHECK_EQ(atomic_load(&h->index_seq), seq);
     CHECK_EQ(atomic_load(&h->high_water), hw);
-    CHECK_EQ(rec(s, "a", 10, 1), HM_OK); /* an existing region: no structure lock */
+    CHECK_EQ(t_rec(s, "a", 10, 1), HM_OK); /* an existing region: no structure lock */
     hm_region_record r;
-    CHECK_EQ(look(s, "new", &r), HM_ENOTFOUND);
+    CHECK_EQ(t_look(s, "new", &r), HM_ENOTFOUND);
     atomic_store(&h->struct_lock, 0);
-    CHECK_EQ(rec(s, "new", 10, 1), HM_OK);
-    CHECK_EQ(look(s, "new", &r), HM_OK);
-    CHECK_EQ(look(s, "a", &r), HM_OK);
+    CHECK_EQ(t_rec(s, "new", 10, 1), HM_OK);
+    CHECK_EQ(t_look(s, "new", &r), HM_OK);
+    CHECK_EQ(t_look(s, "a", &r), HM_OK);
     CHECK_EQ(r.dispatch_count, 2);
     CHECK_EQ(hm_close(s), HM_OK);
 }
@@ -958,7 +944,7 @@ static void test_live_owner_victim_and_recovery_give_up(void) {
     OPEN_OK(s, tpath("giveup-victim.hm"), &o);
     hm_test_set_lock_wait_limit_ns(s, LIMIT_MS * 1000000ull);
     const char *names[] = {"a", "b", "c", "d"};
-    for (int i = 0; i < 4; i++) CHECK_EQ(rec(s, names[i], 10, 1), HM_OK); /* bits clear, hand at 0 */
+    for (int i = 0; i < 4; i++) CHECK_EQ(t_rec(s, names[i], 10, 1), HM_OK); /* bits clear, hand at 0 */
     hm_file_header *h = hm_test_mapping(s);
     uint32_t ka;
     CHECK_EQ(hm_test_slot_of(s, "a", 1, &ka), HM_OK);
@@ -966,7 +952,7 @@ static void test_live_owner_victim_and_recovery_give_up(void) {
     uint64_t owner = t_plant_owner(s, 1003, getpid());
     atomic_store(&hm_test_slot(s, ka)->lock, owner);
     uint64_t hand = atomic_load(&h->clock_hand), seq = atomic_load(&h->index_seq);
-    CHECK_EQ(rec(s, "e", 10, 1), HM_DROPPED);
+    CHECK_EQ(t_rec(s, "e", 10, 1), HM_DROPPED);
     hm_stats st;
     CHECK_EQ(hm_stats_get(s, &st), HM_OK);
     CHECK_EQ(st.evictions, 0);
@@ -976,12 +962,12 @@ static void test_live_owner_victim_and_recovery_give_up(void) {
     CHECK_EQ(atomic_load(&h->index_seq), seq);
     CHECK_EQ(atomic_load(&h->journal_slot), 0);
     hm_region_record r;
-    for (int i = 0; i < 4; i++) CHECK_EQ(look(s, names[i], &r), HM_OK);
-    CHECK_EQ(look(s, "e", &r), HM_ENOTFOUND);
+    for (int i = 0; i < 4; i++) CHECK_EQ(t_look(s, names[i], &r), HM_OK);
+    CHECK_EQ(t_look(s, "e", &r), HM_ENOTFOUND);
     atomic_store(&hm_test_slot(s, ka)->lock, 0);
-    CHECK_EQ(rec(s, "e", 10, 1), HM_OK); /* evicts a now */
-    CHECK_EQ(look(s, "e", &r), HM_OK);
-    CHECK_EQ(look(s, "a", &r), HM_ENOTFOUND);
+    CHECK_EQ(t_rec(s, "e", 10, 1), HM_OK); /* evicts a now */
+    CHECK_EQ(t_look(s, "e", &r), HM_OK);
+    CHECK_EQ(t_look(s, "a", &r), HM_ENOTFOUND);
 
     /* recovery: a journaled change whose slot lock a live process holds */
     uint32_t kb;
@@ -989,19 +975,19 @@ static void test_live_owner_victim_and_recovery_give_up(void) {
     atomic_store(&h->journal_slot, (uint64_t)kb + 1);
     atomic_store(&hm_test_slot(s, kb)->lock, owner);
     seq = atomic_load(&h->index_seq);
-    CHECK_EQ(rec(s, "f", 10, 1), HM_DROPPED);
+    CHECK_EQ(t_rec(s, "f", 10, 1), HM_DROPPED);
     CHECK_EQ(atomic_load(&h->journal_slot), (uint64_t)kb + 1); /* left for the next holder */
     CHECK_EQ(atomic_load(&h->index_seq), seq);
     CHECK_EQ(hm_stats_get(s, &st), HM_OK);
     CHECK_EQ(st.recoveries, 0);
-    CHECK_EQ(look(s, "b", &r), HM_OK);
+    CHECK_EQ(t_look(s, "b", &r), HM_OK);
     atomic_store(&hm_test_slot(s, kb)->lock, 0);
-    CHECK_EQ(rec(s, "f", 10, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "f", 10, 1), HM_OK);
     CHECK_EQ(atomic_load(&h->journal_slot), 0);
     CHECK_EQ(hm_stats_get(s, &st), HM_OK);
     CHECK_EQ(st.recoveries, 1);
-    CHECK_EQ(look(s, "b", &r), HM_ENOTFOUND); /* the journaled region is dropped (§8 step 1) */
-    CHECK_EQ(look(s, "f", &r), HM_OK);
+    CHECK_EQ(t_look(s, "b", &r), HM_ENOTFOUND); /* the journaled region is dropped (§8 step 1) */
+    CHECK_EQ(t_look(s, "f", &r), HM_OK);
     CHECK_EQ(hm_close(s), HM_OK);
 }
 
@@ -1015,7 +1001,7 @@ static void test_hostile_words_are_bounded(void) {
     OPEN_OK(s, tpath("hostile.hm"), &o);
     hm_test_set_lock_wait_limit_ns(s, LIMIT_MS * 1000000ull);
     const char *names[] = {"a", "b", "c", "d", "e"};
-    for (int i = 0; i < 5; i++) CHECK_EQ(rec(s, names[i], 10, 1), HM_OK);
+    for (int i = 0; i < 5; i++) CHECK_EQ(t_rec(s, names[i], 10, 1), HM_OK);
     hm_file_header *h = hm_test_mapping(s);
     _Atomic uint64_t *index = (_Atomic uint64_t *)((unsigned char *)h + h->index_offset);
     hm_region_record r;
@@ -1027,15 +1013,15 @@ static void test_hostile_words_are_bounded(void) {
     /* name_len beyond max_name_bytes, and 2^32-1: read as absent, never as a length */
     atomic_store(&hm_test_slot(s, k[0])->name_len, 65);
     atomic_store(&hm_test_slot(s, k[1])->name_len, UINT32_MAX);
-    CHECK_EQ(look(s, "a", &r), HM_ENOTFOUND);
-    CHECK_EQ(look(s, "b", &r), HM_ENOTFOUND);
+    CHECK_EQ(t_look(s, "a", &r), HM_ENOTFOUND);
+    CHECK_EQ(t_look(s, "b", &r), HM_ENOTFOUND);
     CHECK_EQ(hm_region_at(s, k[0], nb, sizeof nb, &nl, &r), HM_ENOTFOUND);
     CHECK_EQ(hm_region_at(s, k[1], nb, sizeof nb, &nl, &r), HM_ENOTFOUND);
     /* owner words naming no writer entry (index >= writer_entries, or 0): dead, stolen */
     atomic_store(&hm_test_slot(s, k[2])->lock, UINT64_C(7) << 32 | (HM_WRITER_ENTRIES + 1));
     atomic_store(&hm_test_slot(s, k[3])->lock, UINT64_C(7) << 32);
-    CHECK_EQ(rec(s, "c", 10, 1), HM_OK);
-    CHECK_EQ(rec(s, "d", 10, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "c", 10, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "d", 10, 1), HM_OK);
     hm_stats st;
     CHECK_EQ(hm_stats_get(s, &st), HM_OK);
     CHECK_EQ(st.stolen_locks, 2);
@@ -1043,7 +1029,7 @@ static void test_hostile_words_are_bounded(void) {
     hm_slot *se = hm_test_slot(s, k[4]);
     uint64_t seq = atomic_load(&se->seq);
     atomic_store(&se->copies[seq & 1].kernel_ns_total, UINT64_MAX);
-    CHECK_EQ(look(s, "e", &r), HM_ENOTFOUND);
+    CHECK_EQ(t_look(s, "e", &r), HM_ENOTFOUND);
     atomic_store(&se->copies[seq & 1].kernel_ns_total, 10);
     /* coordination words out of range: clamped for readers, repaired by the next insertion */
     atomic_store(&h->live_count, UINT64_MAX);
@@ -1061,24 +1047,24 @@ static void test_hostile_words_are_bounded(void) {
     while (atomic_load(&index[j]) != 0) j = (j + 1) & (h->index_entries - 1);
     atomic_store(&index[j], (hz >> 32) << 32 | 0xFFFFFFFFu);
     atomic_store(&index[(j + 1) & (h->index_entries - 1)], (hz >> 32) << 32);
-    CHECK_EQ(look(s, "z", &r), HM_ENOTFOUND);
+    CHECK_EQ(t_look(s, "z", &r), HM_ENOTFOUND);
     /* the next insertion repairs all of it (§8): malformed slots freed, words back in range */
-    CHECK_EQ(rec(s, "z", 10, 1), HM_OK);
-    CHECK_EQ(look(s, "z", &r), HM_OK);
+    CHECK_EQ(t_rec(s, "z", 10, 1), HM_OK);
+    CHECK_EQ(t_look(s, "z", &r), HM_OK);
     CHECK_EQ(hm_stats_get(s, &st), HM_OK);
     CHECK(st.recoveries >= 1);
     CHECK(atomic_load(&h->clock_hand) < 8);
     CHECK(atomic_load(&h->high_water) <= 8);
     CHECK_EQ(hm_size(s, &n), HM_OK);
     CHECK_EQ(n, 4); /* c, d, e, z: a and b had malformed names */
-    CHECK_EQ(look(s, "e", &r), HM_OK);
-    CHECK_EQ(look(s, "c", &r), HM_OK);
+    CHECK_EQ(t_look(s, "e", &r), HM_OK);
+    CHECK_EQ(t_look(s, "c", &r), HM_OK);
     CHECK_EQ(r.dispatch_count, 2);
     /* a full index of foreign entries: lookups end within max_probe, inserts are dropped */
     for (uint32_t i = 0; i < h->index_entries; i++)
         if (atomic_load(&index[i]) == 0) atomic_store(&index[i], UINT64_C(0xDEAD) << 32 | 1);
-    CHECK_EQ(look(s, "nothere", &r), HM_ENOTFOUND);
-    int rc = rec(s, "nothere", 10, 1);
+    CHECK_EQ(t_look(s, "nothere", &r), HM_ENOTFOUND);
+    int rc = t_rec(s, "nothere", 10, 1);
     CHECK(rc == HM_DROPPED || rc == HM_OK);
     CHECK_EQ(hm_check(s), HM_OK);
     CHECK_EQ(hm_close(s), HM_OK);

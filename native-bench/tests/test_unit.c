@@ -47,20 +47,6 @@ static hm_options opts_cap(uint32_t cap) {
     return o;
 }
 
-static int rec(hm_store *s, const char *name, uint64_t ns, uint64_t bytes) {
-    return hm_record(s, name, strlen(name), ns, bytes);
-}
-
-static int look(hm_store *s, const char *name, hm_region_record *r) {
-    return hm_lookup(s, name, strlen(name), r);
-}
-
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
 /* ------------------------------------------------------------------ vectors */
 
 static int unhex(const char *p, size_t n, uint64_t *out) {
@@ -195,14 +181,14 @@ static void test_create_open_reopen(void) {
     hm_writer_entry *w = (hm_writer_entry *)((unsigned char *)h + 4096) + ((owner & 0xFFFFFFFF) - 1);
     CHECK((atomic_load(&w->token) >> 42) == (uint64_t)getpid());
     CHECK_EQ(owner >> 32, atomic_load(&w->generation) & 0xFFFFFFFF);
-    CHECK_EQ(rec(s, "alpha", 10, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "alpha", 10, 1), HM_OK);
     CHECK_EQ(hm_close(s), HM_OK);
 
     /* reopen without options: the file's layout is used */
     OPEN_OK(s, p, NULL);
     CHECK_EQ(hm_capacity(s), 100);
     hm_region_record r;
-    CHECK_EQ(look(s, "alpha", &r), HM_OK);
+    CHECK_EQ(t_look(s, "alpha", &r), HM_OK);
     CHECK_EQ(r.dispatch_count, 1);
     CHECK_EQ(hm_close(s), HM_OK);
     /* explicit and equal: fine */
@@ -249,8 +235,8 @@ static void test_create_open_reopen(void) {
     ro.read_only = 1;
     OPEN_OK(s, p, &ro);
     CHECK(hm_is_read_only(s));
-    CHECK_EQ(look(s, "alpha", &r), HM_OK);
-    CHECK_EQ(rec(s, "alpha", 1, 1), HM_EREADONLY);
+    CHECK_EQ(t_look(s, "alpha", &r), HM_OK);
+    CHECK_EQ(t_rec(s, "alpha", 1, 1), HM_EREADONLY);
     CHECK(strstr(hm_last_error(s), "read-only") != NULL);
     hm_region *hr;
     CHECK_EQ(hm_region_resolve(s, "alpha", 5, &hr), HM_OK);
@@ -288,19 +274,19 @@ static void test_record_semantics(void) {
     hm_options_set_hot_threshold_ns(&o, 150);
     hm_store *s;
     OPEN_OK(s, tpath("r.hm"), &o);
-    CHECK_EQ(rec(s, "k", 100, 10), HM_OK);
-    CHECK_EQ(rec(s, "k", 300, 20), HM_OK);
-    CHECK_EQ(rec(s, "k", 200, 30), HM_OK);
+    CHECK_EQ(t_rec(s, "k", 100, 10), HM_OK);
+    CHECK_EQ(t_rec(s, "k", 300, 20), HM_OK);
+    CHECK_EQ(t_rec(s, "k", 200, 30), HM_OK);
     hm_region_record r;
-    CHECK_EQ(look(s, "k", &r), HM_OK);
+    CHECK_EQ(t_look(s, "k", &r), HM_OK);
     CHECK_EQ(r.dispatch_count, 3);
     CHECK_EQ(r.kernel_ns_total, 600);
     CHECK_EQ(r.kernel_ns_max, 300);
     CHECK_EQ(r.bytes_total, 60);
     CHECK_EQ(hm_is_hot(s, "k", 1), 1); /* mean 200 >= 150 */
-    CHECK_EQ(rec(s, "cold", 149, 0), HM_OK);
+    CHECK_EQ(t_rec(s, "cold", 149, 0), HM_OK);
     CHECK_EQ(hm_is_hot(s, "cold", 4), 0);
-    CHECK_EQ(rec(s, "edge", 150, 0), HM_OK);
+    CHECK_EQ(t_rec(s, "edge", 150, 0), HM_OK);
     CHECK_EQ(hm_is_hot(s, "edge", 4), 1);
     CHECK_EQ(hm_is_hot(s, "absent", 6), 0); /* an unknown region is never hot */
     uint64_t n;
@@ -309,21 +295,21 @@ static void test_record_semantics(void) {
 
     /* saturation at 2^63-1 */
     const uint64_t MAX = HM_VALUE_MAX;
-    CHECK_EQ(rec(s, "sat", MAX - 10, MAX - 5), HM_OK);
-    CHECK_EQ(rec(s, "sat", 100, 100), HM_OK);
-    CHECK_EQ(look(s, "sat", &r), HM_OK);
+    CHECK_EQ(t_rec(s, "sat", MAX - 10, MAX - 5), HM_OK);
+    CHECK_EQ(t_rec(s, "sat", 100, 100), HM_OK);
+    CHECK_EQ(t_look(s, "sat", &r), HM_OK);
     CHECK_EQ(r.dispatch_count, 2);
     CHECK_EQ_U64(r.kernel_ns_total, MAX);
     CHECK_EQ_U64(r.kernel_ns_max, MAX - 10);
     CHECK_EQ_U64(r.bytes_total, MAX);
     /* uint64 inputs above 2^63-1 are clamped */
-    CHECK_EQ(rec(s, "clamp", UINT64_MAX, UINT64_MAX), HM_OK);
-    CHECK_EQ(look(s, "clamp", &r), HM_OK);
+    CHECK_EQ(t_rec(s, "clamp", UINT64_MAX, UINT64_MAX), HM_OK);
+    CHECK_EQ(t_look(s, "clamp", &r), HM_OK);
     CHECK_EQ_U64(r.kernel_ns_total, MAX);
     CHECK_EQ_U64(r.kernel_ns_max, MAX);
     CHECK_EQ_U64(r.bytes_total, MAX);
-    CHECK_EQ(rec(s, "clamp", UINT64_MAX, 1), HM_OK);
-    CHECK_EQ(look(s, "clamp", &r), HM_OK);
+    CHECK_EQ(t_rec(s, "clamp", UINT64_MAX, 1), HM_OK);
+    CHECK_EQ(t_look(s, "clamp", &r), HM_OK);
     CHECK_EQ(r.dispatch_count, 2);
     CHECK_EQ_U64(r.kernel_ns_total, MAX);
     CHECK(r.kernel_ns_total / r.dispatch_count <= r.kernel_ns_max);
@@ -399,9 +385,9 @@ static void test_capacity_zero(void) {
     CHECK(stat(tpath("z.hm"), &st) == 0);
     CHECK_EQ(st.st_size, 24576); /* 16 index entries, no slots */
     CHECK_EQ(hm_capacity(s), 0);
-    CHECK_EQ(rec(s, "a", 1, 1), HM_DROPPED);
+    CHECK_EQ(t_rec(s, "a", 1, 1), HM_DROPPED);
     hm_region_record r;
-    CHECK_EQ(look(s, "a", &r), HM_ENOTFOUND);
+    CHECK_EQ(t_look(s, "a", &r), HM_ENOTFOUND);
     hm_region *h;
     CHECK_EQ(hm_region_resolve(s, "a", 1, &h), HM_OK);
     CHECK_EQ(hm_region_add(h, 1, 1), HM_DROPPED);
@@ -416,7 +402,7 @@ static void test_capacity_zero(void) {
     hm_options_init(&ro);
     ro.read_only = 1;
     OPEN_OK(s, tpath("z.hm"), &ro);
-    CHECK_EQ(look(s, "a", &r), HM_ENOTFOUND);
+    CHECK_EQ(t_look(s, "a", &r), HM_ENOTFOUND);
     CHECK_EQ(hm_close(s), HM_OK);
 }
 
@@ -427,24 +413,24 @@ static void test_clock_second_chance(void) {
     hm_store *s;
     OPEN_OK(s, tpath("clk.hm"), &o);
     const char *names[] = {"a", "b", "c", "d"};
-    for (int i = 0; i < 4; i++) CHECK_EQ(rec(s, names[i], 10, 1), HM_OK);
+    for (int i = 0; i < 4; i++) CHECK_EQ(t_rec(s, names[i], 10, 1), HM_OK);
     hm_stats st;
     CHECK_EQ(hm_stats_get(s, &st), HM_OK);
     CHECK_EQ(st.high_water, 4);
     CHECK_EQ(st.evictions, 0);
     /* e: the hand clears all four bits in one turn, then takes slot 0 (a) */
-    CHECK_EQ(rec(s, "e", 10, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "e", 10, 1), HM_OK);
     hm_region_record r;
-    CHECK_EQ(look(s, "a", &r), HM_ENOTFOUND);
-    CHECK_EQ(look(s, "e", &r), HM_OK);
+    CHECK_EQ(t_look(s, "a", &r), HM_ENOTFOUND);
+    CHECK_EQ(t_look(s, "e", &r), HM_OK);
     /* b is used again: second chance */
-    CHECK_EQ(rec(s, "b", 10, 1), HM_OK);
-    CHECK_EQ(rec(s, "f", 10, 1), HM_OK);
-    CHECK_EQ(look(s, "b", &r), HM_OK);
+    CHECK_EQ(t_rec(s, "b", 10, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "f", 10, 1), HM_OK);
+    CHECK_EQ(t_look(s, "b", &r), HM_OK);
     CHECK_EQ(r.dispatch_count, 2);
-    CHECK_EQ(look(s, "c", &r), HM_ENOTFOUND);
-    CHECK_EQ(look(s, "d", &r), HM_OK);
-    CHECK_EQ(look(s, "f", &r), HM_OK);
+    CHECK_EQ(t_look(s, "c", &r), HM_ENOTFOUND);
+    CHECK_EQ(t_look(s, "d", &r), HM_OK);
+    CHECK_EQ(t_look(s, "f", &r), HM_OK);
     CHECK_EQ(r.dispatch_count, 1);
     CHECK_EQ(hm_stats_get(s, &st), HM_OK);
     CHECK_EQ(st.evictions, 2);
@@ -469,21 +455,21 @@ static void test_handle_reresolve(void) {
     CHECK_EQ(r.dispatch_count, 1);
     uint32_t ka;
     CHECK_EQ(hm_test_slot_of(s, "a", 1, &ka), HM_OK);
-    CHECK_EQ(rec(s, "b", 1, 1), HM_OK);
-    CHECK_EQ(rec(s, "c", 1, 1), HM_OK); /* evicts a: c takes a's slot */
+    CHECK_EQ(t_rec(s, "b", 1, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "c", 1, 1), HM_OK); /* evicts a: c takes a's slot */
     uint32_t kc;
     CHECK_EQ(hm_test_slot_of(s, "c", 1, &kc), HM_OK);
     CHECK_EQ(kc, ka);
     CHECK_EQ(hm_region_lookup(ha, &r), HM_ENOTFOUND);
     /* the stale handle must not count into c: it re-inserts a */
     CHECK_EQ(hm_region_add(ha, 9, 1), HM_OK);
-    CHECK_EQ(look(s, "c", &r), HM_OK);
+    CHECK_EQ(t_look(s, "c", &r), HM_OK);
     CHECK_EQ(r.dispatch_count, 1);
     CHECK_EQ(r.kernel_ns_total, 1);
     CHECK_EQ(hm_region_lookup(ha, &r), HM_OK);
     CHECK_EQ(r.dispatch_count, 1);
     CHECK_EQ(r.kernel_ns_total, 9);
-    CHECK_EQ(look(s, "b", &r), HM_ENOTFOUND);
+    CHECK_EQ(t_look(s, "b", &r), HM_ENOTFOUND);
     CHECK_EQ(hm_region_add(ha, 1, 1), HM_OK);
     CHECK_EQ(hm_region_lookup(ha, &r), HM_OK);
     CHECK_EQ(r.dispatch_count, 2);
@@ -541,15 +527,15 @@ static void test_churn_model(void) {
         int i = (int)(x % NAMES);
         if (i >= 20) i = (int)(x / NAMES % 6); /* skew: a few hot names */
         hm_region_record r;
-        int present = look(s, names[i], &r) == HM_OK;
+        int present = t_look(s, names[i], &r) == HM_OK;
         if (present) CHECK_EQ(r.dispatch_count, expect[i]);
-        int rc = (x >> 40) & 1 ? hm_region_add(handles[i], (uint64_t)op, 1) : rec(s, names[i], (uint64_t)op, 1);
+        int rc = (x >> 40) & 1 ? hm_region_add(handles[i], (uint64_t)op, 1) : t_rec(s, names[i], (uint64_t)op, 1);
         CHECK_EQ(rc, HM_OK);
         expect[i] = present ? expect[i] + 1 : 1;
         if (op % 50 == 0) {
             int found = 0;
             for (int j = 0; j < NAMES; j++) {
-                if (look(s, names[j], &r) == HM_OK) {
+                if (t_look(s, names[j], &r) == HM_OK) {
                     found++;
                     CHECK_EQ(r.dispatch_count, expect[j]);
                     CHECK(r.kernel_ns_max <= r.kernel_ns_total);
@@ -581,19 +567,19 @@ static void test_probe_bound_drop(void) {
         snprintf(nb, sizeof nb, "p-%d", i);
         if ((hm_hash64(nb, strlen(nb)) & 511) == 0) memcpy(names[n++], nb, sizeof nb);
     }
-    for (int i = 0; i < 128; i++) CHECK_EQ(rec(s, names[i], 1, 1), HM_OK);
-    CHECK_EQ(rec(s, names[128], 1, 1), HM_DROPPED);
+    for (int i = 0; i < 128; i++) CHECK_EQ(t_rec(s, names[i], 1, 1), HM_OK);
+    CHECK_EQ(t_rec(s, names[128], 1, 1), HM_DROPPED);
     hm_region_record r;
-    CHECK_EQ(look(s, names[128], &r), HM_ENOTFOUND);
+    CHECK_EQ(t_look(s, names[128], &r), HM_ENOTFOUND);
     hm_stats st;
     CHECK_EQ(hm_stats_get(s, &st), HM_OK);
     CHECK_EQ(st.dropped_inserts, 1);
     CHECK_EQ(st.live_count, 128);
     CHECK_EQ(st.high_water, 128); /* dropped before any slot was taken or region evicted */
     CHECK_EQ(st.evictions, 0);
-    CHECK_EQ(rec(s, "other", 1, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "other", 1, 1), HM_OK);
     CHECK(index_consistent(s));
-    for (int i = 0; i < 128; i++) CHECK_EQ(look(s, names[i], &r), HM_OK);
+    for (int i = 0; i < 128; i++) CHECK_EQ(t_look(s, names[i], &r), HM_OK);
     CHECK_EQ(hm_close(s), HM_OK);
 }
 
@@ -636,7 +622,7 @@ static void test_bad_files(void) {
     hm_options o = opts_cap(16);
     hm_store *s;
     OPEN_OK(s, p, &o);
-    CHECK_EQ(rec(s, "x", 1, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "x", 1, 1), HM_OK);
     CHECK_EQ(hm_close(s), HM_OK);
     size_t len;
     unsigned char *good = t_read_file(p, &len);
@@ -766,7 +752,7 @@ typedef struct rec_arg {
 
 static void *rec_thread(void *p) {
     rec_arg *a = p;
-    a->rc = rec(a->s, a->name, 5, 5);
+    a->rc = t_rec(a->s, a->name, 5, 5);
     atomic_store(&a->done, 1);
     return NULL;
 }
@@ -778,7 +764,7 @@ static void test_zombie_leader_with_live_threads_keeps_its_locks(void) {
     hm_options o = opts_cap(16);
     hm_store *s;
     OPEN_OK(s, p, &o);
-    CHECK_EQ(rec(s, "r", 1, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "r", 1, 1), HM_OK);
     int fds[2];
     CHECK(pipe(fds) == 0);
     fflush(NULL);
@@ -808,7 +794,7 @@ static void test_zombie_leader_with_live_threads_keeps_its_locks(void) {
     pthread_join(t, NULL);
     CHECK_EQ(a.rc, HM_OK);
     hm_region_record r;
-    CHECK_EQ(look(s, "r", &r), HM_OK);
+    CHECK_EQ(t_look(s, "r", &r), HM_OK);
     CHECK_EQ(r.dispatch_count, 2);
     CHECK_EQ(hm_close(s), HM_OK);
 }
@@ -818,7 +804,7 @@ static void test_dead_owner_slot_lock(void) {
     hm_options o = opts_cap(16);
     hm_store *s;
     OPEN_OK(s, p, &o);
-    CHECK_EQ(rec(s, "r", 1, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "r", 1, 1), HM_OK);
     for (int reap_first = 0; reap_first < 2; reap_first++) {
         int fds[2];
         CHECK(pipe(fds) == 0);
@@ -839,18 +825,18 @@ static void test_dead_owner_slot_lock(void) {
         CHECK(pthread_create(&t, NULL, rec_thread, &a) == 0);
         usleep(50 * 1000);
         CHECK_EQ(atomic_load(&a.done), 0);
-        double t0 = now_ms();
+        double t0 = t_now_ms();
         kill(pid, SIGKILL);
         if (reap_first) waitpid(pid, NULL, 0); /* else: a zombie (state Z) until reaped */
         pthread_join(t, NULL);
-        double waited = now_ms() - t0;
+        double waited = t_now_ms() - t0;
         if (!reap_first) waitpid(pid, NULL, 0);
         CHECK_EQ(a.rc, HM_OK);
         fprintf(stderr, "  info: record completed %.2f ms after kill -9 of the lock holder (%s)\n", waited,
                 reap_first ? "reaped" : "zombie");
     }
     hm_region_record r;
-    CHECK_EQ(look(s, "r", &r), HM_OK);
+    CHECK_EQ(t_look(s, "r", &r), HM_OK);
     CHECK_EQ(r.dispatch_count, 3);
     hm_stats st;
     CHECK_EQ(hm_stats_get(s, &st), HM_OK);
@@ -875,7 +861,7 @@ static void test_dead_struct_holder_recovery(void) {
     OPEN_OK(s, p, &o);
     const char *names[] = {"r0", "r1", "r2", "r3", "r4"};
     for (int i = 0; i < 5; i++)
-        for (int j = 0; j <= i; j++) CHECK_EQ(rec(s, names[i], 10, 1), HM_OK);
+        for (int j = 0; j <= i; j++) CHECK_EQ(t_rec(s, names[i], 10, 1), HM_OK);
     int fds[2];
     CHECK(pipe(fds) == 0);
     fflush(NULL);
@@ -893,29 +879,29 @@ static void test_dead_struct_holder_recovery(void) {
     waitpid(pid, NULL, 0);
     hm_region_record r;
     /* readers: r2 is BUSY (absent), the others still readable */
-    CHECK_EQ(look(s, "r2", &r), HM_ENOTFOUND);
-    CHECK_EQ(look(s, "r3", &r), HM_OK);
+    CHECK_EQ(t_look(s, "r2", &r), HM_ENOTFOUND);
+    CHECK_EQ(t_look(s, "r3", &r), HM_OK);
     /* a writer inserting takes over struct_lock and repairs */
-    CHECK_EQ(rec(s, "new", 7, 7), HM_OK);
+    CHECK_EQ(t_rec(s, "new", 7, 7), HM_OK);
     hm_stats st;
     CHECK_EQ(hm_stats_get(s, &st), HM_OK);
     CHECK_EQ(st.recoveries, 1);
     CHECK_EQ(st.stolen_locks, 2); /* struct_lock + the journaled slot's lock */
     CHECK_EQ(st.live_count, 5);
-    CHECK_EQ(look(s, "r2", &r), HM_ENOTFOUND);
+    CHECK_EQ(t_look(s, "r2", &r), HM_ENOTFOUND);
     for (int i = 0; i < 5; i++) {
         if (i == 2) continue;
-        CHECK_EQ(look(s, names[i], &r), HM_OK);
+        CHECK_EQ(t_look(s, names[i], &r), HM_OK);
         CHECK_EQ(r.dispatch_count, (uint64_t)i + 1);
     }
-    CHECK_EQ(look(s, "new", &r), HM_OK);
+    CHECK_EQ(t_look(s, "new", &r), HM_OK);
     hm_file_header *h = hm_test_mapping(s);
     CHECK_EQ(atomic_load(&h->journal_slot), 0);
     CHECK_EQ(atomic_load(&h->index_seq) & 1, 0);
     CHECK_EQ(atomic_load(&h->struct_lock), 0);
     CHECK(index_consistent(s));
-    CHECK_EQ(rec(s, "r2", 1, 1), HM_OK); /* re-inserted as a new region */
-    CHECK_EQ(look(s, "r2", &r), HM_OK);
+    CHECK_EQ(t_rec(s, "r2", 1, 1), HM_OK); /* re-inserted as a new region */
+    CHECK_EQ(t_look(s, "r2", &r), HM_OK);
     CHECK_EQ(r.dispatch_count, 1);
     CHECK_EQ(hm_close(s), HM_OK);
 }
@@ -928,7 +914,7 @@ static void test_journal_recovery(void) {
     char nb[16];
     for (int i = 0; i < 6; i++) {
         snprintf(nb, sizeof nb, "j%d", i);
-        for (int j = 0; j <= i; j++) CHECK_EQ(rec(s, nb, 3, 1), HM_OK);
+        for (int j = 0; j <= i; j++) CHECK_EQ(t_rec(s, nb, 3, 1), HM_OK);
     }
     uint32_t k2;
     CHECK_EQ(hm_test_slot_of(s, "j2", 2, &k2), HM_OK);
@@ -939,17 +925,17 @@ static void test_journal_recovery(void) {
     atomic_store(&h->index_seq, atomic_load(&h->index_seq) + 1);
     for (uint32_t j = 0; j < h->index_entries; j++) atomic_store(&index[j], 0);
     hm_region_record r;
-    CHECK_EQ(look(s, "j3", &r), HM_ENOTFOUND); /* a hint may be missing, never wrong */
-    CHECK_EQ(rec(s, "fresh", 1, 1), HM_OK);
+    CHECK_EQ(t_look(s, "j3", &r), HM_ENOTFOUND); /* a hint may be missing, never wrong */
+    CHECK_EQ(t_rec(s, "fresh", 1, 1), HM_OK);
     hm_stats st;
     CHECK_EQ(hm_stats_get(s, &st), HM_OK);
     CHECK_EQ(st.recoveries, 1);
     CHECK_EQ(st.live_count, 6);
-    CHECK_EQ(look(s, "j2", &r), HM_ENOTFOUND);
+    CHECK_EQ(t_look(s, "j2", &r), HM_ENOTFOUND);
     for (int i = 0; i < 6; i++) {
         if (i == 2) continue;
         snprintf(nb, sizeof nb, "j%d", i);
-        CHECK_EQ(look(s, nb, &r), HM_OK);
+        CHECK_EQ(t_look(s, nb, &r), HM_OK);
         CHECK_EQ(r.dispatch_count, (uint64_t)i + 1);
     }
     CHECK_EQ(atomic_load(&h->journal_slot), 0);
@@ -961,7 +947,7 @@ static void test_journal_recovery(void) {
     /* out-of-range mutable words are repaired, never used as offsets (§5 step 5) */
     atomic_store(&h->clock_hand, 999999);
     atomic_store(&h->high_water, 1u << 30);
-    CHECK_EQ(rec(s, "fresh2", 1, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "fresh2", 1, 1), HM_OK);
     CHECK(atomic_load(&h->clock_hand) < 16);
     CHECK(atomic_load(&h->high_water) <= 16);
     CHECK_EQ(hm_stats_get(s, &st), HM_OK);
@@ -974,13 +960,13 @@ static void test_journal_recovery(void) {
     uint32_t j = (uint32_t)hq & (h->index_entries - 1);
     while (atomic_load(&index[j]) != 0) j = (j + 1) & (h->index_entries - 1);
     atomic_store(&index[j], (hq >> 32) << 32 | 999);
-    CHECK_EQ(look(s, q, &r), HM_ENOTFOUND);
-    CHECK_EQ(rec(s, q, 1, 1), HM_OK);
-    CHECK_EQ(look(s, q, &r), HM_OK);
+    CHECK_EQ(t_look(s, q, &r), HM_ENOTFOUND);
+    CHECK_EQ(t_rec(s, q, 1, 1), HM_OK);
+    CHECK_EQ(t_look(s, q, &r), HM_OK);
     CHECK(index_consistent(s));
     /* a bad journal value is ignored as an offset */
     atomic_store(&h->journal_slot, 12345);
-    CHECK_EQ(rec(s, "fresh3", 1, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "fresh3", 1, 1), HM_OK);
     CHECK_EQ(atomic_load(&h->journal_slot), 0);
     CHECK(index_consistent(s));
     CHECK_EQ(hm_close(s), HM_OK);
@@ -1006,7 +992,7 @@ static void test_writer_table_full(void) {
     CHECK_EQ(hm_close(extra), HM_OK);
     CHECK_EQ(hm_close(ss[500]), HM_OK);
     OPEN_OK(ss[500], p, &o);
-    CHECK_EQ(rec(ss[500], "w", 1, 1), HM_OK);
+    CHECK_EQ(t_rec(ss[500], "w", 1, 1), HM_OK);
     for (int i = 0; i < N; i++) CHECK_EQ(hm_close(ss[i]), HM_OK);
     free(ss);
 }
@@ -1044,7 +1030,7 @@ static void test_multiprocess_totals(void) {
         char nb[16];
         snprintf(nb, sizeof nb, "mp-%d", g);
         hm_region_record r;
-        CHECK_EQ(look(s, nb, &r), HM_OK);
+        CHECK_EQ(t_look(s, nb, &r), HM_OK);
         CHECK_EQ(r.dispatch_count, (uint64_t)P * R / REG);
         CHECK_EQ(r.bytes_total, 2 * r.dispatch_count);
         count += r.dispatch_count;
