@@ -48,6 +48,18 @@ extern char hm_t_dir[];        /* per-run scratch directory */
         }                                                                           \
     } while (0)
 
+/* Opens (or creates) `path` with hm_open_ex into `s`; on failure records it with the library's message and returns. */
+#define OPEN_OK(s, path, opts)                                                        \
+    do {                                                                              \
+        char e_[512];                                                                 \
+        int rc_ = hm_open_ex((path), (opts), &(s), e_, sizeof e_);                    \
+        if (rc_ != HM_OK) {                                                           \
+            fprintf(stderr, "  %s:%d: open %s: %d %s\n", __FILE__, __LINE__, (path), rc_, e_); \
+            hm_t_failures++;                                                          \
+            return;                                                                   \
+        }                                                                             \
+    } while (0)
+
 typedef struct hm_test_case {
     const char *name;
     void (*fn)(void);

@@ -32,17 +32,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define OPEN_OK(s, path, opts)                                                        \
-    do {                                                                              \
-        char e_[512];                                                                 \
-        int rc_ = hm_open_ex((path), (opts), &(s), e_, sizeof e_);                    \
-        if (rc_ != HM_OK) {                                                           \
-            fprintf(stderr, "  %s:%d: open %s: %d %s\n", __FILE__, __LINE__, (path), rc_, e_); \
-            hm_t_failures++;                                                          \
-            return;                                                                   \
-        }                                                                             \
-    } while (0)
-
 /* Expects hm_open_ex to fail with `code` and a message containing the path and `needle`. */
 #define OPEN_FAILS(path, opts, code, needle)                                          \
     do {                                                                              \

@@ -29,17 +29,6 @@
 
 static const char *g_vectors = HM_VECTORS_DIR;
 
-#define OPEN_OK(s, path, opts)                                                        \
-    do {                                                                              \
-        char e_[512];                                                                 \
-        int rc_ = hm_open_ex((path), (opts), &(s), e_, sizeof e_);                    \
-        if (rc_ != HM_OK) {                                                           \
-            fprintf(stderr, "  %s:%d: open %s: %d %s\n", __FILE__, __LINE__, (path), rc_, e_); \
-            hm_t_failures++;                                                          \
-            return;                                                                   \
-        }                                                                             \
-    } while (0)
-
 static hm_options opts_cap(uint32_t cap) {
     hm_options o;
     hm_options_init(&o);

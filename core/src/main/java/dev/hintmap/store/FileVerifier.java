@@ -128,7 +128,7 @@ public final class FileVerifier {
         long structLock = memory.acquireLong(Layouts.STRUCT_LOCK);
         long journal = memory.acquireLong(Layouts.JOURNAL_SLOT);
         long indexSeq = memory.acquireLong(Layouts.INDEX_SEQ);
-        boolean holderAlive = structLock != 0 && validOwner(structLock) && !writers.isDead(structLock, 0);
+        boolean holderAlive = structureLockHolderAlive();
         if (structLock != 0 && !validOwner(structLock)) {
             error("coordination", -1, -1, "struct_lock", ownerProblem(structLock));
         }
