@@ -122,6 +122,15 @@ static inline uint64_t clamp63(uint64_t v) { return v > HM_VALUE_MAX ? HM_VALUE_
 /* min(a + b, 2^63-1) for b <= 2^63-1 and any a (a damaged file may hold a top bit). */
 static inline uint64_t sat_add(uint64_t a, uint64_t b) { return a > HM_VALUE_MAX - b ? HM_VALUE_MAX : a + b; }
 
+/* A statistics counter any writer may bump: saturating like every count of the file (§1), so a
+ * counter at 2^63-1 never wraps into the top bit. Relaxed CAS loop: statistics order nothing. */
+static inline void counter_bump(_Atomic uint64_t *counter) {
+    uint64_t v = atomic_load_explicit(counter, memory_order_relaxed);
+    while (!atomic_compare_exchange_weak_explicit(counter, &v, sat_add(v, 1), memory_order_relaxed,
+                                                  memory_order_relaxed)) {
+    }
+}
+
 static inline uint64_t roundup64(uint64_t v, uint64_t to) { return (v + to - 1) / to * to; }
 
 static inline hm_slot *slot_at(const hm_store *s, uint32_t k) {
@@ -566,7 +575,7 @@ static __attribute__((warn_unused_result)) int lock_acquire(hm_store *s, _Atomic
             expected = holder;
             /* acquire on success: we inherit what the dead holder left (repaired by §7.2 / §8) */
             if (atomic_compare_exchange_strong_explicit(l, &expected, s->owner, ACQ, RLX)) {
-                atomic_fetch_add_explicit(&s->hdr->stolen_locks, 1, RLX); /* relaxed: statistics */
+                counter_bump(&s->hdr->stolen_locks);
                 if (stolen) *stolen = 1;
                 giveup_clear(s, l);
                 return 1;
@@ -1027,7 +1036,7 @@ static int slot_assign(hm_store *s, uint32_t k, const hm_name *nm, uint64_t ns, 
         atomic_store_explicit(&first->kernel_ns_max, 0, RLX);
         atomic_store_explicit(&first->bytes_total, 0, RLX);
         atomic_store_explicit(&sl->referenced, 0, RLX);
-        atomic_fetch_add_explicit(&h->dropped_inserts, 1, RLX); /* relaxed: statistics */
+        counter_bump(&h->dropped_inserts);
         atomic_store_explicit(&h->clock_hand, k, RLX); /* the next insertion reuses the free slot (§7.4 step 10) */
         rc = HM_DROPPED;
     }
@@ -1081,7 +1090,7 @@ static int record_structural(hm_store *s, const hm_name *nm, uint64_t ns, uint64
         rc = HM_FOUND_UNDER_LOCK; /* release struct_lock, then record as in §7.1 */
     } else if (!index_has_room(s, nm->hash)) {
         /* no entry within the probe bound: drop the sample without evicting anyone (§7.4 step 3) */
-        atomic_fetch_add_explicit(&h->dropped_inserts, 1, RLX); /* relaxed: statistics */
+        counter_bump(&h->dropped_inserts);
         rc = HM_DROPPED;
     } else if (!victim_lock(s, &k)) {                                       /* 3-4 */
         rc = HM_DROPPED; /* the victim's lock is held by a live process (§6.2): nothing changed */

@@ -980,6 +980,29 @@ static void test_live_owner_victim_and_recovery_give_up(void) {
     CHECK_EQ(hm_close(s), HM_OK);
 }
 
+/* Counters at 2^63-1 saturate instead of wrapping into the top bit (§1): a steal with
+ * stolen_locks at the maximum, and an eviction with evictions at the maximum, leave both there. */
+static void test_counters_saturate(void) {
+    hm_options o = opts(2, 0, 0);
+    hm_store *s;
+    OPEN_OK(s, tpath("saturate.hm"), &o);
+    CHECK_EQ(t_rec(s, "a", 10, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "b", 10, 1), HM_OK);
+    hm_file_header *h = hm_test_mapping(s);
+    atomic_store(&h->stolen_locks, HM_VALUE_MAX);
+    atomic_store(&h->evictions, HM_VALUE_MAX);
+    uint32_t ka;
+    CHECK_EQ(hm_test_slot_of(s, "a", 1, &ka), HM_OK);
+    atomic_store(&hm_test_slot(s, ka)->lock, UINT64_C(7) << 32 | (HM_WRITER_ENTRIES + 1)); /* dead: stolen */
+    CHECK_EQ(t_rec(s, "a", 10, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "c", 10, 1), HM_OK); /* full: evicts */
+    hm_stats st;
+    CHECK_EQ(hm_stats_get(s, &st), HM_OK);
+    CHECK_EQ_U64(st.stolen_locks, HM_VALUE_MAX);
+    CHECK_EQ_U64(st.evictions, HM_VALUE_MAX);
+    CHECK_EQ(hm_close(s), HM_OK);
+}
+
 /* ------------------------------------------------------------------ hostile words in the mapping (§5 step 5) */
 
 /* Words a buggy or hostile writer can leave in the mapping are never trusted as offsets,
@@ -1077,6 +1100,7 @@ const hm_test_case *hm_t_hardening_cases(size_t *n) {
         {"live_owner_struct_lock_gives_up", test_live_owner_struct_lock_gives_up},
         {"live_owner_victim_and_recovery_give_up", test_live_owner_victim_and_recovery_give_up},
         {"hostile_words_are_bounded", test_hostile_words_are_bounded},
+        {"counters_saturate", test_counters_saturate},
     };
     *n = sizeof cases / sizeof cases[0];
     return cases;

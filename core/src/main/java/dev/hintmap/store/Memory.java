@@ -78,18 +78,32 @@ final class Memory {
         return LONG.compareAndSet(segment, offset, expected, value);
     }
 
-    /** Adds under the structure lock or from a single owner: no other writer races on these counters. */
+    /**
+     * Adds {@code delta >= 0} to a counter under the structure lock or from a single owner (no
+     * other writer races on these counters), saturating at 2^63-1 as every count of the file does
+     * (FORMAT.md §1); a damaged value with the top bit set stays at the maximum.
+     */
     void addPlainLong(long offset, long delta) {
-        releaseLong(offset, plainLong(offset) + delta);
+        releaseLong(offset, saturatingCounterAdd(plainLong(offset), delta));
     }
 
     /**
-     * Atomic add, for counters any writer may bump (statistics); preceded by a load of the word
-     * for the same reason as {@link #casLong}.
+     * Atomic saturating add, for counters any writer may bump (statistics): a CAS loop, each CAS
+     * preceded by a load of the word as {@link #casLong} does.
      */
     void atomicAddLong(long offset, long delta) {
-        long ignored = (long) LONG.getOpaque(segment, offset);
-        LONG.getAndAdd(segment, offset, delta);
+        while (true) {
+            long current = (long) LONG.getOpaque(segment, offset);
+            if (LONG.compareAndSet(segment, offset, current, saturatingCounterAdd(current, delta))) {
+                return;
+            }
+        }
+    }
+
+    /** {@code min(counter + delta, 2^63-1)} with the counter read as unsigned, as C's {@code sat_add}. */
+    static long saturatingCounterAdd(long counter, long delta) {
+        long sum = counter + delta;
+        return counter < 0 || sum < 0 ? Long.MAX_VALUE : sum;
     }
 
     static void storeStoreFence() {

@@ -178,6 +178,36 @@ class FileVerifierTest {
         }
     }
 
+    /**
+     * Counters at 2^63-1 saturate instead of wrapping into the top bit (FORMAT.md §1): found by the
+     * fuzz harness's "a sound file stays sound under writers" with evictions planted at the maximum.
+     */
+    @Test
+    void countersAtTheirMaximumStayThereAndTheFileStaysSound() throws Exception {
+        Path file = sixRegions();
+        corrupt(file, m -> {
+            m.plainLong(Layouts.EVICTIONS, Long.MAX_VALUE);
+            m.plainLong(Layouts.RECOVERIES, Long.MAX_VALUE);
+            m.plainLong(Layouts.STOLEN_LOCKS, Long.MAX_VALUE);
+            m.plainLong(Layouts.CLOCK_HAND, CAPACITY); // out of range: the next insertion recovers
+            m.plainLong(Slots.lock(SLOTS.slot(0)), WriterTable.ownerWord(900, 1)); // an entry nobody holds: dead
+        });
+        assertFalse(verify(file).ok(), "the planted hand is an error until repaired");
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            store.record("r0", 1, 1);            // steals the dead owner's slot lock
+            for (int i = 0; i < 6; i++) {
+                store.record("new" + i, 1, 1);   // recovery, then insertions that evict
+            }
+        }
+        corrupt(file, m -> {
+            assertEquals(Long.MAX_VALUE, m.plainLong(Layouts.EVICTIONS));
+            assertEquals(Long.MAX_VALUE, m.plainLong(Layouts.RECOVERIES));
+            assertEquals(Long.MAX_VALUE, m.plainLong(Layouts.STOLEN_LOCKS));
+        });
+        VerifyReport report = verify(file);
+        assertTrue(report.ok(), report.findings().toString());
+    }
+
     // ------------------------------------------------------------------ header and coordination
 
     @Test
