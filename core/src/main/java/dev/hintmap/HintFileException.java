@@ -49,13 +49,25 @@ public final class HintFileException extends IOException {
          * ({@link HintStoreOptions#groupShared(boolean)}).
          */
         FOREIGN_OWNER,
-        /** No space to create the file: disk full, quota exceeded or file-size limit. */
+        /**
+         * No space for the file: disk full, quota exceeded or file-size limit, when creating it,
+         * or when a writer allocates the unallocated ranges of an existing (sparse) file.
+         */
         NO_SPACE,
+        /**
+         * A read-only open found unallocated ranges in the file (a sparse copy, a punched
+         * hole): reading them could fault on a full filesystem. A writer's open allocates them.
+         */
+        SPARSE,
         /** Another file (or none) is at the path now: the store maps a file others no longer open. */
         REPLACED,
         /** The file grew under the mapping (it shrank: {@link #TRUNCATED}). */
         RESIZED,
-        /** The operating system refused an operation on the file. */
+        /**
+         * The operating system refused an operation on the file, or an access to the mapping
+         * faulted although the file kept its size (a page that could not be allocated on a full
+         * filesystem, an I/O error).
+         */
         IO
     }
 

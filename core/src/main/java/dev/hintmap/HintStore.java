@@ -5,6 +5,7 @@ import dev.hintmap.store.EncodedNames;
 import dev.hintmap.store.MappedStore;
 import dev.hintmap.store.Snapshot;
 import dev.hintmap.store.StoreEngine;
+import dev.hintmap.store.StoreSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -83,18 +84,28 @@ public final class HintStore implements AutoCloseable {
      * @throws IOException for other I/O failures
      */
     public static HintStore open(Path file, HintStoreOptions options) throws IOException {
+        return open(file, options, StoreSettings.DEFAULT);
+    }
+
+    /** {@link #open(Path, HintStoreOptions)} with per-store settings that only tests change. */
+    static HintStore open(Path file, HintStoreOptions options, StoreSettings settings) throws IOException {
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(options, "options");
-        return new HintStore(MappedStore.open(file, options));
+        return new HintStore(MappedStore.open(file, options, settings));
     }
 
     /** An anonymous store, private to this process, with the same semantics as a file. */
     public static HintStore inMemory(HintStoreOptions options) {
+        return inMemory(options, StoreSettings.DEFAULT);
+    }
+
+    /** {@link #inMemory(HintStoreOptions)} with per-store settings that only tests change. */
+    static HintStore inMemory(HintStoreOptions options, StoreSettings settings) {
         Objects.requireNonNull(options, "options");
         if (options.readOnly()) {
             throw new IllegalArgumentException("an in-memory store cannot be read-only");
         }
-        return new HintStore(MappedStore.inMemory(options));
+        return new HintStore(MappedStore.inMemory(options, settings));
     }
 
     /**

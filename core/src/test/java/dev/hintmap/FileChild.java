@@ -17,6 +17,10 @@ import java.nio.file.StandardOpenOption;
  *   <li>{@code race PATH START_EPOCH_MS RECORDS}: waits for the start time, opens PATH, records RECORDS
  *       samples into region {@code race}, prints {@code created=MS checksum=HEX};</li>
  *   <li>{@code poll PATH MILLIS}: opens PATH read-only in a loop, prints {@code opened=N missing=N bad=N first=...};</li>
+ *   <li>{@code record PATH COUNT NAME...}: opens PATH, records COUNT samples of 1,000 ns into each NAME,
+ *       prints {@code recorded} (a sample dropped on a held lock shows in the counts, not here);</li>
+ *   <li>{@code map PATH}: opens PATH read-only (so this process maps the file), prints {@code mapped} and
+ *       waits for its standard input to close: a live process that uses the file (FORMAT.md §6.3);</li>
  *   <li>{@code victim PATH WARMUP STOP_EPOCH_MS}: records WARMUP times (0: none, cold), prints {@code ready}, then
  *       records until the file's truncation stops it and prints what it caught, or {@code no fault} at the stop time.</li>
  * </ul>
@@ -38,6 +42,24 @@ public final class FileChild {
             }
             case "race" -> race(file, Long.parseLong(args[2]), Integer.parseInt(args[3]));
             case "poll" -> poll(file, Long.parseLong(args[2]));
+            case "record" -> {
+                try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+                    int count = Integer.parseInt(args[2]);
+                    for (int i = 3; i < args.length; i++) {
+                        for (int n = 0; n < count; n++) {
+                            store.record(args[i], 1_000, 1);
+                        }
+                    }
+                }
+                System.out.println("recorded");
+            }
+            case "map" -> {
+                try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
+                    System.out.println("mapped " + store.size());
+                    System.out.flush();
+                    System.in.read();
+                }
+            }
             case "victim" -> victim(file, Integer.parseInt(args[2]), Long.parseLong(args[3]));
             default -> throw new IllegalArgumentException(args[0]);
         }

@@ -48,12 +48,12 @@ public final class FileVerifier {
     private int liveSlots;
     private int usedEntries;
 
-    private FileVerifier(Memory memory, FileGeometry geometry) {
+    private FileVerifier(Memory memory, FileGeometry geometry, WriterTable writers) {
         this.memory = memory;
         this.geometry = geometry;
         this.slots = new Slots(geometry);
         this.index = new HashIndex(memory, slots, geometry);
-        this.writers = new WriterTable(memory, geometry);
+        this.writers = writers;
     }
 
     /** Verifies the file behind {@code store} (opened read-only or not; nothing is written). */
@@ -61,7 +61,7 @@ public final class FileVerifier {
         store.requireOpen();
         VerifyReport last = null;
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-            FileVerifier v = new FileVerifier(store.memory(), store.header().geometry());
+            FileVerifier v = new FileVerifier(store.memory(), store.header().geometry(), store.writers());
             long before = store.memory().acquireLong(Layouts.INDEX_SEQ);
             boolean changing = (before & 1) != 0 && v.structureLockHolderAlive();
             v.run();
@@ -184,7 +184,7 @@ public final class FileVerifier {
             } else if (generation == 0) {
                 error("writer-table", -1, -1, "generation", "entry " + i
                         + " is claimed but its generation is 0 (a claim makes it at least 1)");
-            } else if (!ProcessIdentity.isAlive(token)) {
+            } else if (!writers.isAlive(token)) {
                 deadEntries++;
             }
         }

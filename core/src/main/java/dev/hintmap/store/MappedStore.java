@@ -45,6 +45,8 @@ public final class MappedStore implements AutoCloseable {
     private final MemorySegment control;
     private final Header header;
     private final StoreEngine engine;
+    /** The writer table with this file's liveness rule (§6.3), for every store; readers only read it. */
+    private final WriterTable writers;
     private final boolean readOnly;
     /** The descriptor the file was opened and checked through, kept for {@link #checkFile()}; -1 in memory. */
     private final int fd;
@@ -59,8 +61,10 @@ public final class MappedStore implements AutoCloseable {
     private volatile HintFileException failure;
 
     private MappedStore(Path file, Arena dataArena, MemorySegment data, Arena controlArena, MemorySegment control,
-            Header header, StoreEngine engine, boolean readOnly, int fd, PosixFiles.Stat opened, boolean followSymlinks) {
+            Header header, StoreEngine engine, WriterTable writers, boolean readOnly, int fd, PosixFiles.Stat opened,
+            boolean followSymlinks) {
         this.file = file;
+        this.writers = writers;
         this.dataArena = dataArena;
         this.data = data;
         this.controlArena = controlArena;
@@ -86,6 +90,10 @@ public final class MappedStore implements AutoCloseable {
         return header;
     }
 
+    WriterTable writers() {
+        return writers;
+    }
+
     /** The file, or null for an anonymous store. */
     public Path file() {
         return file;
@@ -98,11 +106,13 @@ public final class MappedStore implements AutoCloseable {
     // ------------------------------------------------------------------ anonymous
 
     /** An anonymous store with the given parameters, private to this process. */
-    public static MappedStore inMemory(HintStoreOptions options) {
+    public static MappedStore inMemory(HintStoreOptions options, StoreSettings settings) {
         Header header = headerFor(options);
         Arena arena = Arena.ofShared();
         MemorySegment data = arena.allocate(header.geometry().fileBytes(), Layouts.PAGE);
-        return new MappedStore(null, arena, data, null, null, header, anonymousEngine(data, header), false, -1, null, false);
+        WriterTable writers = initialiseAnonymous(data, header);
+        return new MappedStore(null, arena, data, null, null, header, anonymousEngine(writers, data, header, settings),
+                writers, false, -1, null, false);
     }
 
     /**
@@ -110,17 +120,27 @@ public final class MappedStore implements AutoCloseable {
      * engine of its only writer, this process (the jcstress tests reuse this on recycled memory).
      */
     static StoreEngine anonymousEngine(MemorySegment zeroed, Header header) {
+        return anonymousEngine(initialiseAnonymous(zeroed, header), zeroed, header, StoreSettings.DEFAULT);
+    }
+
+    private static WriterTable initialiseAnonymous(MemorySegment zeroed, Header header) {
         header.writeImmutablePart(zeroed);
         Memory memory = new Memory(zeroed);
         memory.releaseLong(Layouts.MAGIC, Layouts.MAGIC_VALUE);
-        WriterTable writers = new WriterTable(memory, header.geometry());
+        return new WriterTable(memory, header.geometry(), null); // no file: no other process to sight
+    }
+
+    private static StoreEngine anonymousEngine(WriterTable writers, MemorySegment data, Header header,
+            StoreSettings settings) {
         long token = ProcessIdentity.token(ProcessHandle.current().pid(), 1); // no other process: no /proc needed
-        return writerEngine(memory, header.geometry(), writers, writers.claim(token), token);
+        return writerEngine(new Memory(data), header.geometry(), writers, writers.claim(token), token, settings);
     }
 
     private static StoreEngine writerEngine(Memory memory, FileGeometry geometry, WriterTable writers,
-            WriterTable.Claim claim, long token) {
-        return new StoreEngine(memory, geometry, new OwnerLock(memory, writers, claim.owner(), token));
+            WriterTable.Claim claim, long token, StoreSettings settings) {
+        return new StoreEngine(memory, geometry,
+                new OwnerLock(memory, writers, claim.owner(), token, settings.lockWaitLimitNanos, settings.heldLockProbe),
+                settings.heldLockProbe);
     }
 
     private static Header headerFor(HintStoreOptions options) {
@@ -134,7 +154,7 @@ public final class MappedStore implements AutoCloseable {
      * Opens {@code file}, creating it when absent (unless read-only): FORMAT.md §5. Every check
      * is made on the descriptor actually opened, never on the path a second time.
      */
-    public static MappedStore open(Path file, HintStoreOptions options) throws IOException {
+    public static MappedStore open(Path file, HintStoreOptions options, StoreSettings settings) throws IOException {
         boolean created = false;
         while (true) {
             int fd;
@@ -144,13 +164,13 @@ public final class MappedStore implements AutoCloseable {
                         | (options.followSymlinks() ? 0 : PosixFiles.O_NOFOLLOW), 0);
             } catch (PosixException e) {
                 if (e.errno == PosixFiles.ENOENT && !options.readOnly() && !created) {
-                    create(file, options);
+                    create(file, options, settings);
                     created = true; // published by us or by a racing creator: open that file
                     continue;
                 }
                 throw openFailure(file, e, options);
             }
-            return openDescriptor(file, fd, options);
+            return openDescriptor(file, fd, options, settings);
         }
     }
 
@@ -192,11 +212,18 @@ public final class MappedStore implements AutoCloseable {
         }
     }
 
+    /** Reads the file's access ACL ({@link PosixAcl}), only when the group-shared rule needs it. */
+    @FunctionalInterface
+    interface AccessAcl {
+        byte[] read() throws PosixException;
+    }
+
     /**
      * The ownership rule of FORMAT.md §5 step 0: null when a file with these attributes may be
      * opened by {@code self} with {@code options}, else why not.
      */
-    static String ownerRefusal(PosixFiles.Stat stat, Identity self, HintStoreOptions options) {
+    static String ownerRefusal(PosixFiles.Stat stat, Identity self, HintStoreOptions options, AccessAcl acl)
+            throws PosixException {
         if (stat.uid() == self.uid() || options.allowForeignOwner()) {
             return null;
         }
@@ -211,21 +238,31 @@ public final class MappedStore implements AutoCloseable {
         if ((stat.mode() & PosixFiles.S_IWOTH) != 0) {
             return owner + " and writable by others (mode " + stat.modeOctal() + "; expected o+w clear)";
         }
+        String aclWriter = PosixAcl.writerBeyondOwnerAndGroup(acl.read());
+        if (aclWriter != null) {
+            return owner + " and its access ACL lets " + aclWriter + " write it (expected no named user or group"
+                    + " with write permission: remove the entry with setfacl -x)";
+        }
         return null;
     }
 
     /** §5 opening steps 0–6 on the descriptor {@code fd}, which this takes over (kept, or closed on failure). */
-    private static MappedStore openDescriptor(Path file, int fd, HintStoreOptions options) throws IOException {
+    private static MappedStore openDescriptor(Path file, int fd, HintStoreOptions options, StoreSettings settings)
+            throws IOException {
         boolean readOnly = options.readOnly();
         Arena dataArena = null;
         Arena controlArena = null;
+        long openedBytes = Long.MAX_VALUE;
+        Runnable claimedToken = null;
         try {
             PosixFiles.Stat stat = PosixFiles.fstat(fd);
+            openedBytes = stat.size();
             if (!stat.isRegularFile()) {
                 throw new HintFileException(file, Problem.NOT_A_HINT_FILE, null,
                         "not a hint file: not a regular file (mode " + String.format("0%o", stat.mode()) + ")");
             }
-            String refusal = ownerRefusal(stat, Identity.current(), options);
+            String refusal = ownerRefusal(stat, Identity.current(), options,
+                    () -> PosixFiles.fgetxattr(fd, PosixAcl.ACCESS_XATTR));
             if (refusal != null) {
                 throw new HintFileException(file, Problem.FOREIGN_OWNER, null, "file is " + refusal);
             }
@@ -242,28 +279,46 @@ public final class MappedStore implements AutoCloseable {
                 }
                 checkOptions(file, header, options);
                 FileGeometry geometry = header.geometry();
+                allocateHoles(file, fd, stat, geometry.fileBytes(), readOnly);
                 dataArena = Arena.ofShared();
                 MemorySegment data = channel.map(readOnly ? FileChannel.MapMode.READ_ONLY : FileChannel.MapMode.READ_WRITE,
                         0, geometry.fileBytes(), dataArena);
                 Memory memory = new Memory(data);
+                WriterTable writers = new WriterTable(memory, geometry, new MappedFileSighting(data.address()));
                 if (readOnly) {
                     return new MappedStore(file, dataArena, data, null, null, header,
-                            new StoreEngine(memory, geometry, null), true, fd, stat, options.followSymlinks());
+                            new StoreEngine(memory, geometry, null, null), writers, true, fd, stat, options.followSymlinks());
                 }
-                WriterTable writers = new WriterTable(memory, geometry);
                 long token = ProcessIdentity.currentToken();
                 WriterTable.Claim claim = writers.claim(token);
                 if (claim == null) {
                     throw new HintFileException(file, Problem.WRITER_TABLE_FULL, "writer_entries",
                             "all " + geometry.writerEntries() + " writer entries are held by live processes");
                 }
+                claimedToken = () -> memory.releaseLong(writers.entryOffset(claim.index()) + Layouts.WRITER_TOKEN, 0L);
                 controlArena = Arena.ofShared();
                 MemorySegment control = channel.map(FileChannel.MapMode.READ_WRITE,
                         writers.entryOffset(claim.index()), Layouts.WRITER_ENTRY.byteSize(), controlArena);
                 return new MappedStore(file, dataArena, data, controlArena, control, header,
-                        writerEngine(memory, geometry, writers, claim, token), false, fd, stat, options.followSymlinks());
+                        writerEngine(memory, geometry, writers, claim, token, settings), writers, false, fd, stat,
+                        options.followSymlinks());
             }
         } catch (IOException | PosixException | RuntimeException | InternalError e) {
+            Exception failure = switch (e) {
+                case HintFileException h -> h;
+                case PosixException p -> new HintFileException(file, Problem.IO, null, "cannot open hint file: " + p.getMessage(), p);
+                case IOException io -> new HintFileException(file, Problem.IO, null, "cannot map hint file: " + io, io);
+                case InternalError fault -> faultWhileOpening(file, fd, openedBytes, fault); // asks fd: before it is closed
+                case RuntimeException r -> r;
+                default -> throw new AssertionError(e);
+            };
+            if (claimedToken != null) {
+                try {
+                    claimedToken.run(); // no thread has this store yet: give the entry back now
+                } catch (InternalError truncated) {
+                    // the page went with a truncated file: the entry reads as dead to the next writer
+                }
+            }
             if (controlArena != null) {
                 controlArena.close();
             }
@@ -271,21 +326,67 @@ public final class MappedStore implements AutoCloseable {
                 dataArena.close();
             }
             PosixFiles.close(fd);
-            if (e instanceof HintFileException h) {
+            if (failure instanceof HintFileException h) {
                 throw h;
             }
-            if (e instanceof PosixException p) {
-                throw new HintFileException(file, Problem.IO, null, "cannot open hint file: " + p.getMessage(), p);
-            }
-            if (e instanceof IOException) {
-                throw new HintFileException(file, Problem.IO, null, "cannot map hint file: " + e, e);
-            }
-            if (e instanceof InternalError) { // a fault on the mapping: truncated between the checks and the claim
-                throw new HintFileException(file, Problem.TRUNCATED, null,
-                        "file was truncated while it was being opened: " + e.getMessage(), e);
-            }
-            throw (RuntimeException) e;
+            throw (RuntimeException) failure;
         }
+    }
+
+    /**
+     * What a fault while opening means: the file shrank between the checks and the claim
+     * (truncated), or it kept its size and a page of it could not be allocated or read — a
+     * sparse or hole-punched file on a full filesystem, or an I/O error.
+     */
+    private static HintFileException faultWhileOpening(Path file, int fd, long openedBytes, InternalError fault) {
+        try {
+            long size = PosixFiles.fstat(fd).size();
+            if (size < openedBytes) {
+                return new HintFileException(file, Problem.TRUNCATED, "file_bytes",
+                        "file was truncated to " + size + " bytes while it was being opened", fault);
+            }
+        } catch (PosixException e) {
+            fault.addSuppressed(e);
+        }
+        return new HintFileException(file, Problem.IO, null, "cannot open hint file: an access to its mapping faulted"
+                + " although the file kept its size (a page that could not be allocated on a full filesystem,"
+                + " or an I/O error): " + fault.getMessage(), fault);
+    }
+
+    /**
+     * FORMAT.md §5 opening step 5a: a file with unallocated ranges (a sparse copy made by
+     * {@code cp --sparse=always}, {@code rsync -S}, {@code tar -S}; a punched hole) passes every
+     * check, but on a full filesystem the first write to such a page — or, on tmpfs, even a read
+     * — raises {@code SIGBUS}, which kills a C process and the JVM's interpreter inside a CAS. A
+     * writer therefore allocates the whole file before mapping it ({@code posix_fallocate}, which
+     * changes nothing in allocated ranges); a reader cannot allocate and refuses the file.
+     */
+    private static void allocateHoles(Path file, int fd, PosixFiles.Stat stat, long fileBytes, boolean readOnly)
+            throws HintFileException {
+        long hole = PosixFiles.firstHole(fd);
+        if (hole < 0 || hole >= fileBytes || stat.allocatedBytes() >= fileBytes) {
+            // No hole; or a filesystem that does not report holes; or SEEK_HOLE's "hole" is a range
+            // allocated and never written (ext4 and tmpfs report those too, as every file that
+            // creation allocated has): the blocks are there, nothing can fault for want of space.
+            return;
+        }
+        if (readOnly) {
+            throw new HintFileException(file, Problem.SPARSE, null, "the file has unallocated ranges (the first at byte "
+                    + hole + "; a sparse copy?), which a read-only open cannot allocate and a full filesystem"
+                    + " cannot back: open it once for writing, which allocates them, or copy it with hintmap copy");
+        }
+        int error = PosixFiles.fallocateInPlace(fd, fileBytes);
+        if (error == PosixFiles.ENOSPC || error == PosixFiles.EDQUOT || error == PosixFiles.EFBIG) {
+            throw new HintFileException(file, Problem.NO_SPACE, null, "the file has unallocated ranges (the first at byte "
+                    + hole + "; a sparse copy?) and the filesystem has no room to allocate them ("
+                    + PosixFiles.errnoName(error) + "): nothing was changed; free space, or copy the file"
+                    + " without holes (cp --sparse=never)");
+        }
+        if (error != 0 && error != PosixFiles.EOPNOTSUPP && error != PosixFiles.EINVAL) {
+            throw new HintFileException(file, Problem.IO, null,
+                    "cannot allocate the file's unallocated ranges: " + PosixFiles.errnoName(error));
+        }
+        // EOPNOTSUPP/EINVAL: this filesystem cannot allocate; the sparse caveat of FORMAT.md §10 applies
     }
 
     /**
@@ -298,15 +399,12 @@ public final class MappedStore implements AutoCloseable {
                 : FileChannel.open(self, StandardOpenOption.READ, StandardOpenOption.WRITE);
     }
 
-    /** Test hook: runs in a creator between allocating and publishing its temporary file (§5 creation 3–5). */
-    static volatile Runnable beforePublishHook;
-
     /**
      * Creation, FORMAT.md §5 steps 1–5: the file is initialised completely under a temporary
      * name and then linked into place, so no process ever sees it half-written at {@code file}.
      * Losing the race to another creator is not an error: the caller then opens that file.
      */
-    private static void create(Path file, HintStoreOptions options) throws IOException {
+    private static void create(Path file, HintStoreOptions options, StoreSettings settings) throws IOException {
         Header header = headerFor(options);
         long fileBytes = header.geometry().fileBytes();
         String name = file.getFileName().toString();
@@ -341,12 +439,12 @@ public final class MappedStore implements AutoCloseable {
                 new Memory(h).releaseLong(Layouts.MAGIC, Layouts.MAGIC_VALUE); // published last (§5)
                 h.force();
             }
-            Runnable hook = beforePublishHook;
-            if (hook != null) {
-                hook.run();
+            if (settings.beforePublish != null) {
+                settings.beforePublish.run();
             }
             try {
                 Files.createLink(file, tmp); // fails if another process published first: then we open theirs
+                syncDirectory(file);
             } catch (FileAlreadyExistsException lostRace) {
                 // the other creator's file is complete by construction
             }
@@ -362,6 +460,23 @@ public final class MappedStore implements AutoCloseable {
         } finally {
             PosixFiles.close(fd);
             Files.deleteIfExists(tmp); // published or not, the temporary name goes
+        }
+    }
+
+    /**
+     * §5 creation step 5: makes the new name durable, so that a machine crash after open returned
+     * cannot leave the path without the file whose header was flushed. Best effort: a directory
+     * that cannot be synced (some network filesystems refuse it) costs durability, not the open.
+     */
+    private static void syncDirectory(Path file) {
+        Path dir = file.toAbsolutePath().getParent();
+        if (dir == null) {
+            return;
+        }
+        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+            channel.force(true);
+        } catch (IOException | RuntimeException e) {
+            // best effort (FORMAT.md §5 creation step 5, "Durability")
         }
     }
 
@@ -427,7 +542,6 @@ public final class MappedStore implements AutoCloseable {
         requireOpen();
         FileGeometry g = header.geometry();
         Memory memory = new Memory(data);
-        WriterTable writers = new WriterTable(memory, g);
         List<HintFileInfo.Writer> attached = new ArrayList<>();
         long attachments = 0;
         for (int i = 0; i < writers.entries(); i++) {
@@ -435,7 +549,7 @@ public final class MappedStore implements AutoCloseable {
             attachments = attachments + generation < 0 ? Long.MAX_VALUE : attachments + generation;
             long token = writers.token(i);
             if (token != 0) {
-                attached.add(new HintFileInfo.Writer(i, ProcessIdentity.pidOf(token), ProcessIdentity.isAlive(token),
+                attached.add(new HintFileInfo.Writer(i, ProcessIdentity.pidOf(token), writers.isAlive(token),
                         generation));
             }
         }
@@ -532,41 +646,83 @@ public final class MappedStore implements AutoCloseable {
                     "another file is at the path now (inode " + Long.toUnsignedString(atPath.inode()) + ", expected "
                             + Long.toUnsignedString(opened.inode()) + "): this store maps a file no other process opens");
         }
+        checkHeaderInMapping();
     }
 
     /**
-     * Turns a fault of an access to the mapping into the truncation it is (FORMAT.md §5.1):
-     * confirms with the kept descriptor that the file shrank, marks the store unusable and
-     * returns the exception to throw; rethrows {@code fault} when the file did not shrink.
+     * The two header words every opener checks first, read again through the mapping (after the
+     * size check, so a truncated page is never touched): a hole punched into a live file or the
+     * header overwritten makes every other opener refuse the file, and this store must see it too.
+     */
+    private void checkHeaderInMapping() throws HintFileException {
+        Memory memory = new Memory(data);
+        long magic;
+        long fingerprint;
+        try {
+            magic = memory.acquireLong(Layouts.MAGIC);
+            fingerprint = memory.acquireLong(Layouts.LAYOUT_FINGERPRINT);
+        } catch (InternalError fault) {
+            throw (HintFileException) onFault(fault).getCause();
+        }
+        String changed = " in the mapping changed under the store (a hole punched into the file, or the file"
+                + " overwritten): other processes can no longer open it; the store is unusable, recreate the file";
+        if (magic == 0) {
+            throw markFailed(new HintFileException(file, Problem.UNFINISHED, "magic", "magic is 0: the header" + changed));
+        }
+        if (magic != Layouts.MAGIC_VALUE) {
+            throw markFailed(new HintFileException(file, Problem.NOT_A_HINT_FILE, "magic",
+                    "magic is 0x" + Long.toHexString(magic) + ", not hintmap's: the header" + changed));
+        }
+        if (fingerprint != Layouts.fingerprint()) {
+            throw markFailed(new HintFileException(file, Problem.LAYOUT_MISMATCH, "layout_fingerprint",
+                    "layout_fingerprint is 0x" + Long.toHexString(fingerprint) + ", expected 0x"
+                            + Long.toHexString(Layouts.fingerprint()) + ": the header" + changed));
+        }
+    }
+
+    /**
+     * Turns a fault of an access to the mapping into what it is (FORMAT.md §5.1), marks the store
+     * unusable and returns the exception to throw: the truncation the kept descriptor confirms,
+     * or, when the file kept its size, a page that could not be backed (a hole on a full
+     * filesystem, an I/O error). Rethrows {@code fault} only for a store without a file.
      */
     public UncheckedIOException onFault(InternalError fault) {
-        long size;
         synchronized (this) {
             if (state == FAILED) {
                 return new UncheckedIOException(failure.getMessage(), failure);
             }
-            if (fd < 0 || state == CLOSED) {
-                throw fault;
+            if (fd < 0) {
+                throw fault; // anonymous memory cannot fault: this is no file problem
             }
+            if (state == CLOSED) {
+                throw (IllegalStateException) refusal(); // the arena closed under a racing access
+            }
+            long size = -1;
             try {
                 size = PosixFiles.fstat(fd).size();
             } catch (PosixException e) {
                 fault.addSuppressed(e);
-                throw fault;
             }
-            if (size >= header.geometry().fileBytes()) {
-                throw fault;
-            }
-            HintFileException e = markTruncated(size, fault);
+            HintFileException e = size >= 0 && size < header.geometry().fileBytes()
+                    ? markTruncated(size, fault)
+                    : markFailed(new HintFileException(file, Problem.IO, null, "an access to the mapping faulted although"
+                            + " the file kept its size: a page of it could not be allocated (a sparse or hole-punched"
+                            + " file on a full filesystem) or read (I/O error); the store is unusable, reopen the file",
+                            fault));
             return new UncheckedIOException(e.getMessage(), e);
         }
     }
 
     private synchronized HintFileException markTruncated(long size, Throwable cause) {
+        return markFailed(new HintFileException(file, Problem.TRUNCATED, "file_bytes",
+                "file was truncated to " + size + " bytes under the mapping; expected " + header.geometry().fileBytes()
+                        + " (another program shortened it: the store is unusable, reopen the file)", cause));
+    }
+
+    /** Makes the store unusable with {@code problem}, unless it failed before (the first failure stays). */
+    private synchronized HintFileException markFailed(HintFileException problem) {
         if (failure == null) {
-            failure = new HintFileException(file, Problem.TRUNCATED, "file_bytes",
-                    "file was truncated to " + size + " bytes under the mapping; expected " + header.geometry().fileBytes()
-                            + " (another program shortened it: the store is unusable, reopen the file)", cause);
+            failure = problem;
             if (state == OPEN) {
                 state = FAILED;
             }
@@ -574,24 +730,42 @@ public final class MappedStore implements AutoCloseable {
         return failure;
     }
 
-    /** Idempotent. Other threads still using the store get {@link IllegalStateException}. */
+    /**
+     * Idempotent. Other threads still using the store get {@link IllegalStateException}.
+     *
+     * <p>Does not flush: a process that exits or crashes loses nothing (the mapping's pages are
+     * the file's page cache), and the kernel writes them back within its writeback interval
+     * (about 30 s); only a machine crash in that interval loses samples, which are hints.
+     * {@link #force()} is the durability point for a caller that wants one (FORMAT.md §5
+     * "Durability").
+     *
+     * <p>The writer entry is given back only after the data arena is closed, so that no thread
+     * of this process can write under a lock that recovery may already have taken over. If the
+     * arena cannot be closed (a thread stays inside an access for the whole retry period), the
+     * entry is kept, and read as dead once this process exits.
+     */
     @Override
     public synchronized void close() {
         if (state == CLOSED) {
             return;
         }
         state = CLOSED;
-        closeShared(dataArena);
-        if (control != null) {
-            try {
-                new Memory(control).releaseLong(Layouts.WRITER_TOKEN, 0L);
-            } catch (InternalError truncated) {
-                // the entry's page is gone with the truncated file: nothing left to release
+        try {
+            closeShared(dataArena);
+            if (control != null) {
+                try {
+                    new Memory(control).releaseLong(Layouts.WRITER_TOKEN, 0L);
+                } catch (InternalError truncated) {
+                    // the entry's page is gone with the truncated file: nothing left to release
+                }
             }
-            controlArena.close();
-        }
-        if (fd >= 0) {
-            PosixFiles.close(fd);
+        } finally {
+            if (control != null) {
+                controlArena.close();
+            }
+            if (fd >= 0) {
+                PosixFiles.close(fd);
+            }
         }
     }
 

@@ -19,7 +19,8 @@ import java.nio.file.Path;
  * The few POSIX calls that {@code java.nio} cannot make on a descriptor, as FFM downcalls into
  * the C library (Linux, x86-64 and AArch64): {@code open} with {@code O_NOFOLLOW|O_NONBLOCK},
  * {@code statx} of a descriptor ({@code AT_EMPTY_PATH}) or of a path, {@code posix_fallocate},
- * {@code ftruncate}, {@code fchmod}, {@code close}, and this process's effective ids and groups.
+ * {@code ftruncate}, {@code fchmod}, {@code close}, {@code lseek(SEEK_HOLE)}, {@code fgetxattr},
+ * and this process's effective ids and groups.
  * They let {@link MappedStore} check the file it actually opened, never the path a second time
  * (FORMAT.md §5 step 0), and allocate a new file before it is published (§5 creation step 3).
  *
@@ -44,6 +45,9 @@ final class PosixFiles {
     static final int ELOOP = 40;
     static final int EOPNOTSUPP = 95;
     static final int EDQUOT = 122;
+    static final int ENXIO = 6;
+    static final int ENODATA = 61;
+    static final int ERANGE = 34;
 
     static final int O_RDONLY = 0;
     static final int O_RDWR = 2;
@@ -92,11 +96,17 @@ final class PosixFiles {
     private static final long MODE = STATX.byteOffset(groupElement("stx_mode"));
     private static final long INO = STATX.byteOffset(groupElement("stx_ino"));
     private static final long SIZE = STATX.byteOffset(groupElement("stx_size"));
+    private static final long BLOCKS = STATX.byteOffset(groupElement("stx_blocks"));
     private static final long DEV_MAJOR = STATX.byteOffset(groupElement("stx_dev_major"));
     private static final long DEV_MINOR = STATX.byteOffset(groupElement("stx_dev_minor"));
 
     /** What {@code statx} says about a file. */
-    record Stat(int mode, int uid, int gid, long size, long device, long inode) {
+    record Stat(int mode, int uid, int gid, long size, long device, long inode, long blocks) {
+        /** Bytes the filesystem has allocated to the file (512-byte blocks, as {@code stat} counts them). */
+        long allocatedBytes() {
+            return blocks * 512;
+        }
+
         boolean isRegularFile() {
             return (mode & S_IFMT) == S_IFREG;
         }
@@ -137,6 +147,12 @@ final class PosixFiles {
         static final MethodHandle FCHMOD = errnoCall("fchmod", FunctionDescriptor.of(INT, INT, INT));
         static final MethodHandle FTRUNCATE = errnoCall("ftruncate", FunctionDescriptor.of(INT, INT, ValueLayout.JAVA_LONG));
         static final MethodHandle CLOSE = errnoCall("close", FunctionDescriptor.of(INT, INT));
+        static final MethodHandle FALLOCATE = errnoCall("fallocate",
+                FunctionDescriptor.of(INT, INT, INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+        static final MethodHandle LSEEK = errnoCall("lseek",
+                FunctionDescriptor.of(ValueLayout.JAVA_LONG, INT, ValueLayout.JAVA_LONG, INT));
+        static final MethodHandle FGETXATTR = errnoCall("fgetxattr",
+                FunctionDescriptor.of(ValueLayout.JAVA_LONG, INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
         static final MethodHandle GETGROUPS = errnoCall("getgroups", FunctionDescriptor.of(INT, INT, ValueLayout.ADDRESS));
         static final MethodHandle POSIX_FALLOCATE = LINKER.downcallHandle(LIBC.find("posix_fallocate").orElseThrow(),
                 FunctionDescriptor.of(INT, INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
@@ -205,7 +221,8 @@ final class PosixFiles {
                     | Integer.toUnsignedLong(buffer.get(ValueLayout.JAVA_INT, DEV_MINOR));
             return new Stat(Short.toUnsignedInt(buffer.get(ValueLayout.JAVA_SHORT, MODE)),
                     buffer.get(ValueLayout.JAVA_INT, UID), buffer.get(ValueLayout.JAVA_INT, GID),
-                    buffer.get(ValueLayout.JAVA_LONG, SIZE), device, buffer.get(ValueLayout.JAVA_LONG, INO));
+                    buffer.get(ValueLayout.JAVA_LONG, SIZE), device, buffer.get(ValueLayout.JAVA_LONG, INO),
+                    buffer.get(ValueLayout.JAVA_LONG, BLOCKS));
         } catch (PosixException e) {
             throw e;
         } catch (Throwable t) {
@@ -217,6 +234,76 @@ final class PosixFiles {
     static int fallocate(int fd, long length) {
         try {
             return (int) Calls.POSIX_FALLOCATE.invokeExact(fd, 0L, length);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    private static final int SEEK_HOLE = 4;
+
+    /**
+     * The offset of the first hole (unallocated range) of {@code fd} at or after 0, as
+     * {@code lseek(fd, 0, SEEK_HOLE)} reports it: the file size when there is none, and on a
+     * filesystem that does not track holes. A failure ({@code EINVAL}: the call is unsupported)
+     * reads as no hole: -1.
+     */
+    static long firstHole(int fd) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(Calls.CAPTURE);
+            return (long) Calls.LSEEK.invokeExact(state, fd, 0L, SEEK_HOLE);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * The value of extended attribute {@code name} of {@code fd}, or null when the file has none
+     * ({@code ENODATA}) or the filesystem has no extended attributes ({@code EOPNOTSUPP}).
+     */
+    static byte[] fgetxattr(int fd, String name) throws PosixException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(Calls.CAPTURE);
+            MemorySegment cName = arena.allocateFrom(name);
+            for (int attempt = 0; ; attempt++) {
+                long size = (long) Calls.FGETXATTR.invokeExact(state, fd, cName, MemorySegment.NULL, 0L);
+                if (size < 0) {
+                    int errno = Calls.errno(state);
+                    if (errno == ENODATA || errno == EOPNOTSUPP) {
+                        return null;
+                    }
+                    throw new PosixException("fgetxattr", errno);
+                }
+                MemorySegment value = arena.allocate(Math.max(1, size));
+                long got = (long) Calls.FGETXATTR.invokeExact(state, fd, cName, value, size);
+                if (got >= 0) {
+                    return value.asSlice(0, got).toArray(ValueLayout.JAVA_BYTE);
+                }
+                int errno = Calls.errno(state);
+                if (errno == ENODATA) {
+                    return null; // removed in between
+                }
+                if (errno != ERANGE || attempt > 3) { // ERANGE: it grew in between
+                    throw new PosixException("fgetxattr", errno);
+                }
+            }
+        } catch (PosixException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * {@code fallocate(fd, 0, 0, length)}: 0, or the error number. Unlike {@code posix_fallocate}
+     * it never falls back to writing zeros into blocks that read as zero, which on a live shared
+     * file could undo another writer's stores; a filesystem that cannot allocate says
+     * {@code EOPNOTSUPP}.
+     */
+    static int fallocateInPlace(int fd, long length) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(Calls.CAPTURE);
+            int rc = (int) Calls.FALLOCATE.invokeExact(state, fd, 0, 0L, length);
+            return rc == 0 ? 0 : Calls.errno(state);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -305,7 +392,7 @@ final class PosixFiles {
             case 1 -> "EPERM (operation not permitted)";
             case ENOENT -> "ENOENT (no such file or directory)";
             case 5 -> "EIO (input/output error)";
-            case 6 -> "ENXIO (no such device or address)";
+            case ENXIO -> "ENXIO (no such device or address)";
             case 12 -> "ENOMEM (out of memory)";
             case EACCES -> "EACCES (permission denied)";
             case EEXIST -> "EEXIST (file exists)";

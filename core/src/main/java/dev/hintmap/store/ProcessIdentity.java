@@ -8,8 +8,8 @@ import java.nio.file.Path;
 
 /**
  * Names a process by pid and start time (§3.5), so that a token survives pid reuse, and tells
- * whether the process a token names is still running (§6.3). Linux only: both read
- * {@code /proc/<pid>/stat}.
+ * whether the process a token names is still running and using the file (§6.3). Linux only:
+ * both read {@code /proc/<pid>/stat} (and {@link MappedFileSighting} {@code /proc/<pid>/maps}).
  */
 final class ProcessIdentity {
     static final int START_BITS = 42;
@@ -37,8 +37,11 @@ final class ProcessIdentity {
         return token >>> START_BITS;
     }
 
-    /** Whether the process named by {@code token} is running (not exited, not a zombie, pid not reused). */
-    static boolean isAlive(long token) {
+    /**
+     * Whether the process named by {@code token} is running (not exited, not a zombie, pid not
+     * reused) and, when {@code file} is given and can tell, maps that file (§6.3).
+     */
+    static boolean isAlive(long token, MappedFileSighting file) {
         if (token == 0) {
             return false;
         }
@@ -51,9 +54,13 @@ final class ProcessIdentity {
         if (stat == null || stat.state == 'X' || (stat.startTicks & START_MASK) != (token & START_MASK)) {
             return false;
         }
-        // A zombie leader whose other threads still run is a live process (its main thread
-        // called pthread_exit): only a zombie with no thread left has exited.
-        return stat.state != 'Z' || threadCount(pidOf(token)) > 1;
+        if (stat.state == 'Z') {
+            // A zombie leader whose other threads still run is a live process (its main thread
+            // called pthread_exit): only a zombie with no thread left has exited. Its maps file
+            // reads empty, so the file rule cannot be asked.
+            return threadCount(pidOf(token)) > 1;
+        }
+        return file == null || file.of(pidOf(token)) != MappedFileSighting.Sighting.DOES_NOT_MAP_FILE;
     }
 
     /** Threads of the process, from the Threads: line of /proc/<pid>/status; 0 when gone. */

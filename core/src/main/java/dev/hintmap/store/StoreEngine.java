@@ -25,6 +25,14 @@ import java.lang.foreign.ValueLayout;
  *       from the slots. That is O(capacity), but only after a crash inside a structural change.</li>
  *   <li>A resolved (slot, gen) pair is re-checked under the slot lock, so a sample is never
  *       counted under a region that replaced the one it was meant for.</li>
+ *   <li>Every critical section releases its lock in a {@code finally}: a throwable inside one
+ *       (a {@code StackOverflowError} of a caller deep in recursion, an {@code OutOfMemoryError},
+ *       the {@code InternalError} of a fault on the mapping) must not leave a lock that a live
+ *       process owns, which every writer of every process would wait 5 s for and then drop its
+ *       samples until this JVM exits. What the section wrote is safe to abandon: a record's
+ *       unpublished copy is never read (§7.2), a structural change left half done keeps its
+ *       journal and odd {@code index_seq}, which the next holder of the structure lock recovers
+ *       (§8), exactly as after a crash.</li>
  * </ol>
  */
 public final class StoreEngine {
@@ -45,17 +53,46 @@ public final class StoreEngine {
     private final Slots slots;
     private final HashIndex index;
     private final OwnerLock locks;
+    /** Null outside tests ({@link StoreSettings#heldLockProbe}). */
+    private final HeldLockProbe probe;
     private final ClockFrames clockFrames = new ClockFrames();
 
     /**
      * @param locks the lock protocol with this writer's owner word, or null for a read-only engine
+     * @param probe called inside every critical section, or null (always, outside tests)
      */
-    StoreEngine(Memory memory, FileGeometry geometry, OwnerLock locks) {
+    StoreEngine(Memory memory, FileGeometry geometry, OwnerLock locks, HeldLockProbe probe) {
         this.memory = memory;
         this.geometry = geometry;
         this.slots = new Slots(geometry);
         this.index = new HashIndex(memory, slots, geometry);
         this.locks = locks;
+        this.probe = probe;
+    }
+
+    /**
+     * {@link OwnerLock#acquire}; a throwable escaping it (a {@code StackOverflowError} after its
+     * CAS) marks the lock suspect, for {@link OwnerLock} to release once no thread of ours can hold it.
+     * Every release is written out at its call site with the same catch, in the frame that holds
+     * the lock: a helper's own entry could overflow before it could mark anything.
+     */
+    private boolean acquire(long lock) {
+        try {
+            return locks.acquire(lock);
+        } catch (Throwable e) {
+            if (lock == Layouts.STRUCT_LOCK) {
+                locks.structSuspect.lock = lock;
+            } else {
+                locks.slotSuspect.lock = lock;
+            }
+            throw e;
+        }
+    }
+
+    private void probe(HeldLockProbe.Section section) {
+        if (probe != null) {
+            probe.whileHeld(section);
+        }
     }
 
     public int capacity() {
@@ -283,26 +320,36 @@ public final class StoreEngine {
     /** §7.1 with a whole record instead of one sample; false when the slot was reassigned. */
     private boolean addInto(int k, long gen, long count, long total, long max, long bytes) {
         long slot = slots.slot(k);
-        if (!locks.acquire(Slots.lock(slot))) {
+        long lock = Slots.lock(slot);
+        if (!acquire(lock)) {
             return true; // gave up (§6.2): nothing changed, the sample is dropped
         }
-        if (memory.plainLong(Slots.gen(slot)) != gen) {
-            locks.release(Slots.lock(slot));
-            return false;
+        try {
+            if (memory.plainLong(Slots.gen(slot)) != gen) {
+                return false;
+            }
+            probe(HeldLockProbe.Section.RECORD_SLOT);
+            long seq = memory.plainLong(Slots.seq(slot));
+            long current = Slots.copy(slot, seq);
+            long next = Slots.copy(slot, seq + 1);
+            memory.plainLong(next + Layouts.REC_COUNT, saturatingAdd(memory.plainLong(current + Layouts.REC_COUNT), count));
+            memory.plainLong(next + Layouts.REC_TOTAL, saturatingAdd(memory.plainLong(current + Layouts.REC_TOTAL), total));
+            memory.plainLong(next + Layouts.REC_MAX, Math.max(memory.plainLong(current + Layouts.REC_MAX), max));
+            memory.plainLong(next + Layouts.REC_BYTES, saturatingAdd(memory.plainLong(current + Layouts.REC_BYTES), bytes));
+            memory.releaseLong(Slots.seq(slot), seq + 1); // publishes the copy written above
+            if (memory.opaqueInt(Slots.referenced(slot)) == 0) {
+                memory.opaqueInt(Slots.referenced(slot), 1); // racing with the hand only ages the region
+            }
+            return true;
+        } finally {
+            // on every exit: a throwable above drops this one sample, nothing more
+            try {
+                locks.release(lock);
+            } catch (Throwable e) {
+                locks.slotSuspect.lock = lock; // a field store, no call: a call would overflow again
+                throw e;
+            }
         }
-        long seq = memory.plainLong(Slots.seq(slot));
-        long current = Slots.copy(slot, seq);
-        long next = Slots.copy(slot, seq + 1);
-        memory.plainLong(next + Layouts.REC_COUNT, saturatingAdd(memory.plainLong(current + Layouts.REC_COUNT), count));
-        memory.plainLong(next + Layouts.REC_TOTAL, saturatingAdd(memory.plainLong(current + Layouts.REC_TOTAL), total));
-        memory.plainLong(next + Layouts.REC_MAX, Math.max(memory.plainLong(current + Layouts.REC_MAX), max));
-        memory.plainLong(next + Layouts.REC_BYTES, saturatingAdd(memory.plainLong(current + Layouts.REC_BYTES), bytes));
-        memory.releaseLong(Slots.seq(slot), seq + 1); // publishes the copy written above
-        if (memory.opaqueInt(Slots.referenced(slot)) == 0) {
-            memory.opaqueInt(Slots.referenced(slot), 1); // racing with the hand only ages the region
-        }
-        locks.release(Slots.lock(slot));
-        return true;
     }
 
     /**
@@ -315,7 +362,8 @@ public final class StoreEngine {
      */
     public boolean decaySlot(int k, double factor) {
         long slot = slots.slot(k);
-        if (!locks.acquire(Slots.lock(slot))) {
+        long lock = Slots.lock(slot);
+        if (!acquire(lock)) {
             return false; // a live holder kept it past the wait limit (§6.2): this region is not aged
         }
         try {
@@ -324,6 +372,7 @@ public final class StoreEngine {
             if ((gen & 1) != 0 || length <= 0 || length > slots.maxNameBytes) {
                 return false;
             }
+            probe(HeldLockProbe.Section.DECAY_SLOT);
             long seq = memory.plainLong(Slots.seq(slot));
             long current = Slots.copy(slot, seq);
             long count = memory.plainLong(current + Layouts.REC_COUNT);
@@ -339,7 +388,12 @@ public final class StoreEngine {
             memory.releaseLong(Slots.seq(slot), seq + 1);
             return true;
         } finally {
-            locks.release(Slots.lock(slot));
+            try {
+                locks.release(lock);
+            } catch (Throwable e) {
+                locks.slotSuspect.lock = lock; // a field store, no call: a call would overflow again
+                throw e;
+            }
         }
     }
 
@@ -356,11 +410,12 @@ public final class StoreEngine {
      *     after the structure lock is released
      */
     private boolean insertOrFind(EncodedName name, long count, long total, long max, long bytes, Snapshot scratch) {
-        if (!locks.acquire(Layouts.STRUCT_LOCK)) {
+        if (!acquire(Layouts.STRUCT_LOCK)) {
             scratch.slot = -1; // gave up on a live holder (§6.2): dropped, nothing changed
             return true;
         }
         try {
+            probe(HeldLockProbe.Section.INSERT_STRUCTURE);
             if ((needsRecovery() || indexSuspect) && !recover()) {
                 scratch.slot = -1; // recovery gave up on a slot lock: the next holder recovers
                 return true;
@@ -378,14 +433,21 @@ public final class StoreEngine {
                 return true;
             }
             int k = lockVictim();
+            long victimLock = lockedVictim; // a field read, no call, before the try that releases it
             if (k < 0) {
                 scratch.slot = -1; // the victim's lock is held by a live process: dropped, nothing changed
                 return true;
             }
             try {
+                probe(HeldLockProbe.Section.INSERT_SLOT);
                 assign(k, name, count, total, max, bytes, scratch);
             } finally {
-                locks.release(Slots.lock(slots.slot(k)));
+                try {
+                    locks.release(victimLock);
+                } catch (Throwable e) {
+                    locks.slotSuspect.lock = victimLock; // a field store, no call: a call would overflow again
+                    throw e;
+                }
             }
             if (needsRebuild) {
                 rebuildIndex();
@@ -393,7 +455,12 @@ public final class StoreEngine {
             return true;
         } finally {
             // On an exception the journal and index_seq stay as they are: the next holder recovers.
-            locks.release(Layouts.STRUCT_LOCK);
+            try {
+                locks.release(Layouts.STRUCT_LOCK);
+            } catch (Throwable e) {
+                locks.structSuspect.lock = Layouts.STRUCT_LOCK; // a field store, no call: a call would overflow again
+                throw e;
+            }
         }
     }
 
@@ -418,18 +485,34 @@ public final class StoreEngine {
         for (int secondChances = 0; ; secondChances++) {
             int k = ClockHand.choose(clockFrames);
             long slot = slots.slot(k);
-            if (!locks.acquire(Slots.lock(slot))) {
+            long lock = Slots.lock(slot);
+            if (!acquire(lock)) {
                 // §6.2 give up: put the hand and high_water back (the bits it cleared only aged regions)
                 memory.plainLong(Layouts.CLOCK_HAND, hand);
                 memory.releaseLong(Layouts.HIGH_WATER, highWater);
                 return -1;
             }
-            if (secondChances >= slots.capacity || memory.plainInt(Slots.nameLen(slot)) == 0
-                    || memory.opaqueInt(Slots.referenced(slot)) == 0) {
-                return k;
+            boolean chosen = false;
+            try {
+                probe(HeldLockProbe.Section.VICTIM_SLOT);
+                if (secondChances >= slots.capacity || memory.plainInt(Slots.nameLen(slot)) == 0
+                        || memory.opaqueInt(Slots.referenced(slot)) == 0) {
+                    chosen = true;
+                    lockedVictim = lock;
+                    return k; // returned locked: the caller releases lockedVictim
+                }
+                memory.opaqueInt(Slots.referenced(slot), 0); // recorded since the hand looked: second chance
+            } finally {
+                if (!chosen) {
+                    // second chance, or a throwable before the choice
+                    try {
+                        locks.release(lock);
+                    } catch (Throwable e) {
+                        locks.slotSuspect.lock = lock; // a field store, no call: a call would overflow again
+                        throw e;
+                    }
+                }
             }
-            memory.opaqueInt(Slots.referenced(slot), 0); // recorded since the hand looked: second chance
-            locks.release(Slots.lock(slot));
         }
     }
 
@@ -524,6 +607,8 @@ public final class StoreEngine {
 
     /** Set under the structure lock when the index proved inconsistent with the slots. */
     private boolean needsRebuild;
+    /** The lock offset of the slot {@link #lockVictim} returned locked; written under the structure lock. */
+    private long lockedVictim;
     /** Set by any thread that met an index entry naming no slot: the next structural change rebuilds. */
     private volatile boolean indexSuspect;
 
@@ -561,13 +646,20 @@ public final class StoreEngine {
     /** Frees slot {@code k} under its lock; false when the lock's live holder kept it (§6.2). */
     private boolean freeSlot(int k) {
         long slot = slots.slot(k);
-        if (!locks.acquire(Slots.lock(slot))) {
+        long lock = Slots.lock(slot);
+        if (!acquire(lock)) {
             return false;
         }
         try {
+            probe(HeldLockProbe.Section.RECOVERY_SLOT);
             clearSlot(k, slot);
         } finally {
-            locks.release(Slots.lock(slot));
+            try {
+                locks.release(lock);
+            } catch (Throwable e) {
+                locks.slotSuspect.lock = lock; // a field store, no call: a call would overflow again
+                throw e;
+            }
         }
         return true;
     }

@@ -15,11 +15,19 @@ final class WriterTable {
     private final Memory memory;
     private final long base;
     private final int entries;
+    /** Which processes map this file (§6.3 last rule); null for anonymous memory. */
+    private final MappedFileSighting sighting;
 
-    WriterTable(Memory memory, FileGeometry geometry) {
+    WriterTable(Memory memory, FileGeometry geometry, MappedFileSighting sighting) {
         this.memory = memory;
         this.base = geometry.writerTableOffset();
         this.entries = geometry.writerEntries();
+        this.sighting = sighting;
+    }
+
+    /** Whether the writer holding {@code token} is alive and uses this file (§6.3). */
+    boolean isAlive(long token) {
+        return ProcessIdentity.isAlive(token, sighting);
     }
 
     long entryOffset(int index) {
@@ -51,7 +59,7 @@ final class WriterTable {
     Claim claim(long token) {
         for (int i = 0; i < entries; i++) {
             long held = memory.acquireLong(entryOffset(i) + Layouts.WRITER_TOKEN);
-            if (held != 0 && held != token && !ProcessIdentity.isAlive(held)) {
+            if (held != 0 && held != token && !isAlive(held)) {
                 memory.casLong(entryOffset(i) + Layouts.WRITER_TOKEN, held, 0L); // losing the race is fine
             }
         }
@@ -90,6 +98,6 @@ final class WriterTable {
         if (token == 0) {
             return true;
         }
-        return token != selfToken && !ProcessIdentity.isAlive(token);
+        return token != selfToken && !isAlive(token);
     }
 }

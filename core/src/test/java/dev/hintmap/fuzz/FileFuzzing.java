@@ -6,6 +6,7 @@ import dev.hintmap.HintFileInfo;
 import dev.hintmap.HintFiles;
 import dev.hintmap.HintSnapshot;
 import dev.hintmap.HintStore;
+import dev.hintmap.TestStores;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionOrder;
 import dev.hintmap.RegionRecord;
@@ -163,7 +164,7 @@ public final class FileFuzzing {
                 b.putLong(slot1 + (int) Layouts.SLOT_LOCK, owner);
                 b.putLong((int) g.slotsOffset() + (int) Layouts.SLOT_LOCK, owner);
             } else if (shape == Shape.LIVE_LOCK) {
-                plantWriter(b, g, 6, initToken(), 1);
+                plantWriter(b, g, 6, TestHooks.currentToken(), 1); // this JVM: alive wherever the harness runs
                 int slot2 = (int) (g.slotsOffset() + 2L * g.slotBytes());
                 b.putLong(slot2 + (int) Layouts.SLOT_LOCK, TestHooks.ownerWord(6, 1));
             }
@@ -178,13 +179,6 @@ public final class FileFuzzing {
         int entry = (int) (g.writerTableOffset() + Layouts.WRITER_ENTRY.byteSize() * index);
         b.putLong(entry + (int) Layouts.WRITER_TOKEN, token);
         b.putLong(entry + (int) Layouts.WRITER_GENERATION, generation);
-    }
-
-    /** The writer token of pid 1, a process that is always alive. */
-    static long initToken() throws IOException {
-        String stat = Files.readString(Path.of("/proc/1/stat"));
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return 1L << 42 | (Long.parseLong(fields[19]) & ((1L << 42) - 1));
     }
 
     // ------------------------------------------------------------------ mutations
@@ -372,7 +366,6 @@ public final class FileFuzzing {
     }
 
     private static synchronized Outcome exerciseWithTimeout(Path file, byte[] content, List<String> names) throws Exception {
-        long previous = TestHooks.lockWaitLimitNanos(LOCK_WAIT_NANOS);
         Future<Outcome> future = executor.submit(() -> exercise(file, content, names));
         try {
             return future.get(TRY_TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -388,8 +381,6 @@ public final class FileFuzzing {
                 throw err;
             }
             throw e;
-        } finally {
-            TestHooks.lockWaitLimitNanos(previous);
         }
     }
 
@@ -436,7 +427,7 @@ public final class FileFuzzing {
     private static Problem openAndQuery(Path file, HintStoreOptions options, List<String> names) throws IOException {
         HintStore store;
         try {
-            store = HintStore.open(file, options);
+            store = TestStores.open(file, options, LOCK_WAIT_NANOS);
         } catch (HintFileException e) {
             check(VALIDATION_PROBLEMS.contains(e.problem()), "open fails only with a validation problem: " + e);
             check(file.equals(e.file()) && e.getMessage().startsWith(file.toString()), "the message names the file: " + e);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hintmap.HintFileException;
 import dev.hintmap.HintStore;
+import dev.hintmap.LiveUser;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
 import dev.hintmap.format.FileGeometry;
@@ -42,7 +43,7 @@ class CrashRecoveryTest {
         long token = tokenOf(sleeper);
         sleeper.destroyForcibly();
         sleeper.waitFor();
-        assertFalse(ProcessIdentity.isAlive(token));
+        assertFalse(ProcessIdentity.isAlive(token, null));
         return token;
     }
 
@@ -62,7 +63,7 @@ class CrashRecoveryTest {
     }
 
     private static void plantWriter(Memory m, int index, long token, long generation) {
-        WriterTable table = new WriterTable(m, GEOMETRY);
+        WriterTable table = new WriterTable(m, GEOMETRY, null);
         m.plainLong(table.entryOffset(index) + Layouts.WRITER_TOKEN, token);
         m.plainLong(table.entryOffset(index) + Layouts.WRITER_GENERATION, generation);
     }
@@ -98,16 +99,16 @@ class CrashRecoveryTest {
         }
         long stolen = withRawMapping(file, m -> m.plainLong(Layouts.STOLEN_LOCKS));
         assertEquals(1, stolen);
-        long reclaimed = withRawMapping(file, m -> m.plainLong(new WriterTable(m, GEOMETRY).entryOffset(1000) + Layouts.WRITER_TOKEN));
+        long reclaimed = withRawMapping(file, m -> m.plainLong(new WriterTable(m, GEOMETRY, null).entryOffset(1000) + Layouts.WRITER_TOKEN));
         assertEquals(0, reclaimed, "the dead writer's entry was reclaimed on open");
     }
 
     @Test
     void lockHeldByALiveProcessIsNeverTakenButIsAfterItDies() throws Exception {
         Path file = storeWith("busy");
-        Process holder = new ProcessBuilder("sleep", "60").start();
+        LiveUser holder = LiveUser.mapping(file); // alive and using the file (FORMAT.md §6.3)
         try {
-            long token = tokenOf(holder);
+            long token = holder.token();
             Slots slots = new Slots(GEOMETRY);
             withRawMapping(file, m -> {
                 plantWriter(m, 1001, token, 3);
@@ -126,15 +127,14 @@ class CrashRecoveryTest {
                 writer.join(300);
                 assertTrue(writer.isAlive(), "the writer waits while the holder lives");
                 assertEquals(1, store.dispatchCount("busy"), "readers are not blocked by the lock");
-                holder.destroyForcibly();
-                holder.waitFor();
+                holder.kill();
                 writer.join(TimeUnit.SECONDS.toMillis(30));
                 assertFalse(writer.isAlive(), "the writer took the lock over once its holder died");
                 assertEquals(null, failure.get());
                 assertEquals(2, store.dispatchCount("busy"));
             }
         } finally {
-            holder.destroyForcibly();
+            holder.kill();
         }
     }
 

@@ -2,6 +2,7 @@ package dev.hintmap.store;
 
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
+import dev.hintmap.TestStores;
 import java.nio.file.Path;
 
 /**
@@ -12,7 +13,7 @@ public final class CreationCrashChild {
     private CreationCrashChild() {}
 
     public static void main(String[] args) throws Exception {
-        TestHooks.beforePublish(() -> {
+        StoreSettings settings = StoreSettings.DEFAULT.beforePublish(() -> {
             System.out.println("allocated");
             System.out.flush();
             try {
@@ -21,7 +22,7 @@ public final class CreationCrashChild {
                 Thread.currentThread().interrupt();
             }
         });
-        try (HintStore store = HintStore.open(Path.of(args[0]), HintStoreOptions.defaults())) {
+        try (HintStore store = TestStores.open(Path.of(args[0]), HintStoreOptions.defaults(), settings)) {
             System.out.println("published (not killed), size " + store.size());
         }
     }

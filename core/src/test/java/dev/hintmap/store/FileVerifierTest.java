@@ -138,7 +138,7 @@ class FileVerifierTest {
         sleeper.destroyForcibly();
         sleeper.waitFor();
         corrupt(file, m -> {
-            WriterTable table = new WriterTable(m, GEOMETRY);
+            WriterTable table = new WriterTable(m, GEOMETRY, null);
             m.plainLong(table.entryOffset(3) + Layouts.WRITER_TOKEN, token);
             m.plainLong(table.entryOffset(3) + Layouts.WRITER_GENERATION, 2);
             m.plainLong(Slots.lock(SLOTS.slot(1)), WriterTable.ownerWord(3, 2));
@@ -263,7 +263,7 @@ class FileVerifierTest {
     @Test
     void aWriterTokenNamingProcessZeroIsFound() throws Exception {
         Path file = sixRegions();
-        corrupt(file, m -> m.plainLong(new WriterTable(m, GEOMETRY).entryOffset(9) + Layouts.WRITER_TOKEN, 5));
+        corrupt(file, m -> m.plainLong(new WriterTable(m, GEOMETRY, null).entryOffset(9) + Layouts.WRITER_TOKEN, 5));
         assertTrue(expectError(verify(file), "writer-table", -1, "token").message().contains("entry 9"));
     }
 

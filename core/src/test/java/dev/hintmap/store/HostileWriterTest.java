@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hintmap.HintStore;
+import dev.hintmap.TestStores;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.Region;
 import dev.hintmap.RegionRecord;
@@ -45,11 +46,11 @@ class HostileWriterTest {
     void aWriterScribblingOverTheMappingCannotBreakOrHangTheOthers() throws Exception {
         Path file = dir.resolve("hostile.hints");
         FileGeometry g = new FileGeometry(CAPACITY, MAX_NAME);
-        long previousLimit = TestHooks.lockWaitLimitNanos(20_000_000L);
         List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
         AtomicLong operations = new AtomicLong();
         AtomicLong scribbles = new AtomicLong();
-        try (HintStore writer = HintStore.open(file, HintStoreOptions.defaults().capacity(CAPACITY).maxNameBytes(MAX_NAME));
+        try (HintStore writer = TestStores.open(file, HintStoreOptions.defaults().capacity(CAPACITY).maxNameBytes(MAX_NAME),
+                        20_000_000L);
                 HintStore reader = HintStore.open(file, HintStoreOptions.defaults().readOnly(true));
                 FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
                 Arena arena = Arena.ofShared()) {
@@ -97,8 +98,6 @@ class HostileWriterTest {
                 thread.join(TimeUnit.SECONDS.toMillis(120));
                 assertFalse(thread.isAlive(), thread.getName() + " finished: nothing hangs");
             }
-        } finally {
-            TestHooks.lockWaitLimitNanos(previousLimit);
         }
         assertEquals(List.of(), failures, "no exception under a hostile writer");
         assertTrue(operations.get() > 0 && scribbles.get() > 0, operations + " operations, " + scribbles + " scribbles");

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hintmap.HintStore;
+import dev.hintmap.LiveUser;
+import dev.hintmap.TestStores;
+import org.junit.jupiter.api.AfterEach;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.Region;
 import dev.hintmap.RegionRecord;
@@ -20,8 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -39,17 +40,6 @@ class LockGiveUpTest {
 
     @TempDir
     Path dir;
-    private long previousLimit;
-
-    @BeforeEach
-    void shortenTheLimit() {
-        previousLimit = TestHooks.lockWaitLimitNanos(LIMIT_NANOS);
-    }
-
-    @AfterEach
-    void restoreTheLimit() {
-        TestHooks.lockWaitLimitNanos(previousLimit);
-    }
 
     private static void withRawMapping(Path file, Consumer<Memory> action) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
@@ -59,16 +49,25 @@ class LockGiveUpTest {
         }
     }
 
-    /** The writer token of pid 1 (always alive), or of this JVM: a live holder either way. */
-    private static long liveToken(boolean self) throws IOException {
+    /** This JVM's token, or that of a second process that maps {@code file} (a live user, FORMAT.md §6.3). */
+    private long liveToken(boolean self, Path file) throws IOException {
         if (self) {
             return ProcessIdentity.currentToken();
         }
-        String stat = Files.readString(Path.of("/proc/1/stat"));
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        long token = ProcessIdentity.token(1, Long.parseLong(fields[19]));
-        assertTrue(ProcessIdentity.isAlive(token));
+        holder = LiveUser.mapping(file);
+        long token = holder.token();
+        assertEquals(holder.pid(), ProcessIdentity.pidOf(token));
+        assertTrue(ProcessIdentity.isAlive(token, null));
         return token;
+    }
+
+    private LiveUser holder;
+
+    @AfterEach
+    void stopTheHolder() throws IOException {
+        if (holder != null) {
+            holder.close();
+        }
     }
 
     private static byte[] snapshotOfSlotsAndCoordination(Path file) throws IOException {
@@ -89,15 +88,15 @@ class LockGiveUpTest {
     @ValueSource(booleans = {false, true})
     void writersGiveUpOnLocksHeldByALiveProcessAndChangeNothing(boolean self) throws Exception {
         Path file = dir.resolve("stuck.hints");
-        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(4))) {
+        try (HintStore store = TestStores.open(file, HintStoreOptions.defaults().capacity(4), LIMIT_NANOS)) {
             store.record("a", 100, 10);
             store.record("b", 100, 10);
         }
         long owner = WriterTable.ownerWord(ENTRY, 1);
-        long token = liveToken(self);
+        long token = liveToken(self, file);
         Slots slots = new Slots(GEOMETRY);
         withRawMapping(file, m -> {
-            long entry = new WriterTable(m, GEOMETRY).entryOffset(ENTRY);
+            long entry = new WriterTable(m, GEOMETRY, null).entryOffset(ENTRY);
             m.plainLong(entry + Layouts.WRITER_TOKEN, token);
             m.plainLong(entry + Layouts.WRITER_GENERATION, 1);
             m.plainLong(Layouts.STRUCT_LOCK, owner);
@@ -105,7 +104,7 @@ class LockGiveUpTest {
         });
         byte[] before = snapshotOfSlotsAndCoordination(file);
         List<Long> waits = new ArrayList<>();
-        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+        try (HintStore store = TestStores.open(file, HintStoreOptions.defaults(), LIMIT_NANOS)) {
             Region a = store.region("a");
             waits.add(timed(() -> store.record("a", 500, 50)));    // slot lock: waits the limit, gives up
             waits.add(timed(() -> store.record("a", 500, 50)));    // same word: gives up at once
@@ -137,7 +136,7 @@ class LockGiveUpTest {
         java.util.Arrays.fill(after, bRecordLine, bRecordLine + 128, (byte) 0);
         assertTrue(java.util.Arrays.equals(before, after), "giving up changed nothing in the index, slots or header");
 
-        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+        try (HintStore store = TestStores.open(file, HintStoreOptions.defaults(), LIMIT_NANOS)) {
             store.record("a", 500, 50); // gives up again, and remembers the stuck word
             store.record("new", 500, 50);
             withRawMapping(file, m -> { // the holder lets go: the remembered words change
@@ -156,24 +155,24 @@ class LockGiveUpTest {
     @org.junit.jupiter.api.Test
     void anEvictionWhoseVictimIsLockedByALiveProcessGivesUpAndLeavesTheClockAsItWas() throws Exception {
         Path file = dir.resolve("victim.hints");
-        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(4))) {
+        try (HintStore store = TestStores.open(file, HintStoreOptions.defaults().capacity(4), LIMIT_NANOS)) {
             for (String name : List.of("a", "b", "c", "d")) {
                 store.record(name, 100, 10); // full, every reference bit clear: the hand takes slot 0 next
             }
         }
         long owner = WriterTable.ownerWord(ENTRY, 1);
-        long token = liveToken(false);
+        long token = liveToken(false, file);
         Slots slots = new Slots(GEOMETRY);
         long[] handBefore = new long[2];
         withRawMapping(file, m -> {
-            long entry = new WriterTable(m, GEOMETRY).entryOffset(ENTRY);
+            long entry = new WriterTable(m, GEOMETRY, null).entryOffset(ENTRY);
             m.plainLong(entry + Layouts.WRITER_TOKEN, token);
             m.plainLong(entry + Layouts.WRITER_GENERATION, 1);
             handBefore[0] = m.plainLong(Layouts.CLOCK_HAND);
             handBefore[1] = m.plainLong(Layouts.HIGH_WATER);
             m.plainLong(Slots.lock(slots.slot((int) handBefore[0])), owner);
         });
-        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+        try (HintStore store = TestStores.open(file, HintStoreOptions.defaults(), LIMIT_NANOS)) {
             store.record("e", 1, 1);
             assertTrue(store.recordFor("e").isEmpty(), "dropped: the victim is locked by a live process");
             assertEquals(4, store.size());

@@ -24,39 +24,52 @@ class OwnerRuleTest {
     private static final HintStoreOptions DEFAULTS = HintStoreOptions.defaults();
     private static final HintStoreOptions GROUP = DEFAULTS.groupShared(true);
 
+    /** The rule for a file with no access ACL. */
+    private static String refusal(PosixFiles.Stat stat, MappedStore.Identity self, HintStoreOptions options) {
+        return refusal(stat, self, options, null);
+    }
+
+    private static String refusal(PosixFiles.Stat stat, MappedStore.Identity self, HintStoreOptions options, byte[] acl) {
+        try {
+            return MappedStore.ownerRefusal(stat, self, options, () -> acl);
+        } catch (PosixFiles.PosixException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     private static PosixFiles.Stat file(int uid, int gid, int mode) {
-        return new PosixFiles.Stat(PosixFiles.S_IFREG | mode, uid, gid, 4096, 1, 2);
+        return new PosixFiles.Stat(PosixFiles.S_IFREG | mode, uid, gid, 4096, 1, 2, 8);
     }
 
     @Test
     void ownFilesAreAlwaysAccepted() {
-        assertNull(MappedStore.ownerRefusal(file(ME, 999, 0600), SELF, DEFAULTS));
-        assertNull(MappedStore.ownerRefusal(file(ME, 999, 0666), SELF, DEFAULTS));
-        assertNull(MappedStore.ownerRefusal(file(ME, 100, 0660), SELF, GROUP));
+        assertNull(refusal(file(ME, 999, 0600), SELF, DEFAULTS));
+        assertNull(refusal(file(ME, 999, 0666), SELF, DEFAULTS));
+        assertNull(refusal(file(ME, 100, 0660), SELF, GROUP));
     }
 
     @Test
     void anotherUsersFileIsRefusedByDefault() {
-        String why = MappedStore.ownerRefusal(file(OTHER, 100, 0660), SELF, DEFAULTS);
+        String why = refusal(file(OTHER, 100, 0660), SELF, DEFAULTS);
         assertNotNull(why);
         assertTrue(why.contains("uid 1001") && why.contains("uid 1000") && why.contains("groupShared"), why);
     }
 
     @Test
     void groupSharedAcceptsOurGroupsWhenOthersCannotWrite() {
-        assertNull(MappedStore.ownerRefusal(file(OTHER, 100, 0660), SELF, GROUP), "primary group");
-        assertNull(MappedStore.ownerRefusal(file(OTHER, 200, 0640), SELF, GROUP), "supplementary group");
-        assertNull(MappedStore.ownerRefusal(file(OTHER, 200, 0664), SELF, GROUP), "others may read");
-        String otherGroup = MappedStore.ownerRefusal(file(OTHER, 300, 0660), SELF, GROUP);
+        assertNull(refusal(file(OTHER, 100, 0660), SELF, GROUP), "primary group");
+        assertNull(refusal(file(OTHER, 200, 0640), SELF, GROUP), "supplementary group");
+        assertNull(refusal(file(OTHER, 200, 0664), SELF, GROUP), "others may read");
+        String otherGroup = refusal(file(OTHER, 300, 0660), SELF, GROUP);
         assertTrue(otherGroup != null && otherGroup.contains("gid 300"), otherGroup);
-        String worldWritable = MappedStore.ownerRefusal(file(OTHER, 100, 0662), SELF, GROUP);
+        String worldWritable = refusal(file(OTHER, 100, 0662), SELF, GROUP);
         assertTrue(worldWritable != null && worldWritable.contains("0662"), worldWritable);
     }
 
     @Test
     void allowForeignOwnerAcceptsAnyOwner() {
-        assertNull(MappedStore.ownerRefusal(file(OTHER, 300, 0666), SELF, DEFAULTS.allowForeignOwner(true)));
-        assertNull(MappedStore.ownerRefusal(file(OTHER, 300, 0666), SELF, GROUP.allowForeignOwner(true)));
+        assertNull(refusal(file(OTHER, 300, 0666), SELF, DEFAULTS.allowForeignOwner(true)));
+        assertNull(refusal(file(OTHER, 300, 0666), SELF, GROUP.allowForeignOwner(true)));
     }
 
     @Test

@@ -1,0 +1,123 @@
+package dev.hintmap.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.hintmap.ChildJvm;
+import dev.hintmap.FileChild;
+import dev.hintmap.HintFileException;
+import dev.hintmap.HintFileException.Problem;
+import dev.hintmap.HintStore;
+import dev.hintmap.HintStoreOptions;
+import dev.hintmap.format.FileGeometry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Reliability round 2, finding 3: what operators do to a live file. A byte copy carries the
+ * locks and writer entries of the original's writers, who never touch the copy (§6.3: they do
+ * not map it, so they are dead to it); a hole punched into the header, or a truncate-and-regrow,
+ * is seen by the writer's own {@code checkFile()}.
+ */
+class OperatorActionsTest {
+    private static final FileGeometry GEOMETRY = new FileGeometry(4, 64);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aCopyOfALiveFileDoesNotInheritItsWritersLocks() throws Exception {
+        Path original = dir.resolve("live.hints");
+        Path copy = dir.resolve("copy.hints");
+        try (HintStore writer = HintStore.open(original, HintStoreOptions.defaults().capacity(4))) {
+            writer.record("a", 1_000, 1);
+            writer.record("b", 1_000, 1);
+            // cp at the instant this writer holds a's slot lock: the copy carries this JVM's owner word
+            withRawMapping(original, m -> {
+                long owner = ownerOfEntry(m, 0);
+                Slots slots = new Slots(GEOMETRY);
+                m.plainLong(Slots.lock(slots.slot(0)), owner);
+                copyBytes(original, copy);
+                m.plainLong(Slots.lock(slots.slot(0)), 0L);
+            });
+            // another process opens the copy while this writer lives: it must not wait for it (5 s)
+            assertEquals("recorded", ChildJvm.run(FileChild.class, "record", copy.toString(), "1", "a").strip());
+            try (HintStore onCopy = HintStore.open(copy, HintStoreOptions.defaults().readOnly(true))) {
+                assertEquals(2, onCopy.dispatchCount("a"), "the sample on the copy was counted, not dropped");
+                assertEquals(1, onCopy.info().stolenLocks(), "the copied lock was taken over at once");
+                assertTrue(onCopy.info().writers().stream().noneMatch(w -> w.alive()),
+                        "the original's writer is not attached to the copy: " + onCopy.info().writers());
+            }
+            writer.record("a", 1_000, 1); // the original is untouched by all this
+            assertEquals(2, writer.dispatchCount("a"));
+        }
+    }
+
+    @Test
+    void aHolePunchedIntoTheHeaderOfALiveFileIsSeenByItsWritersCheckFile() throws Exception {
+        Path file = dir.resolve("punched.hints");
+        try (HintStore writer = HintStore.open(file, HintStoreOptions.defaults())) {
+            writer.record("a", 1_000, 1);
+            writer.checkFile();
+            int rc = new ProcessBuilder("fallocate", "--punch-hole", "--offset", "0", "--length", "4096", file.toString())
+                    .inheritIO().start().waitFor();
+            assumeTrue(rc == 0, "this filesystem can punch holes (fallocate --punch-hole)");
+            HintFileException e = assertThrows(HintFileException.class, writer::checkFile);
+            assertEquals(Problem.UNFINISHED, e.problem(), e.getMessage());
+            assertTrue(e.getMessage().contains("changed under the store"), e.getMessage());
+            UncheckedIOException later = assertThrows(UncheckedIOException.class, () -> writer.record("a", 1, 1));
+            assertEquals(Problem.UNFINISHED, ((HintFileException) later.getCause()).problem(), "the store is unusable");
+        }
+        HintFileException other = assertThrows(HintFileException.class, () -> HintStore.open(file, HintStoreOptions.defaults()));
+        assertEquals(Problem.UNFINISHED, other.problem(), "what every other opener gets");
+    }
+
+    @Test
+    void aFileTruncatedAndRegrownUnderAWriterIsSeenByItsCheckFile() throws Exception {
+        Path file = dir.resolve("regrown.hints");
+        try (HintStore writer = HintStore.open(file, HintStoreOptions.defaults())) {
+            writer.record("a", 1_000, 1);
+            long size = Files.size(file);
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                channel.truncate(0);
+            }
+            try (var raf = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+                raf.setLength(size); // same inode, same size: only the header tells
+            }
+            HintFileException e = assertThrows(HintFileException.class, writer::checkFile);
+            assertEquals(Problem.UNFINISHED, e.problem(), e.getMessage());
+        }
+    }
+
+    private static long ownerOfEntry(Memory m, int entry) {
+        WriterTable table = new WriterTable(m, GEOMETRY, null);
+        return WriterTable.ownerWord(entry, table.generation(entry));
+    }
+
+    private static void copyBytes(Path from, Path to) {
+        try {
+            Files.write(to, Files.readAllBytes(from)); // what cp does: read and write, no knowledge of locks
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void withRawMapping(Path file, Consumer<Memory> action) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                Arena arena = Arena.ofConfined()) {
+            MemorySegment segment = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena);
+            action.accept(new Memory(segment));
+        }
+    }
+}
