@@ -1210,19 +1210,12 @@ typedef struct child_note {
 } child_note;
 
 /* Child: a private mount namespace with a 256 KiB tmpfs mounted on dir. Returns 0, or writes the
- * reason into note and returns -1. */
+ * errno text of the step that failed (unshare, making / private, mounting) into note and
+ * returns -1. */
 static int mount_small_tmpfs(const char *dir, child_note *note) {
-    const char *what = "unshare(CLONE_NEWNS)";
-    int ok = unshare(CLONE_NEWNS) == 0;
-    if (ok) {
-        what = "mount --make-rprivate /";
-        ok = mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0;
-    }
-    if (ok) {
-        what = "mount tmpfs";
-        ok = mount("tmpfs", dir, "tmpfs", 0, "size=256k,mode=0700") == 0;
-    }
-    if (!ok) snprintf(note->why, sizeof note->why, "%s: %s", what, strerror(errno));
+    int ok = unshare(CLONE_NEWNS) == 0 && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 &&
+             mount("tmpfs", dir, "tmpfs", 0, "size=256k,mode=0700") == 0;
+    if (!ok) snprintf(note->why, sizeof note->why, "%s", strerror(errno));
     return ok ? 0 : -1;
 }
 
