@@ -13,6 +13,14 @@
  *   store live=L evictions=E dropped=D recoveries=C stolen_locks=S
  *   verify ok | verify skipped (<why>) | verify FAILED <details>
  *
+ * With --stuck it measures something else, the cost of a sample dropped on a lock that a live
+ * process holds (FORMAT §6.2 give up), after the first give-up: a forked child opens the file,
+ * takes the slot lock of region "stuck" and pauses; this process gives up once (after a
+ * lock_wait_limit shortened to 20 ms), then times runs of records into "stuck", each dropped:
+ *
+ *   stuck run=I dropped=N ns_per_dropped=X                   (one line per run)
+ *   stuck runs=R ns_per_dropped_median=X min=Y max=Z
+ *
  * With --shared, other writers record into the same file at the same time; the region
  * lines are then this run's share for the caller to add up, and verify is skipped.
  *
@@ -22,6 +30,7 @@
  */
 #define _GNU_SOURCE 1
 #include "hintmap.h"
+#include "hm_internal.h" /* --stuck only: a child holds a slot lock (hm_test_hold_slot_lock) */
 
 #include <errno.h>
 #include <getopt.h>
@@ -29,6 +38,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +72,7 @@ typedef struct config {
     int print_regions;
     const char *prefix;   /* region names are <prefix><5 digits> */
     double rate;          /* records per second per thread, 0 = as fast as possible */
+    int stuck_runs;       /* --stuck: runs of the give-up measurement (0 = normal benchmark) */
 } config;
 
 /* Shared between processes (anonymous MAP_SHARED): tallies and timing per thread. */
@@ -213,8 +224,9 @@ static int run_process(const config *c, int proc, const double *cdf, char (*name
     if (c->capacity_set) hm_options_set_capacity(&o, c->capacity);
     hm_store *s;
     char err[512];
-    if (hm_open_ex(c->path, &o, &s, err, sizeof err) < 0) {
-        fprintf(stderr, "hm-bench: %s\n", err);
+    int orc = hm_open_ex(c->path, &o, &s, err, sizeof err);
+    if (orc < 0) {
+        fprintf(stderr, "hm-bench: %s: %s\n", hm_strerror(orc), err);
         atomic_store(&sh->failed, 1);
         atomic_fetch_add(&sh->ready, c->threads);
         return 1;
@@ -243,6 +255,86 @@ static int run_process(const config *c, int proc, const double *cdf, char (*name
     return hm_close(s) < 0;
 }
 
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* --stuck: ns per sample dropped on a slot lock held by a live (paused) child, after the first
+ * give-up. Each run records into the stuck region for ~200 ms. Returns the exit status. */
+static int run_stuck(const config *c) {
+    hm_options o;
+    hm_options_init(&o);
+    hm_options_set_capacity(&o, 16);
+    hm_store *s;
+    char err[512];
+    int rc = hm_open_ex(c->path, &o, &s, err, sizeof err);
+    if (rc < 0) {
+        fprintf(stderr, "hm-bench: %s: %s\n", hm_strerror(rc), err);
+        return 1;
+    }
+    if (hm_record(s, "stuck", 5, 1, 1) != HM_OK) {
+        fprintf(stderr, "hm-bench: cannot record the stuck region: %s\n", hm_last_error(s));
+        return 1;
+    }
+    int fds[2];
+    if (pipe(fds) != 0) { perror("hm-bench: pipe"); return 1; }
+    fflush(NULL);
+    pid_t child = fork();
+    if (child < 0) { perror("hm-bench: fork"); return 1; }
+    if (child == 0) {
+        close(fds[0]);
+        hm_store *cs;
+        if (hm_open(c->path, NULL, &cs) != HM_OK || hm_test_hold_slot_lock(cs, "stuck", 5) != HM_OK) _exit(1);
+        if (write(fds[1], "h", 1) != 1) _exit(2);
+        for (;;) pause(); /* alive, holding the lock, until killed */
+    }
+    close(fds[1]);
+    char ch;
+    int held = read(fds[0], &ch, 1) == 1;
+    close(fds[0]);
+    int status = 1;
+    if (!held) {
+        fprintf(stderr, "hm-bench: the child could not take the lock\n");
+        goto out;
+    }
+    hm_test_set_lock_wait_limit_ns(s, 20000000); /* the first give-up after 20 ms, not 5 s */
+    uint64_t t0 = mono_ns();
+    rc = hm_record(s, "stuck", 5, 1, 1);
+    if (rc != HM_DROPPED) {
+        fprintf(stderr, "hm-bench: first record into the held region returned %d, not HM_DROPPED\n", rc);
+        goto out;
+    }
+    printf("stuck first_giveup_ms=%.1f\n", (double)(mono_ns() - t0) / 1e6);
+    double *per = calloc((size_t)c->stuck_runs, sizeof *per);
+    if (per == NULL) goto out;
+    status = 0;
+    for (int run = 0; run < c->stuck_runs && status == 0; run++) {
+        uint64_t n = 0, start = mono_ns(), now = start;
+        while (now - start < 200000000u) {
+            for (int i = 0; i < 64; i++, n++)
+                if (hm_record(s, "stuck", 5, 1, 1) != HM_DROPPED) status = 1;
+            now = mono_ns();
+        }
+        per[run] = (double)(now - start) / (double)n;
+        printf("stuck run=%d dropped=%" PRIu64 " ns_per_dropped=%.1f\n", run, n, per[run]);
+    }
+    if (status == 0) {
+        qsort(per, (size_t)c->stuck_runs, sizeof *per, cmp_double);
+        printf("stuck runs=%d ns_per_dropped_median=%.1f min=%.1f max=%.1f\n", c->stuck_runs, per[c->stuck_runs / 2],
+               per[0], per[c->stuck_runs - 1]);
+    } else {
+        fprintf(stderr, "hm-bench: a record into the held region was not dropped\n");
+    }
+    free(per);
+out:
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
+    hm_close(s);
+    if (!c->keep) unlink(c->path);
+    return status;
+}
+
 static void usage(FILE *f) {
     fprintf(f,
             "usage: hm-bench [options]\n"
@@ -264,6 +356,7 @@ static void usage(FILE *f) {
             "  -S, --seed N           RNG seed (1)\n"
             "  -H, --handles          record through pre-resolved handles\n"
             "  -q, --quiet            no per-region lines\n"
+            "      --stuck[=RUNS]     measure ns per sample dropped on a lock held by a live child (7 runs)\n"
             "  -h, --help\n");
 }
 
@@ -303,7 +396,8 @@ int main(int argc, char **argv) {
         {"bytes-per-ns", required_argument, 0, 'B'}, {"seed", required_argument, 0, 'S'},
         {"handles", no_argument, 0, 'H'},         {"quiet", no_argument, 0, 'q'},
         {"prefix", required_argument, 0, 'P'},    {"rate", required_argument, 0, 'R'},
-        {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
+        {"stuck", optional_argument, 0, 'U'},     {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
     int opt;
     char *end;
     while ((opt = getopt_long(argc, argv, "f:t:p:r:s:n:d:c:k:B:S:P:R:Hqh", longopts, NULL)) != -1) {
@@ -326,6 +420,7 @@ int main(int argc, char **argv) {
         case 'P': c.prefix = optarg; if (strlen(optarg) > 18) goto bad; break;
         case 'R': c.rate = strtod(optarg, &end); if (*end || c.rate < 0) goto bad; break;
         case 'q': c.print_regions = 0; break;
+        case 'U': c.stuck_runs = optarg ? (int)strtol(optarg, &end, 10) : 7; if ((optarg && *end) || c.stuck_runs < 1 || c.stuck_runs > 1000) goto bad; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -339,6 +434,7 @@ int main(int argc, char **argv) {
         snprintf(defpath, sizeof defpath, "/dev/shm/hm-bench.%ld.hm", (long)getpid());
         c.path = defpath;
     }
+    if (c.stuck_runs > 0) return run_stuck(&c);
     if (!c.capacity_set) {
         c.capacity = c.regions > 256 ? c.regions : 256;
         c.capacity_set = access(c.path, F_OK) != 0; /* only explicit when we create the file */
@@ -374,7 +470,8 @@ int main(int argc, char **argv) {
     if (c.capacity_set) hm_options_set_capacity(&o, c.capacity);
     hm_store *s;
     char err[512];
-    if (hm_open_ex(c.path, &o, &s, err, sizeof err) < 0) { fprintf(stderr, "hm-bench: %s\n", err); return 1; }
+    int orc = hm_open_ex(c.path, &o, &s, err, sizeof err);
+    if (orc < 0) { fprintf(stderr, "hm-bench: %s: %s\n", hm_strerror(orc), err); return 1; }
     hm_region_record *before = calloc(c.regions, sizeof *before);
     if (!before) return 1;
     for (uint32_t i = 0; i < c.regions; i++)

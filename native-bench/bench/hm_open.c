@@ -15,7 +15,7 @@
  *
  * is printed and flushed; with --hold-ms the store stays open N ms more (its writer entry
  * held); then hm_close(). Exit status: 0 for OK, otherwise the negated code (e.g. 19 for
- * HM_ESYMLINK); 64 for a usage error (nothing opened, a usage line on stderr). An error of
+ * HM_ESYMLINK, 23 for HM_ESPARSE, 21 for HM_ENOSPC); 64 for a usage error (nothing opened, a usage line on stderr). An error of
  * hm_close() after OK goes to stderr and sets the exit status the same way.
  *
  * hm-open ignores SIGXFSZ (the library never touches signals), so that under a file-size limit
@@ -58,6 +58,7 @@ static const char *code_name(int code) {
     case HM_EOWNER: return "HM_EOWNER";
     case HM_ENOSPC: return "HM_ENOSPC";
     case HM_ECHANGED: return "HM_ECHANGED";
+    case HM_ESPARSE: return "HM_ESPARSE";
     default: return "HM_UNKNOWN";
     }
 }

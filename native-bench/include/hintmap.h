@@ -65,10 +65,15 @@ extern "C" {
 #define HM_ESYMLINK      -19   /* the final path component is a symbolic link (refused unless HM_OPEN_FOLLOW_SYMLINKS) */
 #define HM_EOWNER        -20   /* the file is owned by another user (refused unless HM_OPEN_ALLOW_FOREIGN_OWNER
                                   or the group-shared rule of HM_OPEN_GROUP_SHARED, FORMAT §5 step 0)   */
-#define HM_ENOSPC        -21   /* no space to create the file: ENOSPC, EDQUOT or EFBIG (file-size limit);
-                                  nothing is left at the path                                         */
+#define HM_ENOSPC        -21   /* no space: ENOSPC, EDQUOT or EFBIG (file-size limit), when creating the file
+                                  (nothing is left at the path) or when a writer's open allocates the
+                                  unallocated ranges of an existing sparse file (FORMAT §5 opening,
+                                  sparse files; the file is unchanged)                                */
 #define HM_ECHANGED      -22   /* hm_check(): the file was truncated, resized, replaced or removed
                                   under the mapping (FORMAT §5.1)                                      */
+#define HM_ESPARSE       -23   /* read-only open of a file with unallocated ranges (e.g. a sparse copy): a
+                                  read fault on a hole of a full tmpfs is SIGBUS; a writer's open
+                                  allocates them, or copy the file with cp --sparse=never              */
 
 /** Static description of a code ("unknown error" for anything else). Never NULL. */
 const char *hm_strerror(int code);
@@ -93,8 +98,9 @@ const char *hm_strerror(int code);
  * of 0600, whatever the umask; its group is the creator's effective group, or the directory's
  * group when the directory is setgid (the way to share: a directory owned by the shared group
  * with mode 2770). An existing file owned by another user is accepted when its group is this
- * process's effective group or one of its supplementary groups and it is not writable by others
- * (S_IWOTH clear).
+ * process's effective group or one of its supplementary groups, it is not writable by others
+ * (S_IWOTH clear), and its POSIX access ACL (if any) grants write to no named user and no named
+ * group (an entry's write counts only when the ACL's mask, if present, has write too).
  */
 #define HM_OPEN_GROUP_SHARED         (1u << 0)
 /**
@@ -167,10 +173,18 @@ typedef struct hm_store hm_store;
  * The library never ignores or handles signals: a process with a file-size limit below the
  * file's size must ignore SIGXFSZ to get HM_ENOSPC instead of being killed.
  *
+ * Sparse files (FORMAT §5 opening): after the header checks and before mapping, a file with
+ * unallocated ranges (lseek SEEK_HOLE finds a hole before file_bytes, and st_blocks counts fewer
+ * than file_bytes bytes) is allocated by a writer with fallocate(2), so that no later store into
+ * a hole can raise SIGBUS on a full filesystem (no space: HM_ENOSPC, the file unchanged; a
+ * filesystem that cannot allocate: opened anyway, the §10 caveat); a read-only open of such a
+ * file is HM_ESPARSE.
+ *
  * Errors: HM_EINVAL (NULL path/out, option or flag out of range), HM_ESYMLINK,
  * HM_EOWNER, HM_ENOTHINT (also: not a regular file), HM_ETRUNCATED,
  * HM_EUNFINISHED, HM_EVERSION, HM_ECHECKSUM, HM_ELAYOUT, HM_EINCONSISTENT,
- * HM_EOPTIONS, HM_EWRITERS (writer), HM_ENOSPC (creation), HM_EIO (open, stat,
+ * HM_EOPTIONS, HM_EWRITERS (writer), HM_ENOSPC (creation, or allocating a sparse file),
+ * HM_ESPARSE (read-only open of a sparse file), HM_EIO (open, stat,
  * mmap, /proc, link...; ENOENT for a missing file opened read-only), HM_ENOMEM
  * (malloc, or mmap's ENOMEM: an address-space limit RLIMIT_AS or vm.max_map_count;
  * the message says which).
@@ -196,6 +210,10 @@ int hm_open_ex(const char *path, const hm_options *opts, hm_store **out,
  * that entry (checked with fstat first, so that close itself never raises SIGBUS): the
  * entry is then left for reclaim as dead and HM_ECHANGED is returned.
  *
+ * Durability: hm_close() does not msync. A process that exits or crashes loses nothing (the
+ * MAP_SHARED pages are the page cache of the file, written back by the kernel); only a machine
+ * crash loses samples not yet written back. hm_flush() is the durability point.
+ *
  * Errors: HM_EIO (munmap failed), HM_ECHANGED, HM_ECLOSED; the store is freed anyway.
  */
 int hm_close(hm_store *s);
@@ -209,7 +227,8 @@ int hm_close(hm_store *s);
  * Returns HM_OK, or HM_DROPPED when the sample could not be stored (capacity 0,
  * the probe bound of FORMAT §7.4 step 10, or a lock that a live process held for
  * lock_wait_limit = 5 s: FORMAT §6.2 "give up"; the store remembers that lock and owner
- * word and later calls that meet them again give up after one liveness check).
+ * word with the time of its last liveness check, and later calls that meet them again give up
+ * at once while that check is less than 1 ms old, else after one liveness check).
  * Errors: HM_EINVAL (NULL), HM_EEMPTYNAME, HM_ENAMETOOLONG, HM_EBADNAME,
  * HM_EREADONLY, HM_ECLOSED.
  */
@@ -270,7 +289,12 @@ typedef struct hm_stats {
 /** Reads the counters (relaxed: each value is current, they are not a snapshot). Errors: HM_EINVAL, HM_ECLOSED. */
 int hm_stats_get(hm_store *s, hm_stats *out);
 
-/** msync(MS_SYNC) of the whole mapping. Errors: HM_EINVAL, HM_ECLOSED, HM_EIO. */
+/**
+ * msync(MS_SYNC) of the whole mapping: the durability point. Samples recorded before it survive
+ * a machine crash; without it they survive any process exit or crash (the pages are the file's
+ * page cache) but reach the disk only when the kernel writes them back. hm_close() does not
+ * flush. Errors: HM_EINVAL, HM_ECLOSED, HM_EIO.
+ */
 int hm_flush(hm_store *s);
 
 /**
@@ -281,10 +305,15 @@ int hm_flush(hm_store *s);
  * nothing is there). No hintmap process ever resizes, renames or deletes a published file;
  * another program may.
  *
+ * Then, after those two checks (so that a truncated file is reported by fstat before the mapping
+ * is touched), two loads from the header in the mapping: magic (0: HM_EUNFINISHED, another
+ * value: HM_ENOTHINT) and layout_fingerprint (not this build's: HM_ELAYOUT): the header changed
+ * under the store, e.g. a hole punched into the file or the file overwritten in place.
+ *
  * Truncation under the mapping: pages past the new end of the file no longer exist, and the
  * next access to one of them raises SIGBUS. The library installs no signal handler (it keeps
  * no global state), so a process that touches them is killed by SIGBUS, as with any mapped
- * file. hm_check() touches nothing in the mapping: a caller that polls it (e.g. before bulk
+ * file. hm_check() touches nothing in the mapping before fstat found its size intact: a caller that polls it (e.g. before bulk
  * work such as iterating with hm_region_at) learns of a truncation before any access and can
  * close the store (hm_close() checks the size itself before releasing the writer entry) and
  * reopen the path. A file grown, replaced or removed never faults: this store just no longer
@@ -292,8 +321,8 @@ int hm_flush(hm_store *s);
  * would cost more than a record).
  *
  * Returns HM_OK when unchanged. Errors: HM_ECHANGED (the message says truncated, resized,
- * replaced or removed, with the sizes or inodes), HM_EIO (fstat/lstat failed otherwise),
- * HM_EINVAL, HM_ECLOSED.
+ * replaced or removed, with the sizes or inodes), HM_EUNFINISHED, HM_ENOTHINT, HM_ELAYOUT (the
+ * header in the mapping changed), HM_EIO (fstat/lstat failed otherwise), HM_EINVAL, HM_ECLOSED.
  */
 int hm_check(hm_store *s);
 

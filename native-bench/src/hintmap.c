@@ -25,6 +25,7 @@
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,6 +40,9 @@
 #define HM_ERR_BYTES         512
 #define HM_LOCK_WAIT_LIMIT_NS UINT64_C(5000000000) /* §6.2 lock_wait_limit: give up after 5 s */
 #define HM_GIVEUP_MEMO       16      /* (lock, owner word) pairs a store remembers giving up on */
+#define HM_CHECK_PERIOD_NS   UINT64_C(1000000)    /* §6.2/§6.3: 1 ms between liveness checks of one holder */
+#define HM_MAPS_LINE         256     /* bytes kept of a /proc/<pid>/maps line: its fields before the path */
+#define HM_ACL_XATTR         "system.posix_acl_access"
 #define HM_OPEN_KNOWN_FLAGS  (HM_OPEN_GROUP_SHARED | HM_OPEN_FOLLOW_SYMLINKS | HM_OPEN_ALLOW_FOREIGN_OWNER)
 
 #define RLX memory_order_relaxed
@@ -48,11 +52,19 @@
 /* ------------------------------------------------------------------ types */
 
 /* A lock this store gave up on (§6.2 "give up"): while the lock still holds that owner word,
- * later waiters give up after one liveness check instead of waiting lock_wait_limit again. */
+ * later waiters give up at once while the last liveness check of the pair is less than
+ * giveup_recheck_ns (1 ms) old, else after one liveness check, instead of waiting
+ * lock_wait_limit again. */
 typedef struct hm_giveup {
     _Atomic uintptr_t lock; /* written under giveup_mu; read without it by giveup_clear */
     uint64_t owner;         /* under giveup_mu */
+    uint64_t checked_ns;    /* under giveup_mu: monotonic time of the last liveness check of the pair */
 } hm_giveup;
+
+/* A mapped file as /proc/<pid>/maps names it (§6.3 last rule): device MAJ:MIN, inode. */
+typedef struct hm_map_id {
+    uint64_t major, minor, ino;
+} hm_map_id;
 
 struct hm_store {
     unsigned char *base;             /* mapping of the whole file                      */
@@ -76,7 +88,15 @@ struct hm_store {
     _Atomic unsigned giveup_count;   /* entries in use: lets the common slow path skip the mutex */
     pthread_mutex_t giveup_mu;
     unsigned giveup_next;
+    uint64_t giveup_recheck_ns;      /* HM_CHECK_PERIOD_NS (changed only by a test hook)       */
     hm_giveup giveup[HM_GIVEUP_MEMO];
+    _Atomic uint64_t liveness_checks; /* owner liveness checks made (a test hook reads it)       */
+    /* §6.3 last rule: how /proc/self/maps names this store's mapping, learnt at the first
+     * liveness check that needs it (self_map is written once, under map_mu, before the
+     * release store of self_map_known) */
+    _Atomic int self_map_known;
+    pthread_mutex_t map_mu;
+    hm_map_id self_map;
     /* writer identity (§6.1) */
     uint64_t token, owner;
     uint32_t writer_index;
@@ -169,7 +189,7 @@ static int fail(hm_store *s, int code, const char *fmt, ...) {
 const char *hm_strerror(int code) {
     switch (code) {
     case HM_OK: return "success";
-    case HM_DROPPED: return "sample dropped (capacity 0 or probe bound exceeded)";
+    case HM_DROPPED: return "sample dropped (capacity 0, probe bound, or a lock a live process holds)";
     case HM_EINVAL: return "invalid argument";
     case HM_ENAMETOOLONG: return "region name longer than max_name_bytes";
     case HM_EEMPTYNAME: return "region name is empty";
@@ -190,8 +210,10 @@ const char *hm_strerror(int code) {
     case HM_ECLOSED: return "store is closed";
     case HM_ESYMLINK: return "symbolic link at the final path component refused";
     case HM_EOWNER: return "file owned by another user refused";
-    case HM_ENOSPC: return "no space to create the hint file (ENOSPC, EDQUOT or file-size limit)";
+    case HM_ENOSPC: return "no space to create or allocate the hint file (ENOSPC, EDQUOT or file-size limit)";
     case HM_ECHANGED: return "hint file truncated, resized, replaced or removed under the mapping";
+    case HM_ESPARSE:
+        return "the file has unallocated ranges: a writer's open allocates them; or copy it with cp --sparse=never";
     default: return "unknown error";
     }
 }
@@ -443,21 +465,143 @@ static long proc_thread_count(uint64_t pid) {
     return strtol(line + strlen("\nThreads:"), NULL, 10);
 }
 
-static int token_alive(const hm_store *s, uint64_t token) {
+/* One number of a maps line, in base 16 or 10; advances *pp. Returns 0 when there is none or it
+ * overflows 64 bits. */
+static int maps_number(const char **pp, unsigned base, uint64_t *out) {
+    const char *p = *pp;
+    uint64_t v = 0;
+    for (; ; p++) {
+        unsigned d;
+        if (*p >= '0' && *p <= '9') d = (unsigned)(*p - '0');
+        else if (base == 16 && *p >= 'a' && *p <= 'f') d = (unsigned)(*p - 'a') + 10;
+        else break;
+        if (v > (UINT64_MAX - d) / base) return 0;
+        v = v * base + d;
+    }
+    if (p == *pp) return 0;
+    *pp = p;
+    *out = v;
+    return 1;
+}
+
+/* "start-end perms offset MAJ:MIN inode [path]" (proc(5)). Returns 1 parsed, 0 malformed. */
+static int maps_line_parse(const char *p, uint64_t *start, uint64_t *end, hm_map_id *id) {
+    uint64_t offset;
+    if (!maps_number(&p, 16, start) || *p != '-') return 0;
+    p++;
+    if (!maps_number(&p, 16, end) || *p != ' ') return 0;
+    p++;
+    while (*p != ' ' && *p != '\0') p++; /* perms */
+    if (*p != ' ') return 0;
+    p++;
+    if (!maps_number(&p, 16, &offset) || *p != ' ') return 0;
+    p++;
+    if (!maps_number(&p, 16, &id->major) || *p != ':') return 0;
+    p++;
+    if (!maps_number(&p, 16, &id->minor) || *p != ' ') return 0;
+    p++;
+    if (!maps_number(&p, 10, &id->ino)) return 0;
+    return *p == ' ' || *p == '\0';
+}
+
+/* Streams a maps file with bounded memory (one read buffer, the first HM_MAPS_LINE bytes of each
+ * line: the maps of a big process are megabytes). With want == NULL, finds the line whose range
+ * contains addr and stores its id in *found; otherwise looks for a line naming *want. Returns 1
+ * found, 0 not found, -1 cannot tell (cannot open or read it, e.g. EACCES for another user's
+ * process or ENOENT when it just exited, or a line that does not parse). */
+static int maps_scan(const char *path, uintptr_t addr, const hm_map_id *want, hm_map_id *found) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    char buf[4096], line[HM_MAPS_LINE];
+    size_t len = 0;
+    int result = 0;
+    for (;;) {
+        ssize_t r = read(fd, buf, sizeof buf);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) {
+            result = -1;
+            break;
+        }
+        const size_t n = (size_t)r;
+        const int eof = r == 0;
+        for (size_t i = 0; i < n || (eof && len > 0); i++) {
+            char c = i < n ? buf[i] : '\n'; /* a last line without its newline */
+            if (c != '\n') {
+                if (len < sizeof line - 1) line[len++] = c;
+                continue;
+            }
+            line[len] = '\0';
+            len = 0;
+            uint64_t a, b;
+            hm_map_id id;
+            if (!maps_line_parse(line, &a, &b, &id)) {
+                result = -1;
+                goto done;
+            }
+            if (want == NULL ? (addr >= a && addr < b)
+                             : (id.ino == want->ino && id.major == want->major && id.minor == want->minor)) {
+                if (found) *found = id;
+                result = 1;
+                goto done;
+            }
+        }
+        if (eof) break;
+    }
+done:
+    close(fd);
+    return result;
+}
+
+/* How /proc/self/maps names this store's mapping (the line holding its base address: right on
+ * overlayfs too, where fstat's st_dev/st_ino differ from what maps prints). Learnt once, on the
+ * first liveness check that needs it; 0 when it cannot be learnt now. */
+static int self_map_id(hm_store *s, hm_map_id *out) {
+    if (!atomic_load_explicit(&s->self_map_known, ACQ)) { /* acquire: pairs with the release below */
+        hm_map_id id;
+        if (maps_scan("/proc/self/maps", (uintptr_t)s->base, NULL, &id) != 1 || id.ino == 0) return 0;
+        pthread_mutex_lock(&s->map_mu);
+        if (!atomic_load_explicit(&s->self_map_known, RLX)) { /* relaxed: under the mutex */
+            s->self_map = id;
+            atomic_store_explicit(&s->self_map_known, 1, REL); /* release: self_map is written */
+        }
+        pthread_mutex_unlock(&s->map_mu);
+    }
+    *out = s->self_map;
+    return 1;
+}
+
+/* §6.3 last rule: whether process pid maps this file. 1 when it does, and when that cannot be
+ * told (our own line not found, its maps unreadable or unparsable: the rule without maps). */
+static int pid_maps_this_file(hm_store *s, uint64_t pid) {
+    hm_map_id self;
+    if (!self_map_id(s, &self)) return 1;
+    char path[48];
+    snprintf(path, sizeof path, "/proc/%llu/maps", (unsigned long long)pid);
+    return maps_scan(path, 0, &self, NULL) != 0;
+}
+
+/* §6.3. Slow path only (lock waits after the spins, writer-entry reclaim at open). */
+static int token_alive(hm_store *s, uint64_t token) {
     if (token == 0) return 0;
-    if (token == s->token) return 1; /* this process */
+    if (token == s->token) return 1; /* this process (it maps the file: s is its mapping) */
+    const uint64_t pid = token >> HM_TOKEN_START_BITS;
     char state = 0;
     uint64_t start = 0;
-    int r = proc_stat_read(token >> HM_TOKEN_START_BITS, &state, &start);
+    int r = proc_stat_read(pid, &state, &start);
     if (r < 0) return 1; /* cannot tell: never take a lock from a process that may be alive */
     if (r == 0) return 0;
     if (state == 'X') return 0;
     if ((start & HM_TOKEN_START_MASK) != (token & HM_TOKEN_START_MASK)) return 0; /* pid reused */
-    /* A zombie leader whose other threads still run (main called pthread_exit) is alive. */
-    return state != 'Z' || proc_thread_count(token >> HM_TOKEN_START_BITS) > 1;
+    /* A zombie leader whose other threads still run (main called pthread_exit) is alive; its
+     * maps read empty, so the maps rule does not apply to it. */
+    if (state == 'Z') return proc_thread_count(pid) > 1;
+    /* Last rule: a process that does not map THIS file is not its writer: the token came with a
+     * copy of a live file (cp), or names a reused pid whose start time matches. */
+    return pid_maps_this_file(s, pid);
 }
 
-static int owner_dead(const hm_store *s, uint64_t owner) {
+static int owner_dead(hm_store *s, uint64_t owner) {
+    atomic_fetch_add_explicit(&s->liveness_checks, 1, RLX); /* relaxed: a statistic for tests */
     uint64_t i = (owner & 0xFFFFFFFFu) - 1; /* low word 0 wraps to a huge index: corrupt, dead */
     if (i >= s->writer_entries) return 1;
     hm_writer_entry *w = &s->writers[i];
@@ -483,18 +627,30 @@ static inline int lock_try(hm_store *s, _Atomic uint64_t *l) {
     return atomic_compare_exchange_strong_explicit(l, &expected, s->owner, ACQ, RLX);
 }
 
-/* §6.2 give up: whether this store already gave up on lock `l` held by `owner`. */
-static int giveup_known(hm_store *s, const _Atomic uint64_t *l, uint64_t owner) {
-    if (atomic_load_explicit(&s->giveup_count, RLX) == 0) return 0; /* relaxed: a hint; the mutex orders the memo */
-    int known = 0;
+#define HM_GIVEUP_UNKNOWN 0 /* giveup_known: the store did not give up on this (lock, owner word) */
+#define HM_GIVEUP_FRESH   1 /* it did, and checked the holder less than giveup_recheck_ns ago   */
+#define HM_GIVEUP_STALE   2 /* it did, and the last check is older                               */
+
+/* §6.2 give up: whether this store already gave up on lock `l` held by `owner`, and how long
+ * ago (from `now`) it last checked that holder's liveness. */
+static int giveup_known(hm_store *s, const _Atomic uint64_t *l, uint64_t owner, uint64_t now) {
+    if (atomic_load_explicit(&s->giveup_count, RLX) == 0) return HM_GIVEUP_UNKNOWN; /* relaxed: a hint; the mutex orders the memo */
+    int known = HM_GIVEUP_UNKNOWN;
     pthread_mutex_lock(&s->giveup_mu);
-    for (unsigned i = 0; i < HM_GIVEUP_MEMO && !known; i++) /* relaxed: under the mutex */
-        known = atomic_load_explicit(&s->giveup[i].lock, RLX) == (uintptr_t)l && s->giveup[i].owner == owner;
+    for (unsigned i = 0; i < HM_GIVEUP_MEMO; i++) { /* relaxed: under the mutex */
+        if (atomic_load_explicit(&s->giveup[i].lock, RLX) == (uintptr_t)l && s->giveup[i].owner == owner) {
+            uint64_t at = s->giveup[i].checked_ns;
+            known = now >= at && now - at < s->giveup_recheck_ns ? HM_GIVEUP_FRESH : HM_GIVEUP_STALE;
+            break;
+        }
+    }
     pthread_mutex_unlock(&s->giveup_mu);
     return known;
 }
 
-static void giveup_remember(hm_store *s, const _Atomic uint64_t *l, uint64_t owner) {
+/* Remembers giving up on (l, owner) after a liveness check at monotonic time `checked`, or
+ * refreshes that time. Bounded: HM_GIVEUP_MEMO pairs, one per lock, the oldest overwritten. */
+static void giveup_remember(hm_store *s, const _Atomic uint64_t *l, uint64_t owner, uint64_t checked) {
     pthread_mutex_lock(&s->giveup_mu);
     unsigned free_i = HM_GIVEUP_MEMO;
     for (unsigned i = 0; i < HM_GIVEUP_MEMO; i++) { /* relaxed: under the mutex */
@@ -507,6 +663,7 @@ static void giveup_remember(hm_store *s, const _Atomic uint64_t *l, uint64_t own
         atomic_fetch_add_explicit(&s->giveup_count, 1, RLX); /* relaxed: counted under the mutex */
     atomic_store_explicit(&s->giveup[free_i].lock, (uintptr_t)l, RLX); /* relaxed: a hint for giveup_clear */
     s->giveup[free_i].owner = owner;
+    s->giveup[free_i].checked_ns = checked;
     pthread_mutex_unlock(&s->giveup_mu);
 }
 
@@ -529,15 +686,46 @@ static inline void giveup_clear(hm_store *s, const _Atomic uint64_t *l) {
     pthread_mutex_unlock(&s->giveup_mu);
 }
 
+/* Takes lock `l` from `holder`, found dead (§6.2 steal). Returns 0 when the word changed meanwhile. */
+static int lock_steal(hm_store *s, _Atomic uint64_t *l, uint64_t holder, int *stolen) {
+    uint64_t expected = holder;
+    /* acquire on success: we inherit what the dead holder left (repaired by §7.2 / §8) */
+    if (!atomic_compare_exchange_strong_explicit(l, &expected, s->owner, ACQ, RLX)) return 0;
+    counter_bump(&s->hdr->stolen_locks);
+    if (stolen) *stolen = 1;
+    giveup_clear(s, l);
+    return 1;
+}
+
 /* Acquires lock word `l` with this store's owner word (§6.2). Returns 1 when taken; *stolen
  * (optional) is set when it was taken over from a dead holder. Returns 0 when it gave up: a
  * live holder kept it for lock_wait_limit of wall-clock time, or the store gave up on this
- * same (lock, owner word) before and one liveness check found the holder still alive. A
- * waiter that gives up has changed nothing. */
+ * same (lock, owner word) before and either checked that holder less than giveup_recheck_ns
+ * (1 ms) ago, or checks it once now and finds it still alive. A waiter that gives up has
+ * changed nothing. */
 static __attribute__((warn_unused_result)) int lock_acquire(hm_store *s, _Atomic uint64_t *l, int *stolen) {
     if (lock_try(s, l)) {
         giveup_clear(s, l);
         return 1;
+    }
+    if (atomic_load_explicit(&s->giveup_count, RLX) != 0) { /* relaxed: a hint, the memo is under its mutex */
+        /* §6.2 give up, remembered: a holder this store gave up on is not waited for again, and
+         * not checked more than once per check period (one /proc read costs tens of µs, which
+         * every dropped sample paid before) */
+        uint64_t holder = atomic_load_explicit(l, RLX); /* relaxed: only a hint before a CAS */
+        if (holder != 0) {
+            uint64_t now = monotonic_ns();
+            int known = giveup_known(s, l, holder, now);
+            if (known == HM_GIVEUP_FRESH) return 0;
+            if (known == HM_GIVEUP_STALE) {
+                if (!owner_dead(s, holder)) {
+                    giveup_remember(s, l, holder, now);
+                    return 0;
+                }
+                if (lock_steal(s, l, holder, stolen)) return 1;
+                /* the word changed meanwhile: wait for the new holder as for any */
+            }
+        }
     }
     uint64_t expected;
     unsigned spins = 0;
@@ -561,7 +749,7 @@ static __attribute__((warn_unused_result)) int lock_acquire(hm_store *s, _Atomic
             }
             yielding = 1; /* §6.2: after the first liveness check, yield between attempts */
             t = start_ns = monotonic_ns();
-            next_check_ns = t + 1000000;
+            next_check_ns = t + HM_CHECK_PERIOD_NS;
         } else {
             sched_yield();
             /* §6.3: from then on the holder is checked by the clock, once per millisecond, so a
@@ -569,23 +757,17 @@ static __attribute__((warn_unused_result)) int lock_acquire(hm_store *s, _Atomic
              * the yields come back on a loaded machine */
             t = monotonic_ns();
             if (t < next_check_ns) continue;
-            next_check_ns = t + 1000000;
+            next_check_ns = t + HM_CHECK_PERIOD_NS;
         }
         if (owner_dead(s, holder)) {
-            expected = holder;
-            /* acquire on success: we inherit what the dead holder left (repaired by §7.2 / §8) */
-            if (atomic_compare_exchange_strong_explicit(l, &expected, s->owner, ACQ, RLX)) {
-                counter_bump(&s->hdr->stolen_locks);
-                if (stolen) *stolen = 1;
-                giveup_clear(s, l);
-                return 1;
-            }
+            if (lock_steal(s, l, holder, stolen)) return 1;
             continue;
         }
-        /* §6.2 give up: a live holder (a stopped process, or a hostile file naming a live process) */
-        if (giveup_known(s, l, holder)) return 0;
-        if (t - start_ns >= s->lock_wait_limit_ns) {
-            giveup_remember(s, l, holder);
+        /* §6.2 give up: a live holder (a stopped process, or a hostile file naming a live process).
+         * Known already (another thread of this store gave up on it meanwhile): this check
+         * refreshes the memo's time. */
+        if (giveup_known(s, l, holder, t) != HM_GIVEUP_UNKNOWN || t - start_ns >= s->lock_wait_limit_ns) {
+            giveup_remember(s, l, holder, t);
             return 0;
         }
     }
@@ -1198,22 +1380,41 @@ static int pid_running(uint64_t pid) {
 /* §5 step 1: removes the siblings `<name>.<pid>.<16 hex digits>.tmp` of path that this user
  * owns and whose creator is no longer running (it died in steps 2-4). Best effort: every
  * failure is ignored, and a name that does not match exactly is never touched. */
+/* The directory of path (".", "/", or its part before the last '/', copied into buf); NULL when
+ * that does not fit. */
+static const char *path_dir(const char *path, char *buf, size_t len) {
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL) return ".";
+    if (slash == path) return "/";
+    size_t dl = (size_t)(slash - path);
+    if (dl >= len) return NULL;
+    memcpy(buf, path, dl);
+    buf[dl] = '\0';
+    return buf;
+}
+
+/* §5 step 5: makes the directory entry that link() created durable. DECISION: best effort, every
+ * failure (EIO included) is ignored and nothing is reported: the file is published and usable
+ * whatever fsync says; only whether its name survives a machine crash is in doubt, and a creation
+ * that failed here could not take the name back (other processes may already use the file). */
+static void dir_fsync(const char *path) {
+    char dirbuf[PATH_MAX];
+    const char *dir = path_dir(path, dirbuf, sizeof dirbuf);
+    if (dir == NULL) return;
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0) return;
+    (void)fsync(dfd);
+    close(dfd);
+}
+
 static void stray_cleanup(const char *path) {
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
     size_t blen = strlen(base);
     if (blen == 0) return;
     char dirbuf[PATH_MAX];
-    const char *dir = ".";
-    if (slash == path) {
-        dir = "/";
-    } else if (slash != NULL) {
-        size_t dl = (size_t)(slash - path);
-        if (dl >= sizeof dirbuf) return;
-        memcpy(dirbuf, path, dl);
-        dirbuf[dl] = '\0';
-        dir = dirbuf;
-    }
+    const char *dir = path_dir(path, dirbuf, sizeof dirbuf);
+    if (dir == NULL) return;
     DIR *d = opendir(dir);
     if (d == NULL) return;
     int dfd = dirfd(d);
@@ -1316,7 +1517,9 @@ static int file_create(open_ctx *ctx, const hm_options *o, const hm_test_create_
         rc = OFAIL(ctx, HM_EIO, "cannot flush temporary file %s: %s [check msync]", tmp, strerror(errno));
         goto out;
     }
-    if (link(tmp, ctx->path) != 0 && errno != EEXIST) {                                    /* 5 */
+    if (link(tmp, ctx->path) == 0) {                                                        /* 5 */
+        dir_fsync(ctx->path);
+    } else if (errno != EEXIST) {
         /* EEXIST: another process created the path first; the caller opens that file */
         int e = errno;
         rc = OFAIL(ctx, space_errno(e) ? HM_ENOSPC : HM_EIO, "cannot publish %s by link(): %s [check link]", tmp,
@@ -1456,7 +1659,77 @@ static int owner_rule(uid_t file_uid, gid_t file_gid, mode_t mode, uid_t euid, g
     return (mode & S_IWOTH) ? 3 : 0;
 }
 
-static int owner_check(open_ctx *ctx, const struct stat *st, uint32_t flags) {
+static inline uint32_t le16_at(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
+static inline uint32_t le32_at(const unsigned char *p) { return le16_at(p) | le16_at(p + 2) << 16; }
+
+#define HM_ACL_USER  0x02u
+#define HM_ACL_GROUP 0x08u
+#define HM_ACL_MASK  0x10u
+#define HM_ACL_WRITE 0x02u
+
+/* §5 step 0, group-shared: whether the access ACL `x` (the system.posix_acl_access xattr: u32
+ * version 2, then 8-byte entries {u16 tag, u16 perm, u32 id}, little-endian) grants write to a
+ * named user (returns 1) or a named group (2), *id naming it; 0 when it grants neither (a named
+ * entry's write counts only if the mask entry, when there is one, has write too); -1 when it is
+ * malformed. */
+static int acl_write_grant(const unsigned char *x, size_t len, uint32_t *id) {
+    if (len < 4 || (len - 4) % 8 != 0 || le32_at(x) != 2) return -1;
+    const size_t n = (len - 4) / 8;
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char *e = x + 4 + 8 * i;
+        if (le16_at(e) == HM_ACL_MASK && !(le16_at(e + 2) & HM_ACL_WRITE)) return 0; /* no named entry can write */
+    }
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char *e = x + 4 + 8 * i;
+        uint32_t tag = le16_at(e);
+        if ((tag == HM_ACL_USER || tag == HM_ACL_GROUP) && (le16_at(e + 2) & HM_ACL_WRITE)) {
+            *id = le32_at(e + 4);
+            return tag == HM_ACL_USER ? 1 : 2;
+        }
+    }
+    return 0;
+}
+
+/* The ACL part of the group-shared rule, on the descriptor. */
+static int acl_check(open_ctx *ctx, int fd, const struct stat *st) {
+    unsigned char stack_buf[4 + 8 * 64];
+    unsigned char *buf = stack_buf;
+    ssize_t n = fgetxattr(fd, HM_ACL_XATTR, buf, sizeof stack_buf);
+    if (n < 0 && errno == ERANGE) { /* more than 64 entries: ask for the size */
+        ssize_t want = fgetxattr(fd, HM_ACL_XATTR, NULL, 0);
+        if (want > 0 && want <= 65536) {
+            buf = malloc((size_t)want);
+            n = buf ? fgetxattr(fd, HM_ACL_XATTR, buf, (size_t)want) : -1;
+            if (buf == NULL) errno = ENOMEM;
+        } else if (want >= 0) {
+            errno = E2BIG;
+        }
+    }
+    int rc = HM_OK;
+    if (n < 0) {
+        int e = errno;
+        if (e != ENODATA && e != EOPNOTSUPP && e != ENOTSUP) /* those three: no ACL */
+            rc = OFAIL(ctx, HM_EIO, "cannot read its access ACL (%s): %s [check acl]", HM_ACL_XATTR, strerror(e));
+    } else {
+        uint32_t id = 0;
+        int why = acl_write_grant(buf, (size_t)n, &id);
+        if (why < 0)
+            rc = OFAIL(ctx, HM_EOWNER,
+                       "owned by uid %u: its access ACL (%zd bytes) cannot be read as a POSIX ACL of version 2, so "
+                       "who may write it is unknown: refused for a group-shared open [check acl]",
+                       (unsigned)st->st_uid, n);
+        else if (why > 0)
+            rc = OFAIL(ctx, HM_EOWNER,
+                       "owned by uid %u and group %u: its ACL grants write to %s %u: a group-shared file of another "
+                       "owner must be writable only by its owner and group [check acl, expected no named user or "
+                       "group with write]",
+                       (unsigned)st->st_uid, (unsigned)st->st_gid, why == 1 ? "user" : "group", (unsigned)id);
+    }
+    if (buf != stack_buf) free(buf);
+    return rc;
+}
+
+static int owner_check(open_ctx *ctx, int fd, const struct stat *st, uint32_t flags) {
     const uid_t euid = geteuid();
     const gid_t egid = getegid();
     gid_t stack_groups[64];
@@ -1474,7 +1747,10 @@ static int owner_check(open_ctx *ctx, const struct stat *st, uint32_t flags) {
     int why = owner_rule(st->st_uid, st->st_gid, st->st_mode, euid, egid, groups, n, flags);
     if (groups != stack_groups) free(groups);
     switch (why) {
-    case 0: return HM_OK;
+    case 0:
+        /* accepted by the group-shared rule (another owner, not allowed explicitly): its ACL too */
+        if (st->st_uid != euid && !(flags & HM_OPEN_ALLOW_FOREIGN_OWNER)) return acl_check(ctx, fd, st);
+        return HM_OK;
     case 1:
         return OFAIL(ctx, HM_EOWNER,
                      "owned by uid %u, not by this process's effective uid %u: another user's file is refused "
@@ -1491,6 +1767,43 @@ static int owner_check(open_ctx *ctx, const struct stat *st, uint32_t flags) {
                      "writable by others [check mode, expected S_IWOTH clear]",
                      (unsigned)st->st_uid, (unsigned)st->st_gid, (unsigned)(st->st_mode & 07777));
     }
+}
+
+/* §5 opening, sparse files (after the header checks of steps 1-4, before the mapping of step 6).
+ * DECISION: lseek(SEEK_HOLE) alone also reports ranges that are allocated but were never
+ * written (fallocate's unwritten extents on ext4 and XFS, tmpfs's fallocated pages; verified on
+ * Linux 6.18), which every file made by creation step 3 has, and which fault in without
+ * allocating. So the file "has a hole" only when SEEK_HOLE finds one before file_bytes AND
+ * fewer than file_bytes bytes are allocated to it (st_blocks, 512-byte units). */
+static int sparse_allocate(open_ctx *ctx, int fd, const struct stat *st, uint64_t file_bytes, int read_only) {
+    off_t hole = lseek(fd, 0, SEEK_HOLE);
+    if (hole < 0) {
+        int e = errno;
+        if (e == EINVAL || e == ENXIO || e == EOPNOTSUPP || e == ENOSYS) return HM_OK; /* no SEEK_HOLE: no hole known */
+        return OFAIL(ctx, HM_EIO, "cannot look for unallocated ranges (lseek SEEK_HOLE): %s [check sparse]", strerror(e));
+    }
+    const uint64_t allocated = st->st_blocks > 0 ? (uint64_t)st->st_blocks * 512u : 0;
+    if ((uint64_t)hole >= file_bytes || allocated >= file_bytes) return HM_OK;
+    if (read_only)
+        return OFAIL(ctx, HM_ESPARSE,
+                     "the file has unallocated ranges (e.g. a sparse copy: %llu of its %llu bytes allocated, the first "
+                     "hole at offset %lld): a read-only mapping faults on them, and on a full tmpfs that is SIGBUS; "
+                     "a writer's open allocates them, or copy it with cp --sparse=never [check sparse]",
+                     (unsigned long long)allocated, (unsigned long long)file_bytes, (long long)hole);
+    /* fallocate(2), not posix_fallocate: where the filesystem cannot allocate, glibc's
+     * posix_fallocate emulates it by writing a zero byte into every block that reads as zero,
+     * which would race with the other writers of this live file and could undo their stores. */
+    int err;
+    do err = fallocate(fd, 0, 0, (off_t)file_bytes) == 0 ? 0 : errno;
+    while (err == EINTR);
+    if (err == 0 || err == EOPNOTSUPP || err == EINVAL) return HM_OK; /* cannot allocate: the FORMAT §10 sparse caveat */
+    if (space_errno(err))
+        return OFAIL(ctx, HM_ENOSPC,
+                     "the file has unallocated ranges (e.g. a sparse copy: %llu of its %llu bytes allocated) and the "
+                     "filesystem has no room to allocate them (%s); nothing was changed [check allocation]",
+                     (unsigned long long)allocated, (unsigned long long)file_bytes, strerror(err));
+    return OFAIL(ctx, HM_EIO, "cannot allocate the file's unallocated ranges (fallocate): %s [check allocation]",
+                 strerror(err));
 }
 
 static const char *file_type_name(mode_t m) {
@@ -1510,7 +1823,7 @@ static int open_existing(open_ctx *ctx, int fd, const hm_options *o, hm_store **
     if (!S_ISREG(st.st_mode))
         return OFAIL(ctx, HM_ENOTHINT, "not a hint file: %s [check file type, expected a regular file]",
                      file_type_name(st.st_mode));
-    int rc = owner_check(ctx, &st, o->flags);
+    int rc = owner_check(ctx, fd, &st, o->flags);
     if (rc < 0) return rc;
     uint64_t size = (uint64_t)st.st_size;
     hm_file_header h;
@@ -1530,6 +1843,8 @@ static int open_existing(open_ctx *ctx, int fd, const hm_options *o, hm_store **
     if (rc < 0) return rc;
     rc = options_check(ctx, o, &h);
     if (rc < 0) return rc;
+    rc = sparse_allocate(ctx, fd, &st, g.file_bytes, o->read_only != 0);
+    if (rc < 0) return rc;
 
     size_t plen = strlen(ctx->path);
     hm_store *s = calloc(1, sizeof *s + plen + 1);
@@ -1544,6 +1859,12 @@ static int open_existing(open_ctx *ctx, int fd, const hm_options *o, hm_store **
         free(s);
         return OFAIL(ctx, HM_ENOMEM, "cannot initialise mutex");
     }
+    if (pthread_mutex_init(&s->map_mu, NULL) != 0) {
+        pthread_mutex_destroy(&s->giveup_mu);
+        pthread_mutex_destroy(&s->err_mu);
+        free(s);
+        return OFAIL(ctx, HM_ENOMEM, "cannot initialise mutex");
+    }
     s->read_only = o->read_only != 0;
     /* §5 step 6: exactly file_bytes, from the descriptor that passed the checks */
     void *m = mmap(NULL, (size_t)g.file_bytes, s->read_only ? PROT_READ : PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -1552,6 +1873,7 @@ static int open_existing(open_ctx *ctx, int fd, const hm_options *o, hm_store **
         rc = OFAIL(ctx, e == ENOMEM ? HM_ENOMEM : HM_EIO, "cannot map %llu bytes (file_bytes): %s%s [check mmap]",
                    (unsigned long long)g.file_bytes, strerror(e),
                    e == ENOMEM ? " (address-space limit RLIMIT_AS, or vm.max_map_count mappings)" : "");
+        pthread_mutex_destroy(&s->map_mu);
         pthread_mutex_destroy(&s->giveup_mu);
         pthread_mutex_destroy(&s->err_mu);
         free(s);
@@ -1578,6 +1900,9 @@ static int open_existing(open_ctx *ctx, int fd, const hm_options *o, hm_store **
     s->dev = st.st_dev;
     s->ino = st.st_ino;
     s->lock_wait_limit_ns = HM_LOCK_WAIT_LIMIT_NS;
+    s->giveup_recheck_ns = HM_CHECK_PERIOD_NS;
+    atomic_init(&s->liveness_checks, 0);
+    atomic_init(&s->self_map_known, 0);
     atomic_init(&s->giveup_count, 0);
     for (unsigned i = 0; i < HM_GIVEUP_MEMO; i++) atomic_init(&s->giveup[i].lock, 0);
     atomic_init(&s->closed, 0);
@@ -1586,6 +1911,7 @@ static int open_existing(open_ctx *ctx, int fd, const hm_options *o, hm_store **
         rc = writer_claim(ctx, s);
         if (rc < 0) {
             munmap(m, s->map_bytes);
+            pthread_mutex_destroy(&s->map_mu);
             pthread_mutex_destroy(&s->giveup_mu);
             pthread_mutex_destroy(&s->err_mu);
             free(s);
@@ -1655,6 +1981,7 @@ int hm_open(const char *path, const hm_options *opts, hm_store **out) {
 
 static void store_unref(hm_store *s) {
     if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) == 1) { /* acq_rel: last one frees */
+        pthread_mutex_destroy(&s->map_mu);
         pthread_mutex_destroy(&s->giveup_mu);
         pthread_mutex_destroy(&s->err_mu);
         free(s);
@@ -1724,6 +2051,26 @@ int hm_check(hm_store *s) {
                     (unsigned long long)now.st_dev, (unsigned long long)now.st_ino,
                     S_ISLNK(now.st_mode) ? " (a symbolic link)" : "", (unsigned long long)s->dev,
                     (unsigned long long)s->ino);
+    /* The header in the mapping: only now, after fstat found every page still there (a load from
+     * a truncated part would raise SIGBUS). */
+    uint64_t magic = atomic_load_explicit(&s->hdr->magic, ACQ); /* acquire: as every reader of magic (§5) */
+    if (magic == 0)
+        return fail(s, HM_EUNFINISHED,
+                    "the header in the mapping changed under the store: magic is now 0 (e.g. a hole punched into "
+                    "the file, or the file overwritten in place) [check magic]; close this store and reopen");
+    if (magic != HM_MAGIC)
+        return fail(s, HM_ENOTHINT,
+                    "the header in the mapping changed under the store: magic is now 0x%016llx, expected 0x%016llx "
+                    "(e.g. the file overwritten in place) [check magic]; close this store and reopen",
+                    (unsigned long long)magic, (unsigned long long)HM_MAGIC);
+    /* volatile: another program may change this immutable word under the mapping; read it now */
+    uint64_t fp = *(const volatile uint64_t *)&s->hdr->layout_fingerprint;
+    if (fp != hm_layout_fingerprint())
+        return fail(s, HM_ELAYOUT,
+                    "the header in the mapping changed under the store: layout_fingerprint is now 0x%016llx, this "
+                    "build's is 0x%016llx (e.g. the file overwritten in place) [check layout_fingerprint]; close this "
+                    "store and reopen",
+                    (unsigned long long)fp, (unsigned long long)hm_layout_fingerprint());
     return HM_OK;
 }
 
@@ -1974,4 +2321,19 @@ int hm_test_open_hooked(const char *path, const hm_options *opts, hm_store **out
 int hm_test_owner_rule(uid_t file_uid, gid_t file_gid, mode_t mode, uid_t euid, gid_t egid, const gid_t *groups,
                        int ngroups, uint32_t flags) {
     return owner_rule(file_uid, file_gid, mode, euid, egid, groups, ngroups, flags) == 0 ? HM_OK : HM_EOWNER;
+}
+
+uint64_t hm_test_liveness_checks(hm_store *s) {
+    return s ? atomic_load_explicit(&s->liveness_checks, RLX) : 0; /* relaxed: a statistic */
+}
+
+void hm_test_set_giveup_recheck_ns(hm_store *s, uint64_t ns) {
+    if (s) s->giveup_recheck_ns = ns;
+}
+
+int hm_test_acl_rule(const void *acl_xattr, size_t len, uint32_t *id_out) {
+    uint32_t id = 0;
+    int r = acl_write_grant(acl_xattr, len, &id);
+    if (id_out) *id_out = id;
+    return r;
 }

@@ -30,6 +30,18 @@ hm_slot *hm_test_slot(hm_store *s, uint32_t k);
  *  lock held by a live process finish quickly. Not thread-safe: call right after opening. */
 void hm_test_set_lock_wait_limit_ns(hm_store *s, uint64_t ns);
 
+/** Owner liveness checks (FORMAT §6.3) this store has made so far: each is a /proc read unless the
+ *  owner is this process or its word is dead without one. */
+uint64_t hm_test_liveness_checks(hm_store *s);
+
+/** Sets how long a remembered give-up (FORMAT §6.2) stays fresh, i.e. given up on at once without
+ *  a liveness check (1 ms otherwise). Not thread-safe: call right after opening. */
+void hm_test_set_giveup_recheck_ns(hm_store *s, uint64_t ns);
+
+/** The ACL part of the group-shared rule (FORMAT §5 step 0) on a system.posix_acl_access value:
+ *  1 it grants write to a named user, 2 to a named group (*id_out names it), 0 neither, -1 malformed. */
+int hm_test_acl_rule(const void *acl_xattr, size_t len, uint32_t *id_out);
+
 /** Hooks into creation (FORMAT §5), for crash tests. */
 typedef struct hm_test_create_hooks {
     /** Called after step 3 (the temporary file is allocated, not yet initialised or linked). */

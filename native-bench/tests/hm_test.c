@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,7 +15,17 @@
 #include <unistd.h>
 
 int hm_t_failures;
+int hm_t_skipped;
 char hm_t_dir[512];
+static char hm_t_skip_why[512];
+
+void hm_t_skip(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(hm_t_skip_why, sizeof hm_t_skip_why, fmt, ap);
+    va_end(ap);
+    hm_t_skipped = 1;
+}
 
 const char *tpath(const char *name) {
     static char bufs[64][1024];
@@ -76,16 +87,20 @@ int hm_run_tests(const hm_test_case *cases, size_t n, const char *filter) {
         perror("mkdtemp");
         return 2;
     }
-    int passed = 0, failed = 0;
+    int passed = 0, failed = 0, skipped = 0;
     for (size_t i = 0; i < n; i++) {
         if (filter && !strstr(cases[i].name, filter)) continue;
         struct timespec a, b;
         clock_gettime(CLOCK_MONOTONIC, &a);
         hm_t_failures = 0;
+        hm_t_skipped = 0;
         cases[i].fn();
         clock_gettime(CLOCK_MONOTONIC, &b);
         double ms = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
-        if (hm_t_failures == 0) {
+        if (hm_t_failures == 0 && hm_t_skipped) {
+            skipped++;
+            printf("SKIP %s: %s\n", cases[i].name, hm_t_skip_why);
+        } else if (hm_t_failures == 0) {
             passed++;
             printf("ok   %-34s %8.1f ms\n", cases[i].name, ms);
         } else {
@@ -96,7 +111,8 @@ int hm_run_tests(const hm_test_case *cases, size_t n, const char *filter) {
         clean_dir();
     }
     rmdir(hm_t_dir);
-    printf("%d passed, %d failed\n", passed, failed);
+    if (skipped) printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+    else printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }
 

@@ -15,6 +15,7 @@
 #include "hintmap.h"
 
 extern int hm_t_failures;      /* failed checks in the current test */
+extern int hm_t_skipped;       /* the current test was skipped (hm_t_skip) */
 extern char hm_t_dir[];        /* per-run scratch directory */
 
 #define CHECK(cond)                                                                 \
@@ -64,6 +65,10 @@ typedef struct hm_test_case {
     const char *name;
     void (*fn)(void);
 } hm_test_case;
+
+/* Marks the current test skipped: instead of "ok" the runner prints the one line
+ * "SKIP <test name>: <why>" and counts it as skipped, not passed. The test should return then. */
+void hm_t_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Runs the cases whose name contains `filter` (NULL: all); returns the process exit code. */
 int hm_run_tests(const hm_test_case *cases, size_t n, const char *filter);

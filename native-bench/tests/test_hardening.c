@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -403,9 +404,10 @@ static void test_disk_full_tmpfs(void) {
     CHECK_EQ(WEXITSTATUS(st), 0);
 }
 
-/* Writes a valid header for capacity cap / max_name_bytes mnb at path and extends the file
- * (sparse) to its file_bytes; returns file_bytes or 0. */
-static uint64_t write_sparse_file(const char *path, uint32_t cap, uint32_t mnb) {
+/* Writes a valid header for capacity cap / max_name_bytes mnb at path and extends the file to its
+ * file_bytes, allocated with fallocate (fast: no data written) so that a read-only open does not
+ * refuse it as sparse (HM_ESPARSE); returns file_bytes or 0. */
+static uint64_t write_big_file(const char *path, uint32_t cap, uint32_t mnb) {
     hm_store *s;
     char tmpl[1100];
     snprintf(tmpl, sizeof tmpl, "%s.template", path);
@@ -431,7 +433,8 @@ static uint64_t write_sparse_file(const char *path, uint32_t cap, uint32_t mnb) 
     h.header_checksum = hm_hash64((unsigned char *)&h + 8, 112);
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (fd < 0) return 0;
-    int ok = write(fd, &h, sizeof h) == (ssize_t)sizeof h && ftruncate(fd, (off_t)h.file_bytes) == 0;
+    int ok = write(fd, &h, sizeof h) == (ssize_t)sizeof h && ftruncate(fd, (off_t)h.file_bytes) == 0 &&
+             fallocate(fd, 0, 0, (off_t)h.file_bytes) == 0;
     close(fd);
     return ok ? h.file_bytes : 0;
 }
@@ -451,7 +454,7 @@ static uint64_t vm_size_bytes(void) {
 static void test_mapping_limit(void) {
     char p[1024];
     snprintf(p, sizeof p, "%s", tpath("huge.hm"));
-    uint64_t bytes = write_sparse_file(p, 1u << 20, 1024);
+    uint64_t bytes = write_big_file(p, 1u << 20, 1024);
     CHECK(bytes > (1ull << 30));
     hm_options ro = opts(HM_DEFAULT_CAPACITY, 1, 0);
     hm_store *s;
@@ -889,8 +892,44 @@ static void test_live_owner_slot_lock_gives_up(void) {
     CHECK_EQ(hm_close(s), HM_OK);
 }
 
-/* struct_lock held by a live process (pid 1, with its real start time): inserts give up and
- * change nothing; records into existing regions do not need that lock. */
+/* A forked child that opens `path` (read-only when ro, else as a writer), then, when name is not
+ * NULL, takes the slot lock of region `name`, and pauses until killed: a live process that maps
+ * the file (FORMAT §6.3). Returns its pid once it is ready, or -1. */
+static pid_t spawn_mapper(const char *path, int ro, const char *name) {
+    int fds[2];
+    if (pipe(fds) != 0) return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        close(fds[0]);
+        hm_options o = opts(HM_DEFAULT_CAPACITY, ro, 0);
+        hm_store *cs;
+        if (hm_open(path, &o, &cs) != HM_OK) _exit(1);
+        if (name != NULL && hm_test_hold_slot_lock(cs, name, strlen(name)) != HM_OK) _exit(2);
+        if (write(fds[1], "r", 1) != 1) _exit(3);
+        alarm(120); /* never outlives a test run that failed before killing it */
+        for (;;) pause();
+    }
+    close(fds[1]);
+    char c;
+    int ready = read(fds[0], &c, 1) == 1;
+    close(fds[0]);
+    if (!ready) {
+        wait_status(pid);
+        return -1;
+    }
+    return pid;
+}
+
+static void kill_child(pid_t pid) {
+    if (pid <= 0) return;
+    kill(pid, SIGKILL);
+    wait_status(pid);
+}
+
+/* struct_lock held by a live process that maps the file (a child): inserts give up and change
+ * nothing; records into existing regions do not need that lock. */
 static void test_live_owner_struct_lock_gives_up(void) {
     hm_options o = opts(8, 0, 0);
     hm_store *s;
@@ -898,7 +937,8 @@ static void test_live_owner_struct_lock_gives_up(void) {
     hm_test_set_lock_wait_limit_ns(s, LIMIT_MS * 1000000ull);
     CHECK_EQ(t_rec(s, "a", 10, 1), HM_OK);
     hm_file_header *h = hm_test_mapping(s);
-    pid_t holder = t_token_of(1) != 0 ? 1 : getpid();
+    pid_t holder = spawn_mapper(tpath("giveup-struct.hm"), 1, NULL);
+    CHECK(holder > 0);
     uint64_t owner = t_plant_owner(s, 1002, holder);
     atomic_store(&h->struct_lock, owner);
     uint64_t seq = atomic_load(&h->index_seq), hw = atomic_load(&h->high_water);
@@ -917,6 +957,7 @@ static void test_live_owner_struct_lock_gives_up(void) {
     hm_region_record r;
     CHECK_EQ(t_look(s, "new", &r), HM_ENOTFOUND);
     atomic_store(&h->struct_lock, 0);
+    kill_child(holder);
     CHECK_EQ(t_rec(s, "new", 10, 1), HM_OK);
     CHECK_EQ(t_look(s, "new", &r), HM_OK);
     CHECK_EQ(t_look(s, "a", &r), HM_OK);
@@ -1082,6 +1123,496 @@ static void test_hostile_words_are_bounded(void) {
     CHECK_EQ(hm_close(s), HM_OK);
 }
 
+/* ------------------------------------------------------------------ sparse files (§5 opening) */
+
+/* Copies src to dst as cp --sparse=always does: only the 4 KiB pages that are not all zero are
+ * written, then the size is set (the rest are holes). Returns 0 or -1. */
+static int copy_sparse(const char *src, const char *dst) {
+    size_t len;
+    unsigned char *b = t_read_file(src, &len);
+    if (b == NULL) return -1;
+    static const unsigned char zero[4096];
+    int fd = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int ok = fd >= 0;
+    for (size_t off = 0; ok && off < len; off += 4096) {
+        size_t n = len - off < 4096 ? len - off : 4096;
+        if (memcmp(b + off, zero, n) != 0) ok = pwrite(fd, b + off, n, (off_t)off) == (ssize_t)n;
+    }
+    if (ok) ok = ftruncate(fd, (off_t)len) == 0;
+    if (fd >= 0) close(fd);
+    free(b);
+    return ok ? 0 : -1;
+}
+
+/* Copies src to dst byte for byte with a read/write loop, as plain cp does. Returns 0 or -1. */
+static int copy_plain(const char *src, const char *dst) {
+    int in = open(src, O_RDONLY), out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int ok = in >= 0 && out >= 0;
+    char buf[65536];
+    while (ok) {
+        ssize_t r = read(in, buf, sizeof buf);
+        if (r <= 0) {
+            ok = r == 0;
+            break;
+        }
+        ok = write(out, buf, (size_t)r) == r;
+    }
+    if (in >= 0) close(in);
+    if (out >= 0) close(out);
+    return ok ? 0 : -1;
+}
+
+/* A sparse copy of a hint file (as cp --sparse=always makes): a read-only open refuses it with
+ * HM_ESPARSE and changes nothing, a writer's open allocates its holes and works, and then the
+ * read-only open works too. A file made by creation (allocated, but with ranges never written,
+ * which lseek SEEK_HOLE reports as holes) is not sparse. Runs as any user. */
+static void test_sparse_copy_refused_read_only_allocated_by_writer(void) {
+    char p[1024], q[1024];
+    snprintf(p, sizeof p, "%s", tpath("dense.hm"));
+    snprintf(q, sizeof q, "%s", tpath("sparse.hm"));
+    hm_options o = opts(640, 0, 0), ro = opts(HM_DEFAULT_CAPACITY, 1, 0), w = opts(HM_DEFAULT_CAPACITY, 0, 0);
+    hm_store *s;
+    OPEN_OK(s, p, &o);
+    CHECK_EQ(t_rec(s, "r", 5, 5), HM_OK);
+    CHECK_EQ(hm_close(s), HM_OK);
+    OPEN_OK(s, p, &ro); /* freshly created: allocated, not sparse */
+    CHECK_EQ(hm_close(s), HM_OK);
+    CHECK(copy_sparse(p, q) == 0);
+    struct stat st;
+    CHECK(stat(q, &st) == 0);
+    if ((uint64_t)st.st_blocks * 512 >= (uint64_t)st.st_size) {
+        hm_t_skip("the filesystem of %s keeps no holes", hm_t_dir);
+        return;
+    }
+    size_t len;
+    unsigned char *before = t_read_file(q, &len);
+    CHECK(before != NULL);
+    OPEN_FAILS(q, &ro, HM_ESPARSE, "cp --sparse=never");
+    int same = same_bytes(q, before, len);
+    free(before);
+    CHECK(same);
+    CHECK(strstr(hm_strerror(HM_ESPARSE), "unallocated ranges") != NULL);
+    OPEN_OK(s, q, &w); /* allocates the holes */
+    CHECK_EQ(t_rec(s, "r", 5, 5), HM_OK);
+    CHECK_EQ(hm_close(s), HM_OK);
+    CHECK(stat(q, &st) == 0);
+    CHECK((uint64_t)st.st_blocks * 512 >= (uint64_t)st.st_size);
+    OPEN_OK(s, q, &ro);
+    hm_region_record r;
+    CHECK_EQ(t_look(s, "r", &r), HM_OK);
+    CHECK_EQ(r.dispatch_count, 2);
+    CHECK_EQ(hm_close(s), HM_OK);
+}
+
+/* Shared with the forked child of the tmpfs tests: why it skipped. */
+typedef struct child_note {
+    char why[256];
+} child_note;
+
+/* Child: a private mount namespace with a 256 KiB tmpfs mounted on dir. Returns 0, or writes the
+ * errno text of the step that failed (unshare, making / private, mounting) into note and
+ * returns -1. */
+static int mount_small_tmpfs(const char *dir, child_note *note) {
+    int ok = unshare(CLONE_NEWNS) == 0 && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 &&
+             mount("tmpfs", dir, "tmpfs", 0, "size=256k,mode=0700") == 0;
+    if (!ok) snprintf(note->why, sizeof note->why, "%s", strerror(errno));
+    return ok ? 0 : -1;
+}
+
+/* Writes a filler file at path until the filesystem is full. Returns 0 when it ended in ENOSPC. */
+static int fill_filesystem(const char *path) {
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0) return -1;
+    char buf[4096];
+    memset(buf, 0xAB, sizeof buf);
+    ssize_t w;
+    while ((w = write(fd, buf, sizeof buf)) > 0) {
+    }
+    int e = errno;
+    close(fd);
+    return w < 0 && e == ENOSPC ? 0 : -1;
+}
+
+/* A sparse copy on a full tmpfs (where a fault on a hole is SIGBUS, read or write): the writer's
+ * open is HM_ENOSPC with the file unchanged, the read-only open HM_ESPARSE, neither faults; once
+ * there is room again the writer's open allocates the holes and records, and a read-only open
+ * works. Needs root (a tmpfs in a private mount namespace). */
+static void test_sparse_copy_on_full_tmpfs(void) {
+    char src[1024], dir[1024];
+    snprintf(src, sizeof src, "%s", tpath("full-src.hm"));
+    snprintf(dir, sizeof dir, "%s", tpath("tmpfs-full"));
+    hm_options o = opts(640, 0, 0); /* 144 KiB */
+    hm_store *s;
+    OPEN_OK(s, src, &o);
+    CHECK_EQ(t_rec(s, "r", 5, 5), HM_OK);
+    CHECK_EQ(t_rec(s, "q", 5, 5), HM_OK);
+    CHECK_EQ(hm_close(s), HM_OK);
+    CHECK(mkdir(dir, 0700) == 0);
+    child_note *note = mmap(NULL, sizeof *note, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    CHECK(note != MAP_FAILED);
+    memset(note, 0, sizeof *note);
+    fflush(NULL);
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        alarm(60);
+        if (mount_small_tmpfs(dir, note) != 0) _exit(77);
+        char p[1200], filler[1200], e[512];
+        snprintf(p, sizeof p, "%s/copy.hm", dir);
+        snprintf(filler, sizeof filler, "%s/filler", dir);
+        if (copy_sparse(src, p) != 0) _exit(50);
+        struct stat st;
+        if (stat(p, &st) != 0 || (uint64_t)st.st_blocks * 512 >= (uint64_t)st.st_size) _exit(51); /* sparse */
+        if (fill_filesystem(filler) != 0) _exit(52);
+        size_t len;
+        unsigned char *before = t_read_file(p, &len); /* read() of a hole allocates nothing */
+        if (before == NULL) _exit(53);
+        hm_store *cs;
+        hm_options w = opts(HM_DEFAULT_CAPACITY, 0, 0), ro = opts(HM_DEFAULT_CAPACITY, 1, 0);
+        int rc = hm_open_ex(p, &w, &cs, e, sizeof e);
+        if (rc != HM_ENOSPC || strstr(e, "unallocated ranges") == NULL || strstr(e, "nothing was changed") == NULL) {
+            fprintf(stderr, "  writer on a full tmpfs: %d %s\n", rc, e);
+            _exit(54);
+        }
+        if (!same_bytes(p, before, len)) _exit(55);
+        rc = hm_open_ex(p, &ro, &cs, e, sizeof e);
+        if (rc != HM_ESPARSE || strstr(e, "cp --sparse=never") == NULL) {
+            fprintf(stderr, "  read-only on a full tmpfs: %d %s\n", rc, e);
+            _exit(56);
+        }
+        if (!same_bytes(p, before, len)) _exit(57);
+        free(before);
+        if (unlink(filler) != 0) _exit(58);
+        rc = hm_open_ex(p, &w, &cs, e, sizeof e);
+        if (rc != HM_OK) {
+            fprintf(stderr, "  writer with room: %d %s\n", rc, e);
+            _exit(59);
+        }
+        if (t_rec(cs, "r", 5, 5) != HM_OK || t_rec(cs, "new", 5, 5) != HM_OK || hm_close(cs) != HM_OK) _exit(60);
+        rc = hm_open_ex(p, &ro, &cs, e, sizeof e);
+        if (rc != HM_OK) {
+            fprintf(stderr, "  read-only after the writer: %d %s\n", rc, e);
+            _exit(61);
+        }
+        hm_region_record r;
+        if (t_look(cs, "r", &r) != HM_OK || r.dispatch_count != 2 || t_look(cs, "q", &r) != HM_OK ||
+            t_look(cs, "new", &r) != HM_OK || hm_close(cs) != HM_OK)
+            _exit(62);
+        _exit(0);
+    }
+    int st = wait_status(pid);
+    rmdir(dir);
+    char why[256];
+    snprintf(why, sizeof why, "%s", note->why);
+    munmap(note, sizeof *note);
+    if (!WIFEXITED(st)) fprintf(stderr, "  child killed by signal %d\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    CHECK(WIFEXITED(st)); /* no SIGBUS */
+    if (WEXITSTATUS(st) == 77) {
+        hm_t_skip("needs root and unshare(CLONE_NEWNS) (%s)", why);
+        return;
+    }
+    CHECK_EQ(WEXITSTATUS(st), 0);
+}
+
+/* ------------------------------------------------------------------ hm_check reads the header (§5.1) */
+
+/* The header in the mapping changed under a live store: a hole punched over it (magic reads 0),
+ * another magic, another layout fingerprint; hm_check reports each, and all is well again when
+ * the header is restored. */
+static void test_check_detects_header_changed_in_mapping(void) {
+    char p[1024];
+    snprintf(p, sizeof p, "%s", tpath("punched.hm"));
+    hm_options o = opts(16, 0, 0);
+    hm_store *s;
+    OPEN_OK(s, p, &o);
+    CHECK_EQ(t_rec(s, "x", 1, 1), HM_OK);
+    hm_file_header h;
+    int fd = open(p, O_RDWR);
+    CHECK(fd >= 0);
+    CHECK(pread(fd, &h, sizeof h, 0) == (ssize_t)sizeof h);
+    if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, 4096) != 0) {
+        int e = errno;
+        close(fd);
+        CHECK_EQ(hm_close(s), HM_OK);
+        CHECK(e == EOPNOTSUPP);
+        hm_t_skip("the filesystem of %s cannot punch holes (%s)", hm_t_dir, strerror(e));
+        return;
+    }
+    CHECK_EQ(hm_check(s), HM_EUNFINISHED);
+    CHECK(strstr(hm_last_error(s), "changed under the store") != NULL);
+    CHECK(strstr(hm_last_error(s), "magic is now 0") != NULL);
+    hm_file_header bad = h;
+    atomic_store(&bad.magic, UINT64_C(0x1234));
+    CHECK(pwrite(fd, &bad, sizeof bad, 0) == (ssize_t)sizeof bad);
+    CHECK_EQ(hm_check(s), HM_ENOTHINT);
+    CHECK(strstr(hm_last_error(s), "changed under the store") != NULL);
+    bad = h;
+    bad.layout_fingerprint ^= 1;
+    CHECK(pwrite(fd, &bad, sizeof bad, 0) == (ssize_t)sizeof bad);
+    CHECK_EQ(hm_check(s), HM_ELAYOUT);
+    CHECK(strstr(hm_last_error(s), "layout_fingerprint") != NULL);
+    CHECK(pwrite(fd, &h, sizeof h, 0) == (ssize_t)sizeof h);
+    CHECK_EQ(hm_check(s), HM_OK);
+    close(fd);
+    CHECK_EQ(hm_close(s), HM_OK);
+}
+
+/* ------------------------------------------------------------------ liveness: maps this file (§6.3) */
+
+static int writers_attached(hm_store *s) {
+    hm_writer_entry *w = (hm_writer_entry *)((unsigned char *)hm_test_mapping(s) + HM_HEADER_BYTES);
+    int n = 0;
+    for (unsigned i = 0; i < HM_WRITER_ENTRIES; i++) n += atomic_load(&w[i].token) != 0;
+    return n;
+}
+
+/* A copy (cp) of a file whose slot lock a live writer holds: the lock words and writer entries in
+ * the copy name that writer, which is alive but does not map the copy. The copy's first writer
+ * reclaims those entries and steals the lock at once; on the original file the same record is
+ * still dropped after the limit, because there the holder lives and maps it. */
+static void test_copied_file_lock_of_live_holder_is_stolen(void) {
+    char p[1024], q[1024];
+    snprintf(p, sizeof p, "%s", tpath("live-orig.hm"));
+    snprintf(q, sizeof q, "%s", tpath("live-copy.hm"));
+    hm_options o = opts(16, 0, 0), w = opts(HM_DEFAULT_CAPACITY, 0, 0);
+    hm_store *s;
+    OPEN_OK(s, p, &o);
+    CHECK_EQ(t_rec(s, "held", 10, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "other", 10, 1), HM_OK);
+    CHECK_EQ(hm_close(s), HM_OK);
+    pid_t holder = spawn_mapper(p, 0, "held");
+    CHECK(holder > 0);
+    CHECK(copy_plain(p, q) == 0);
+    hm_store *c;
+    OPEN_OK(c, q, &w);
+    int attached = writers_attached(c);
+    hm_test_set_lock_wait_limit_ns(c, 200000000ull);
+    int rc = t_rec(c, "held", 10, 1);
+    hm_region_record r;
+    int lrc = t_look(c, "held", &r);
+    hm_stats st;
+    CHECK_EQ(hm_stats_get(c, &st), HM_OK);
+    /* an owner word planted after the open (so no reclaim at open removed it) naming the live
+     * holder: the liveness check of the lock wait itself finds that it does not map the copy */
+    uint32_t ko;
+    CHECK_EQ(hm_test_slot_of(c, "other", 5, &ko), HM_OK);
+    uint64_t planted = t_plant_owner(c, 1000, holder);
+    atomic_store(&hm_test_slot(c, ko)->lock, planted);
+    int rc2 = t_rec(c, "other", 10, 1);
+    hm_stats st2;
+    CHECK_EQ(hm_stats_get(c, &st2), HM_OK);
+    CHECK_EQ(hm_close(c), HM_OK);
+    /* the original: the holder lives and maps it */
+    hm_store *orig;
+    OPEN_OK(orig, p, &w);
+    int attached_orig = writers_attached(orig);
+    hm_test_set_lock_wait_limit_ns(orig, 200000000ull);
+    double t0 = t_now_ms();
+    int rc_orig = t_rec(orig, "held", 10, 1);
+    double waited = t_now_ms() - t0;
+    hm_stats st_orig;
+    CHECK_EQ(hm_stats_get(orig, &st_orig), HM_OK);
+    CHECK_EQ(hm_close(orig), HM_OK);
+    kill_child(holder);
+    CHECK_EQ(attached, 1);       /* the holder's entry came with the copy and was reclaimed */
+    CHECK_EQ(rc, HM_OK);
+    CHECK_EQ(lrc, HM_OK);
+    CHECK_EQ(r.dispatch_count, 2); /* the sample counted */
+    CHECK_EQ(st.stolen_locks, 1);
+    CHECK_EQ(rc2, HM_OK);
+    CHECK_EQ(st2.stolen_locks, 2);
+    CHECK_EQ(attached_orig, 2);  /* the holder and this process */
+    CHECK_EQ(rc_orig, HM_DROPPED);
+    CHECK(waited >= 199);
+    CHECK_EQ(st_orig.stolen_locks, 0);
+}
+
+/* Writer entries copied with a file (cp of a file with live writers) are reclaimed by the copy's
+ * next writer: only it is attached to the copy, while the original keeps its live writers. */
+static void test_copied_file_writer_entries_reclaimed(void) {
+    char p[1024], q[1024];
+    snprintf(p, sizeof p, "%s", tpath("entries-orig.hm"));
+    snprintf(q, sizeof q, "%s", tpath("entries-copy.hm"));
+    hm_options o = opts(16, 0, 0), w = opts(HM_DEFAULT_CAPACITY, 0, 0);
+    hm_store *s;
+    OPEN_OK(s, p, &o);
+    CHECK_EQ(hm_close(s), HM_OK);
+    pid_t a = spawn_mapper(p, 0, NULL), b = spawn_mapper(p, 0, NULL);
+    hm_store *c = NULL, *orig = NULL;
+    int copied = copy_plain(p, q);
+    int orc = copied == 0 ? hm_open(q, &w, &c) : -1;
+    int attached = orc == HM_OK ? writers_attached(c) : -1;
+    int orc2 = hm_open(p, &w, &orig);
+    int attached_orig = orc2 == HM_OK ? writers_attached(orig) : -1;
+    if (c) hm_close(c);
+    if (orig) hm_close(orig);
+    kill_child(a);
+    kill_child(b);
+    CHECK(a > 0 && b > 0);
+    CHECK_EQ(copied, 0);
+    CHECK_EQ(orc, HM_OK);
+    CHECK_EQ(attached, 1);
+    CHECK_EQ(orc2, HM_OK);
+    CHECK_EQ(attached_orig, 3);
+}
+
+/* ------------------------------------------------------------------ give up, remembered (§6.2) */
+
+/* After a give-up, a sample that meets the same (lock, owner word) is dropped at once, without a
+ * liveness check, while the last check of that pair is fresh (the period is set long here, so
+ * that the test does not depend on timing); with the period 0 each such sample makes exactly one
+ * check; a holder found dead then is stolen from at once. */
+static void test_giveup_remembered_without_liveness_check(void) {
+    hm_options o = opts(8, 0, 0);
+    hm_store *s;
+    OPEN_OK(s, tpath("giveup-memo.hm"), &o);
+    hm_test_set_lock_wait_limit_ns(s, 50000000ull);
+    hm_test_set_giveup_recheck_ns(s, 3600ull * 1000000000ull);
+    CHECK_EQ(t_rec(s, "a", 10, 1), HM_OK);
+    uint32_t ka;
+    CHECK_EQ(hm_test_slot_of(s, "a", 1, &ka), HM_OK);
+    uint64_t owner = t_plant_owner(s, 1000, getpid());
+    hm_slot *sl = hm_test_slot(s, ka);
+    atomic_store(&sl->lock, owner);
+    CHECK_EQ(hm_test_liveness_checks(s), 0);
+    CHECK_EQ(t_rec(s, "a", 10, 1), HM_DROPPED); /* waits for the limit */
+    uint64_t c0 = hm_test_liveness_checks(s);
+    CHECK(c0 >= 1);
+    hm_region *h;
+    CHECK_EQ(hm_region_resolve(s, "a", 1, &h), HM_OK);
+    for (int i = 0; i < 100; i++) {
+        CHECK_EQ(t_rec(s, "a", 10, 1), HM_DROPPED);
+        CHECK_EQ(hm_region_add(h, 10, 1), HM_DROPPED);
+    }
+    CHECK_EQ(hm_test_liveness_checks(s), c0); /* none */
+    hm_test_set_giveup_recheck_ns(s, 0);
+    CHECK_EQ(t_rec(s, "a", 10, 1), HM_DROPPED);
+    CHECK_EQ(hm_test_liveness_checks(s), c0 + 1); /* exactly one, then gave up */
+    CHECK_EQ(hm_region_add(h, 10, 1), HM_DROPPED);
+    CHECK_EQ(hm_test_liveness_checks(s), c0 + 2);
+    /* the holder's entry is released: the next check finds it dead and steals */
+    hm_writer_entry *we = (hm_writer_entry *)((unsigned char *)hm_test_mapping(s) + HM_HEADER_BYTES) + 1000;
+    atomic_store(&we->token, 0);
+    CHECK_EQ(t_rec(s, "a", 10, 1), HM_OK);
+    CHECK_EQ(hm_test_liveness_checks(s), c0 + 3);
+    hm_stats st;
+    CHECK_EQ(hm_stats_get(s, &st), HM_OK);
+    CHECK_EQ(st.stolen_locks, 1);
+    CHECK_EQ(atomic_load(&sl->lock), 0);
+    hm_region_record r;
+    CHECK_EQ(t_look(s, "a", &r), HM_OK);
+    CHECK_EQ(r.dispatch_count, 2);
+    hm_region_free(h);
+    CHECK_EQ(hm_close(s), HM_OK);
+}
+
+/* ------------------------------------------------------------------ ACLs and --group-shared (§5 step 0) */
+
+/* Builds a system.posix_acl_access value: version 2, then the n entries {tag, perm, id}. */
+static size_t acl_value(unsigned char *out, const uint32_t (*e)[3], size_t n) {
+    out[0] = 2;
+    out[1] = out[2] = out[3] = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char *p = out + 4 + 8 * i;
+        p[0] = (unsigned char)e[i][0];
+        p[1] = (unsigned char)(e[i][0] >> 8);
+        p[2] = (unsigned char)e[i][1];
+        p[3] = (unsigned char)(e[i][1] >> 8);
+        for (int k = 0; k < 4; k++) p[4 + k] = (unsigned char)(e[i][2] >> (8 * k));
+    }
+    return 4 + 8 * n;
+}
+
+#define ACL_UOBJ 0x01u
+#define ACL_U    0x02u
+#define ACL_GOBJ 0x04u
+#define ACL_G    0x08u
+#define ACL_M    0x10u
+#define ACL_O    0x20u
+#define NOID     0xFFFFFFFFu
+
+static void test_acl_rule_decisions(void) {
+    unsigned char v[128];
+    uint32_t id;
+    const uint32_t user_rw[][3] = {{ACL_UOBJ, 6, NOID}, {ACL_U, 6, 23456}, {ACL_GOBJ, 6, NOID}, {ACL_M, 6, NOID}, {ACL_O, 0, NOID}};
+    CHECK_EQ(hm_test_acl_rule(v, acl_value(v, user_rw, 5), &id), 1);
+    CHECK_EQ(id, 23456);
+    const uint32_t user_masked[][3] = {{ACL_UOBJ, 6, NOID}, {ACL_U, 6, 23456}, {ACL_GOBJ, 6, NOID}, {ACL_M, 4, NOID}, {ACL_O, 0, NOID}};
+    CHECK_EQ(hm_test_acl_rule(v, acl_value(v, user_masked, 5), &id), 0); /* write masked out */
+    const uint32_t group_rw[][3] = {{ACL_UOBJ, 6, NOID}, {ACL_GOBJ, 6, NOID}, {ACL_G, 2, 34567}, {ACL_M, 6, NOID}, {ACL_O, 0, NOID}};
+    CHECK_EQ(hm_test_acl_rule(v, acl_value(v, group_rw, 5), &id), 2);
+    CHECK_EQ(id, 34567);
+    const uint32_t read_only[][3] = {{ACL_UOBJ, 6, NOID}, {ACL_U, 4, 23456}, {ACL_GOBJ, 6, NOID}, {ACL_G, 5, 34567}, {ACL_M, 7, NOID}, {ACL_O, 0, NOID}};
+    CHECK_EQ(hm_test_acl_rule(v, acl_value(v, read_only, 6), &id), 0);
+    const uint32_t no_mask[][3] = {{ACL_UOBJ, 6, NOID}, {ACL_U, 2, 23456}, {ACL_GOBJ, 6, NOID}, {ACL_O, 0, NOID}};
+    CHECK_EQ(hm_test_acl_rule(v, acl_value(v, no_mask, 4), &id), 1); /* no mask: the entry's own bits */
+    const uint32_t minimal[][3] = {{ACL_UOBJ, 6, NOID}, {ACL_GOBJ, 6, NOID}, {ACL_O, 6, NOID}};
+    CHECK_EQ(hm_test_acl_rule(v, acl_value(v, minimal, 3), &id), 0); /* others: the S_IWOTH check's business */
+    size_t n = acl_value(v, user_rw, 5);
+    CHECK_EQ(hm_test_acl_rule(v, n - 1, &id), -1); /* not a whole entry */
+    CHECK_EQ(hm_test_acl_rule(v, 3, &id), -1);
+    v[0] = 1;
+    CHECK_EQ(hm_test_acl_rule(v, n, &id), -1); /* unknown version */
+}
+
+/* A group-shared open of another user's file (uid 12345, our group, mode 0660) is refused when its
+ * access ACL lets a named user or group write it, and accepted when the ACL's mask removes that
+ * write, when the named entries only read, or without an ACL. Needs root (fchown) and a
+ * filesystem with POSIX ACLs. */
+static void test_group_shared_acl_write_refused(void) {
+    if (geteuid() != 0) {
+        hm_t_skip("needs root to chown a file to another uid");
+        return;
+    }
+    char p[1024];
+    snprintf(p, sizeof p, "%s", tpath("acl.hm"));
+    hm_options o = opts(16, 0, 0), g = opts(HM_DEFAULT_CAPACITY, 0, HM_OPEN_GROUP_SHARED);
+    hm_store *s;
+    OPEN_OK(s, p, &o);
+    CHECK_EQ(t_rec(s, "r", 5, 5), HM_OK);
+    CHECK_EQ(hm_close(s), HM_OK);
+    int fd = open(p, O_RDWR);
+    CHECK(fd >= 0);
+    CHECK(fchown(fd, 12345, getegid()) == 0);
+    CHECK(fchmod(fd, 0660) == 0);
+    unsigned char v[128];
+    const uint32_t user_rw[][3] = {{ACL_UOBJ, 6, NOID}, {ACL_U, 6, 23456}, {ACL_GOBJ, 6, NOID}, {ACL_M, 6, NOID}, {ACL_O, 0, NOID}};
+    if (fsetxattr(fd, "system.posix_acl_access", v, acl_value(v, user_rw, 5), 0) != 0) {
+        int e = errno;
+        close(fd);
+        CHECK(e == EOPNOTSUPP);
+        hm_t_skip("the filesystem of %s has no POSIX ACLs (%s)", hm_t_dir, strerror(e));
+        return;
+    }
+    OPEN_FAILS(p, &g, HM_EOWNER, "its ACL grants write to user 23456");
+    const uint32_t group_rw[][3] = {{ACL_UOBJ, 6, NOID}, {ACL_GOBJ, 6, NOID}, {ACL_G, 6, 34567}, {ACL_M, 6, NOID}, {ACL_O, 0, NOID}};
+    CHECK(fsetxattr(fd, "system.posix_acl_access", v, acl_value(v, group_rw, 5), 0) == 0);
+    OPEN_FAILS(p, &g, HM_EOWNER, "its ACL grants write to group 34567");
+    /* the same named user, its write masked out (mask r--): accepted */
+    const uint32_t user_masked[][3] = {{ACL_UOBJ, 6, NOID}, {ACL_U, 6, 23456}, {ACL_GOBJ, 4, NOID}, {ACL_M, 4, NOID}, {ACL_O, 0, NOID}};
+    CHECK(fsetxattr(fd, "system.posix_acl_access", v, acl_value(v, user_masked, 5), 0) == 0);
+    OPEN_OK(s, p, &g);
+    CHECK_EQ(hm_close(s), HM_OK);
+    /* a named user that only reads: accepted */
+    const uint32_t user_r[][3] = {{ACL_UOBJ, 6, NOID}, {ACL_U, 4, 23456}, {ACL_GOBJ, 6, NOID}, {ACL_M, 6, NOID}, {ACL_O, 0, NOID}};
+    CHECK(fsetxattr(fd, "system.posix_acl_access", v, acl_value(v, user_r, 5), 0) == 0);
+    OPEN_OK(s, p, &g);
+    CHECK_EQ(hm_close(s), HM_OK);
+    /* no named entry (the ACL is the mode): accepted */
+    CHECK(fremovexattr(fd, "system.posix_acl_access") == 0);
+    CHECK(fchmod(fd, 0660) == 0);
+    OPEN_OK(s, p, &g);
+    hm_region_record r;
+    CHECK_EQ(t_look(s, "r", &r), HM_OK);
+    CHECK_EQ(hm_close(s), HM_OK);
+    /* allowed explicitly: the ACL is not looked at */
+    CHECK(fsetxattr(fd, "system.posix_acl_access", v, acl_value(v, user_rw, 5), 0) == 0);
+    hm_options a = opts(HM_DEFAULT_CAPACITY, 0, HM_OPEN_ALLOW_FOREIGN_OWNER);
+    OPEN_OK(s, p, &a);
+    CHECK_EQ(hm_close(s), HM_OK);
+    close(fd);
+}
+
 const hm_test_case *hm_t_hardening_cases(size_t *n) {
     static const hm_test_case cases[] = {
         {"symlink_refused_unless_allowed", test_symlink_refused_unless_allowed},
@@ -1101,6 +1632,14 @@ const hm_test_case *hm_t_hardening_cases(size_t *n) {
         {"live_owner_victim_and_recovery_give_up", test_live_owner_victim_and_recovery_give_up},
         {"hostile_words_are_bounded", test_hostile_words_are_bounded},
         {"counters_saturate", test_counters_saturate},
+        {"sparse_copy_refused_read_only_allocated_by_writer", test_sparse_copy_refused_read_only_allocated_by_writer},
+        {"sparse_copy_on_full_tmpfs", test_sparse_copy_on_full_tmpfs},
+        {"check_detects_header_changed_in_mapping", test_check_detects_header_changed_in_mapping},
+        {"copied_file_lock_of_live_holder_is_stolen", test_copied_file_lock_of_live_holder_is_stolen},
+        {"copied_file_writer_entries_reclaimed", test_copied_file_writer_entries_reclaimed},
+        {"giveup_remembered_without_liveness_check", test_giveup_remembered_without_liveness_check},
+        {"acl_rule_decisions", test_acl_rule_decisions},
+        {"group_shared_acl_write_refused", test_group_shared_acl_write_refused},
     };
     *n = sizeof cases / sizeof cases[0];
     return cases;
