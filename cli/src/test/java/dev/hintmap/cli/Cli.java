@@ -99,6 +99,30 @@ final class Cli {
         }
     }
 
+    /** The processes attached to {@code file} as writers now and alive, read through the library. */
+    static List<Long> liveWriters(Path file) throws IOException {
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
+            return store.info().writers().stream().filter(w -> w.alive()).map(w -> w.pid()).toList();
+        }
+    }
+
+    /** Polls until {@code file} exists and has at least {@code n} live writers; fails after 60 s. */
+    static void awaitLiveWriters(Path file, int n) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!(Files.exists(file) && liveWritersOrNone(file) >= n)) {
+            assertTrue(System.nanoTime() < deadline, n + " live writer(s) attached to " + file);
+            Thread.sleep(20);
+        }
+    }
+
+    private static int liveWritersOrNone(Path file) {
+        try {
+            return liveWriters(file).size();
+        } catch (IOException e) {
+            return 0; // not published yet
+        }
+    }
+
     /** A running hm-bench process recording into {@code file} for {@code seconds}. */
     static Process hmBench(Path file, int seconds, String prefix, int regions) throws IOException {
         return new ProcessBuilder(nativeTool("hm-bench").toString(), "-f", file.toString(), "--shared", "-q",

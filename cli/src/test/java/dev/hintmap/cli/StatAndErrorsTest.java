@@ -61,7 +61,7 @@ class StatAndErrorsTest {
     @Test
     void helpListsEveryCommandAndEachCommandHasHelp() {
         String help = Cli.run("--help").expect(ExitCode.OK).out();
-        for (String command : new String[] {"stat", "top", "dump", "merge", "decay", "verify", "export", "demo"}) {
+        for (String command : new String[] {"stat", "top", "dump", "merge", "copy", "decay", "verify", "export", "demo"}) {
             assertTrue(help.contains("  " + command + " "), command + " in\n" + help);
             String own = Cli.run(command, "--help").expect(ExitCode.OK).out();
             assertTrue(own.startsWith("Usage: hintmap " + command), own);
