@@ -6,7 +6,8 @@ final class ExitCode {
 
     static final int OK = 0;
     /**
-     * Problems found ({@code verify}), or a refusal to lose data ({@code merge}, {@code copy}: live writers attached to the output).
+     * Problems found ({@code verify}: in the file; {@code decay}: regions it could not age), or a
+     * refusal to lose data ({@code merge}, {@code copy}: live writers attached to the output).
      */
     static final int PROBLEMS = 1;
     /** Unknown option, bad value (picocli's own code for invalid input). */

@@ -23,8 +23,8 @@ import picocli.CommandLine.Command;
         footerHeading = "%nExit status:%n",
         footer = {
             "  0  success",
-            "  1  problems found (verify) or a refusal to lose data (merge, copy: the output has live"
-                    + " writers; use --replace-live)",
+            "  1  problems found (verify: in the file; decay: regions left unaged) or a refusal to lose data"
+                    + " (merge, copy: the output has live writers; use --replace-live)",
             "  2  bad usage: unknown option, bad value",
             "  3  not a usable hint file (missing, damaged, other version...)",
             "  4  another I/O error (disk full, permission...)",

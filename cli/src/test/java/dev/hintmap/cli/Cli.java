@@ -99,6 +99,36 @@ final class Cli {
         }
     }
 
+    /** Starts {@code main} (a class of these tests) in a second JVM on the test class path. */
+    static Process javaChild(Class<?> main, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
+                "--enable-native-access=ALL-UNNAMED", "-Xmx128m", "-cp", System.getProperty("java.class.path"),
+                main.getName()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).start();
+    }
+
+    /** Sends {@code signal} (e.g. STOP, CONT) to the process, with kill(1). */
+    static void signal(Process process, String signal) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+        assertTrue(kill.waitFor(30, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + signal);
+    }
+
+    /** Stops the process (SIGSTOP) and polls /proc until it is stopped (state T); fails after 60 s. */
+    static void stop(Process process) throws Exception {
+        signal(process, "STOP");
+        Path stat = Path.of("/proc", Long.toString(process.pid()), "stat");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            String s = Files.readString(stat);
+            if (s.charAt(s.lastIndexOf(')') + 2) == 'T') {
+                return;
+            }
+            assertTrue(System.nanoTime() < deadline, "stopped: " + s);
+            Thread.sleep(5);
+        }
+    }
+
     /** The processes attached to {@code file} as writers now and alive, read through the library. */
     static List<Long> liveWriters(Path file) throws IOException {
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {

@@ -8,6 +8,9 @@ import dev.hintmap.HintFileInfo;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -21,9 +24,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Commands that would lose data of processes attached to a file: merge and copy onto a file that
- * writers are attached to, and copy of a file that writers are recording into. Real processes in
- * every case.
+ * Commands that would lose or silently skip data of processes attached to a file: merge and copy
+ * onto a file that writers are attached to, copy of a file that writers are recording into, and
+ * decay of a region whose slot lock a stopped writer holds. Real processes in every case.
  */
 class LiveFileSafetyTest {
     @TempDir
@@ -165,5 +168,24 @@ class LiveFileSafetyTest {
         assertEquals(before, inode(dst));
         Cli.run("copy", src.toString(), dst.toString(), "--replace-live", "-q").expect(0);
         assertEquals(Map.of("k", new RegionRecord("k", 2, 10, 6, 4)), read(dst));
+    }
+
+    @Test
+    void decayNamesARegionWhoseSlotLockAStoppedWriterHoldsAgesTheOthersAndExitsOne() throws Exception {
+        Path file = store("d.hints", new RegionRecord("a", 100, 50_000, 900, 1_000),
+                new RegionRecord("stuck", 10, 1_000, 100, 10), new RegionRecord("b", 4, 40, 10, 4));
+        Process holder = started(Cli.javaChild(LockHolder.class, file.toString(), "stuck"));
+        BufferedReader said = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+        String line = said.readLine();
+        assertTrue(line != null && line.startsWith("holding "), "the child holds the lock: " + line);
+        Cli.stop(holder);
+
+        // The real wait limit (5 s): decay waits it out once, for "stuck", then ages the rest.
+        Cli.Result r = Cli.run("decay", file.toString(), "--factor", "0.5").expect(ExitCode.PROBLEMS);
+        assertTrue(r.out().contains("decayed 2 region(s)"), r.out());
+        assertEquals("decay: skipped stuck: its slot lock is held by a live process (stopped?)\n", r.err());
+        assertEquals(Map.of("a", new RegionRecord("a", 50, 25_000, 900, 500),
+                "stuck", new RegionRecord("stuck", 10, 1_000, 100, 10),
+                "b", new RegionRecord("b", 2, 20, 10, 2)), read(file));
     }
 }
