@@ -343,12 +343,18 @@ public final class HintStore implements AutoCloseable {
      * a maximum above the new kernel total is lowered to it. Each region is rewritten under its slot
      * lock while writers keep recording: readers see its old or its new record, never a mix.
      *
+     * <p>A region whose slot lock a live process holds past the lock wait limit (FORMAT.md §6.2:
+     * a writer stopped or stuck while recording) is not aged: it is named in
+     * {@link DecayResult#skipped()} (its name read without the lock) and keeps its record, and the
+     * other regions are aged as usual. A slot whose lock is held while it holds no region is not
+     * reported.
+     *
      * @param factor in {@code (0, 1]}
-     * @return the number of regions aged
+     * @return how many regions were aged and which LIVE regions were skipped
      * @throws IllegalArgumentException if {@code factor} is not in {@code (0, 1]}
      * @throws IllegalStateException if the store is closed or read-only
      */
-    public int decay(double factor) {
+    public DecayResult decay(double factor) {
         if (!(factor > 0 && factor <= 1)) {
             throw new IllegalArgumentException("decay factor " + factor + " is outside (0, 1]");
         }
@@ -356,17 +362,27 @@ public final class HintStore implements AutoCloseable {
         requireWritable();
         requireSameFile();
         int aged = 0;
+        List<String> skipped = new ArrayList<>();
+        Snapshot s = new Snapshot();
+        byte[] name = new byte[engine.maxNameBytes()];
         try {
             int slots = engine.highWater();
             for (int slot = 0; slot < slots; slot++) {
-                if (engine.decaySlot(slot, factor)) {
-                    aged++;
+                switch (engine.decaySlot(slot, factor)) {
+                    case AGED -> aged++;
+                    case NOT_LIVE -> { }
+                    case LOCK_HELD -> {
+                        int length = engine.readSlot(slot, name, s); // lock-free: the holder may never let go
+                        if (length > 0) {
+                            skipped.add(new String(name, 0, length, StandardCharsets.UTF_8));
+                        }
+                    }
                 }
             }
         } catch (InternalError fault) {
             throw mapped.onFault(fault);
         }
-        return aged;
+        return new DecayResult(aged, skipped);
     }
 
     /**

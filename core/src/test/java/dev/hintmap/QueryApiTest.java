@@ -185,7 +185,7 @@ class QueryApiTest {
             store.add(new RegionRecord("big", 1000, 1_234_567, 9_999, 4_000_000));
             store.add(new RegionRecord("one", 1, 500, 500, 8));
             store.add(new RegionRecord("three", 3, 30, 12, 3));
-            assertEquals(3, store.decay(0.5));
+            assertEquals(new DecayResult(3, List.of()), store.decay(0.5));
             RegionRecord big = store.recordFor("big").orElseThrow();
             assertEquals(new RegionRecord("big", 500, 617_283, 9_999, 2_000_000), big);
             assertEquals(1_234, big.meanKernelNs());
@@ -210,12 +210,22 @@ class QueryApiTest {
     void decayByOneChangesNothingAndBadFactorsAreRejected() {
         try (HintStore store = HintStore.inMemory(HintStoreOptions.defaults())) {
             store.add(new RegionRecord("x", 7, 700, 300, 70));
-            assertEquals(1, store.decay(1.0));
+            assertEquals(new DecayResult(1, List.of()), store.decay(1.0));
             assertEquals(new RegionRecord("x", 7, 700, 300, 70), store.recordFor("x").orElseThrow());
             for (double bad : new double[] {0, -0.5, 1.01, Double.NaN, Double.POSITIVE_INFINITY}) {
                 assertThrows(IllegalArgumentException.class, () -> store.decay(bad), "factor " + bad);
             }
         }
+    }
+
+    @Test
+    void aDecayResultsSkippedListIsAnImmutableCopy() {
+        List<String> names = new java.util.ArrayList<>(List.of("stuck"));
+        DecayResult result = new DecayResult(2, names);
+        names.add("later");
+        assertEquals(List.of("stuck"), result.skipped());
+        assertThrows(UnsupportedOperationException.class, () -> result.skipped().add("x"));
+        assertThrows(IllegalArgumentException.class, () -> new DecayResult(-1, List.of()));
     }
 
     @Test

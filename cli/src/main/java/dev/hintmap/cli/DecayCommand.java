@@ -1,5 +1,6 @@
 package dev.hintmap.cli;
 
+import dev.hintmap.DecayResult;
 import dev.hintmap.HintStore;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -18,7 +19,9 @@ import picocli.CommandLine.Spec;
         description = {"Age a profile in place between runs (means kept).", "Every region's dispatch count becomes"
                 + " max(1, round(count * F)) and its totals shrink by the same ratio, so means are kept while old"
                 + " data weighs less against new samples. Safe while writers record: each region is rewritten"
-                + " under its slot lock."})
+                + " under its slot lock.", "A region whose slot lock a live process keeps past the lock wait limit"
+                + " (5 s: a writer stopped while recording) is not aged; each such region is named on standard"
+                + " error and the exit status is 1."})
 final class DecayCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -38,12 +41,21 @@ final class DecayCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--factor " + factor + " is outside (0, 1]");
         }
         PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        DecayResult result;
         try (HintStore store = files.openExistingForWriting(file)) {
-            int aged = store.decay(factor);
+            result = store.decay(factor);
             store.force();
-            out.println(String.format(Locale.ROOT, "decayed %s region(s) of %s by %s", Units.count(aged), file, factor));
         }
+        out.println(String.format(Locale.ROOT, "decayed %s region(s) of %s by %s", Units.count(result.aged()), file,
+                factor));
         out.flush();
-        return ExitCode.OK;
+        for (String name : result.skipped()) {
+            err.println("decay: skipped " + Table.printable(name)
+                    + ": its slot lock is held by a live process (stopped?)");
+        }
+        err.flush();
+        // Not aged is data left as it was, not lost; but the profile is not what the user asked for, so say so.
+        return result.skipped().isEmpty() ? ExitCode.OK : ExitCode.PROBLEMS;
     }
 }

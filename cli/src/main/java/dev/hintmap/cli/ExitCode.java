@@ -5,7 +5,10 @@ final class ExitCode {
     private ExitCode() {}
 
     static final int OK = 0;
-    /** {@code verify} found problems. */
+    /**
+     * Problems found ({@code verify}: in the file; {@code decay}: regions it could not age), or a
+     * refusal to lose data ({@code merge}, {@code copy}: live writers attached to the output).
+     */
     static final int PROBLEMS = 1;
     /** Unknown option, bad value (picocli's own code for invalid input). */
     static final int USAGE = 2;

@@ -8,22 +8,23 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code hintmap}: inspect, watch, merge, age, verify and export hint files. Every command prints
- * its result on standard output and problems on standard error, and exits with one of the
+ * {@code hintmap}: inspect, watch, merge, copy, age, verify and export hint files. Every command
+ * prints its result on standard output and problems on standard error, and exits with one of the
  * {@link ExitCode} values.
  */
 @Command(name = "hintmap",
         mixinStandardHelpOptions = true,
         versionProvider = HintmapCli.Version.class,
-        description = "Inspect, watch, merge, age, verify and export hint files (see docs/FORMAT.md).",
+        description = "Inspect, watch, merge, copy, age, verify and export hint files (see docs/FORMAT.md).",
         subcommands = {
-            StatCommand.class, TopCommand.class, DumpCommand.class, MergeCommand.class, DecayCommand.class,
-            VerifyCommand.class, ExportCommand.class, DemoCommand.class, CommandLine.HelpCommand.class,
+            StatCommand.class, TopCommand.class, DumpCommand.class, MergeCommand.class, CopyCommand.class,
+            DecayCommand.class, VerifyCommand.class, ExportCommand.class, DemoCommand.class, CommandLine.HelpCommand.class,
         },
         footerHeading = "%nExit status:%n",
         footer = {
             "  0  success",
-            "  1  verify found problems in the file",
+            "  1  problems found (verify: in the file; decay: regions left unaged) or a refusal to lose data"
+                    + " (merge, copy: the output has live writers; use --replace-live)",
             "  2  bad usage: unknown option, bad value",
             "  3  not a usable hint file (missing, damaged, other version...)",
             "  4  another I/O error (disk full, permission...)",
@@ -68,6 +69,10 @@ public final class HintmapCli implements Runnable {
             boolean io = (h.problem() == HintFileException.Problem.IO && !missing)
                     || h.problem() == HintFileException.Problem.NO_SPACE;
             return io ? ExitCode.IO_ERROR : ExitCode.BAD_FILE;
+        }
+        if (cause instanceof DataLossRefused refused) {
+            err.println(command + ": " + refused.getMessage());
+            return ExitCode.PROBLEMS;
         }
         if (cause instanceof IOException io) {
             err.println(command + ": " + io);

@@ -4,19 +4,13 @@ import dev.hintmap.HintFileInfo;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ThreadLocalRandom;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -33,7 +27,9 @@ import picocli.CommandLine.Spec;
                     + " and byte totals add (saturating at 2^63-1) and the maximum is the largest. When there are"
                     + " more regions than the output's capacity, the hottest by total kernel time are kept.",
             "The inputs are read in place (read-only) and may be in use; OUT is written to a temporary file and"
-                    + " renamed into place, so readers see the old file or the complete new one.",
+                    + " renamed into place, so readers see the old file or the complete new one. An OUT that live"
+                    + " writers are attached to is not replaced (exit 1) without --replace-live: they would keep"
+                    + " writing the replaced file.",
         })
 final class MergeCommand implements Callable<Integer> {
     private static final int PROGRESS_EVERY = 1 << 16;
@@ -63,8 +59,8 @@ final class MergeCommand implements Callable<Integer> {
                     + " by W > 0 before merging, means kept; repeatable (default 1)")
     Map<String, String> weights = new LinkedHashMap<>();
 
-    @Option(names = {"-f", "--force"}, description = "replace OUT if it exists")
-    boolean force;
+    @Mixin
+    ReplaceOptions replace;
 
     @Option(names = {"-q", "--quiet"}, description = "no progress on standard error")
     boolean quiet;
@@ -79,9 +75,8 @@ final class MergeCommand implements Callable<Integer> {
         if (hotThresholdNs != null && hotThresholdNs < 0) {
             throw new ParameterException(spec.commandLine(), "--hot-threshold-ns " + hotThresholdNs + " is negative");
         }
-        if (Files.exists(output, LinkOption.NOFOLLOW_LINKS) && !force) {
-            throw new ParameterException(spec.commandLine(), output + " exists: use --force to replace it");
-        }
+        OutputFile target = new OutputFile("merge", output, replace, files);
+        target.checkReplaceable(spec.commandLine());
         PrintWriter out = spec.commandLine().getOut();
         Progress progress = new Progress(spec.commandLine().getErr(), quiet);
         ProfileMerger merger = new ProfileMerger();
@@ -122,7 +117,7 @@ final class MergeCommand implements Callable<Integer> {
             progress.step("merge: " + Units.count(merger.size()) + " regions exceed the capacity of " + Units.count(cap)
                     + ": keeping the " + Units.count(kept.size()) + " hottest by total kernel time");
         }
-        long dropped = write(kept, files.options().capacity(cap).maxNameBytes(maxNameBytes)
+        long dropped = target.publish(kept, files.options().capacity(cap).maxNameBytes(maxNameBytes)
                 .hotThresholdNs(threshold), progress);
         out.println("merged " + inputs.size() + " file(s), " + Units.count(merger.size()) + " regions, into " + output
                 + ": " + Units.count(kept.size() - dropped) + " regions, capacity " + Units.count(cap));
@@ -155,40 +150,5 @@ final class MergeCommand implements Callable<Integer> {
             result.put(in, w);
         }
         return result;
-    }
-
-    /** Writes the regions into a new file beside OUT, then renames it onto OUT; returns the regions dropped. */
-    private long write(List<RegionRecord> regions, HintStoreOptions options, Progress progress) throws IOException {
-        Path dir = output.toAbsolutePath().getParent();
-        Path tmp = dir.resolve("." + output.getFileName() + ".merge-" + ProcessHandle.current().pid() + "-"
-                + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
-        try {
-            long dropped;
-            try (HintStore store = HintStore.open(tmp, options)) {
-                int written = 0;
-                for (RegionRecord r : regions) {
-                    store.add(r);
-                    if (++written % PROGRESS_EVERY == 0) {
-                        progress.update("merge: writing " + Units.count(written) + " of " + Units.count(regions.size())
-                                + " regions");
-                    }
-                }
-                store.force();
-                dropped = store.info().droppedInserts();
-            }
-            if (force) {
-                Files.move(tmp, output, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } else {
-                try {
-                    Files.createLink(output, tmp); // fails rather than replace a file created meanwhile
-                } catch (FileAlreadyExistsException e) {
-                    throw new IOException(output + " appeared while merging; nothing replaced (use --force)", e);
-                }
-            }
-            progress.step("merge: wrote " + output + " (" + Units.bytes(Files.size(output)) + ")");
-            return dropped;
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
     }
 }

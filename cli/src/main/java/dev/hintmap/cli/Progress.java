@@ -31,6 +31,16 @@ final class Progress {
         err.flush();
     }
 
+    /** A warning: shown with {@code --quiet} too, since it says that data will be lost. */
+    void warn(String message) {
+        if (updating) {
+            err.print("\r\033[K");
+            updating = false;
+        }
+        err.println(message);
+        err.flush();
+    }
+
     /** The state of a running step; shown only on a terminal, overwritten by the next message. */
     void update(String message) {
         if (quiet || !terminal) {

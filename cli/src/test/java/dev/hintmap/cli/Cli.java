@@ -99,6 +99,60 @@ final class Cli {
         }
     }
 
+    /** Starts {@code main} (a class of these tests) in a second JVM on the test class path. */
+    static Process javaChild(Class<?> main, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
+                "--enable-native-access=ALL-UNNAMED", "-Xmx128m", "-cp", System.getProperty("java.class.path"),
+                main.getName()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).start();
+    }
+
+    /** Sends {@code signal} (e.g. STOP, CONT) to the process, with kill(1). */
+    static void signal(Process process, String signal) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+        assertTrue(kill.waitFor(30, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + signal);
+    }
+
+    /** Stops the process (SIGSTOP) and polls /proc until it is stopped (state T); fails after 60 s. */
+    static void stop(Process process) throws Exception {
+        signal(process, "STOP");
+        Path stat = Path.of("/proc", Long.toString(process.pid()), "stat");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            String s = Files.readString(stat);
+            if (s.charAt(s.lastIndexOf(')') + 2) == 'T') {
+                return;
+            }
+            assertTrue(System.nanoTime() < deadline, "stopped: " + s);
+            Thread.sleep(5);
+        }
+    }
+
+    /** The processes attached to {@code file} as writers now and alive, read through the library. */
+    static List<Long> liveWriters(Path file) throws IOException {
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
+            return store.info().writers().stream().filter(w -> w.alive()).map(w -> w.pid()).toList();
+        }
+    }
+
+    /** Polls until {@code file} exists and has at least {@code n} live writers; fails after 60 s. */
+    static void awaitLiveWriters(Path file, int n) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!(Files.exists(file) && liveWritersOrNone(file) >= n)) {
+            assertTrue(System.nanoTime() < deadline, n + " live writer(s) attached to " + file);
+            Thread.sleep(20);
+        }
+    }
+
+    private static int liveWritersOrNone(Path file) {
+        try {
+            return liveWriters(file).size();
+        } catch (IOException e) {
+            return 0; // not published yet
+        }
+    }
+
     /** A running hm-bench process recording into {@code file} for {@code seconds}. */
     static Process hmBench(Path file, int seconds, String prefix, int regions) throws IOException {
         return new ProcessBuilder(nativeTool("hm-bench").toString(), "-f", file.toString(), "--shared", "-q",

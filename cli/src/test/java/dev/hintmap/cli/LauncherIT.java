@@ -47,7 +47,7 @@ class LauncherIT {
     void helpListsTheCommandsWithoutRebuildingAFreshJar() throws Exception {
         Run r = launch("--help");
         assertEquals(0, r.exit(), r.err());
-        for (String command : new String[] {"stat", "top", "dump", "merge", "decay", "verify", "export", "demo"}) {
+        for (String command : new String[] {"stat", "top", "dump", "merge", "copy", "decay", "verify", "export", "demo"}) {
             assertTrue(r.out().contains("  " + command + " "), r.out());
         }
         assertFalse(r.err().contains("building"), "the jar of this build is fresh:\n" + r.err());

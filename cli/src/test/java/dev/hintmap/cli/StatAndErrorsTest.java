@@ -58,10 +58,28 @@ class StatAndErrorsTest {
         }
     }
 
+    /** Reliability round 2: a sparse copy made stat die of an uncaught InternalError (exit 1). */
+    @Test
+    void statOfASparseCopyIsAnUnusableFileNotACrash() throws Exception {
+        Path file = dir.resolve("dense.hints");
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            store.record("a", 100, 1);
+        }
+        Path sparse = dir.resolve("sparse.hints");
+        byte[] content = Files.readAllBytes(file);
+        try (var out = java.nio.channels.FileChannel.open(sparse, java.nio.file.StandardOpenOption.CREATE_NEW,
+                java.nio.file.StandardOpenOption.WRITE)) {
+            out.write(java.nio.ByteBuffer.wrap(content, 0, 4096), 0); // the header page only, as cp --sparse=always
+            out.write(java.nio.ByteBuffer.wrap(content, content.length - 1, 1), content.length - 1);
+        }
+        Cli.Result result = Cli.run("stat", sparse.toString()).expect(ExitCode.BAD_FILE);
+        assertTrue(result.err().contains("unallocated ranges"), result.err());
+    }
+
     @Test
     void helpListsEveryCommandAndEachCommandHasHelp() {
         String help = Cli.run("--help").expect(ExitCode.OK).out();
-        for (String command : new String[] {"stat", "top", "dump", "merge", "decay", "verify", "export", "demo"}) {
+        for (String command : new String[] {"stat", "top", "dump", "merge", "copy", "decay", "verify", "export", "demo"}) {
             assertTrue(help.contains("  " + command + " "), command + " in\n" + help);
             String own = Cli.run(command, "--help").expect(ExitCode.OK).out();
             assertTrue(own.startsWith("Usage: hintmap " + command), own);

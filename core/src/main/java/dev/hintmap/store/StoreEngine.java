@@ -358,19 +358,22 @@ public final class StoreEngine {
      * mix), as {@link RegionRecord#scaled} does (FORMAT.md §7.6). The {@code referenced} bit is
      * left alone: ageing is not a use.
      *
-     * @return true when the slot held a region and it was aged
+     * @return {@link Decay#AGED} when the slot held a region and it was aged, {@link Decay#NOT_LIVE}
+     *     when it held none (or a damaged record), {@link Decay#LOCK_HELD} when a live holder kept
+     *     its lock past the wait limit (§6.2) and nothing was looked at: the caller reads the slot
+     *     lock-free to learn whether a region was skipped
      */
-    public boolean decaySlot(int k, double factor) {
+    public Decay decaySlot(int k, double factor) {
         long slot = slots.slot(k);
         long lock = Slots.lock(slot);
         if (!acquire(lock)) {
-            return false; // a live holder kept it past the wait limit (§6.2): this region is not aged
+            return Decay.LOCK_HELD; // a live holder kept it past the wait limit (§6.2): not aged
         }
         try {
             long gen = memory.plainLong(Slots.gen(slot));
             int length = memory.plainInt(Slots.nameLen(slot));
             if ((gen & 1) != 0 || length <= 0 || length > slots.maxNameBytes) {
-                return false;
+                return Decay.NOT_LIVE;
             }
             probe(HeldLockProbe.Section.DECAY_SLOT);
             long seq = memory.plainLong(Slots.seq(slot));
@@ -380,13 +383,13 @@ public final class StoreEngine {
             long max = memory.plainLong(current + Layouts.REC_MAX);
             long bytes = memory.plainLong(current + Layouts.REC_BYTES);
             if (!isPlausible(count, total, max, bytes)) {
-                return false; // damaged: readers treat it as absent, ageing it would not help
+                return Decay.NOT_LIVE; // damaged: readers treat it as absent, ageing it would not help
             }
             RegionRecord aged = new RegionRecord("", count, total, max, bytes).scaled(factor);
             writeCopy(Slots.copy(slot, seq + 1), aged.dispatchCount(), aged.kernelNsTotal(), aged.kernelNsMax(),
                     aged.bytesTotal());
             memory.releaseLong(Slots.seq(slot), seq + 1);
-            return true;
+            return Decay.AGED;
         } finally {
             try {
                 locks.release(lock);
@@ -396,6 +399,9 @@ public final class StoreEngine {
             }
         }
     }
+
+    /** What {@link #decaySlot} did with one slot. */
+    public enum Decay { AGED, NOT_LIVE, LOCK_HELD }
 
     static long saturatingAdd(long a, long b) {
         long sum = a + b;

@@ -1,0 +1,191 @@
+package dev.hintmap.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hintmap.HintFileInfo;
+import dev.hintmap.HintStore;
+import dev.hintmap.HintStoreOptions;
+import dev.hintmap.RegionRecord;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Commands that would lose or silently skip data of processes attached to a file: merge and copy
+ * onto a file that writers are attached to, copy of a file that writers are recording into, and
+ * decay of a region whose slot lock a stopped writer holds. Real processes in every case.
+ */
+class LiveFileSafetyTest {
+    @TempDir
+    Path dir;
+
+    private final List<Process> children = new ArrayList<>();
+
+    @AfterEach
+    void killTheChildren() throws Exception {
+        for (Process p : children) {
+            p.destroyForcibly(); // SIGKILL ends a stopped process too
+            p.waitFor();
+        }
+    }
+
+    private Process started(Process p) {
+        children.add(p);
+        return p;
+    }
+
+    private static Map<String, RegionRecord> read(Path file) throws Exception {
+        Map<String, RegionRecord> records = new HashMap<>();
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
+            store.forEach(r -> records.put(r.name(), r));
+        }
+        return records;
+    }
+
+    private static HintFileInfo info(Path file) throws Exception {
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
+            return store.info();
+        }
+    }
+
+    private static Object inode(Path file) throws Exception {
+        return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+    }
+
+    private static String pids(List<Long> pids) {
+        return String.join(", ", pids.stream().map(String::valueOf).toList());
+    }
+
+    private Path store(String name, RegionRecord... records) throws Exception {
+        Path file = dir.resolve(name);
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(8))) {
+            for (RegionRecord r : records) {
+                store.add(r);
+            }
+        }
+        return file;
+    }
+
+    @Test
+    void mergeRefusesToReplaceAFileWithLiveWritersAndNamesThemAndTheFlagThatAcceptsTheLoss() throws Exception {
+        Path in = store("in.hints", new RegionRecord("k", 1, 5, 5, 0));
+        Path out = dir.resolve("live.hints");
+        started(Cli.hmBench(out, 120, "w_", 4));
+        Cli.awaitLiveWriters(out, 1);
+        Object before = inode(out);
+        List<Long> attached = Cli.liveWriters(out); // hm-bench's worker processes
+
+        Cli.Result refused = Cli.run("merge", in.toString(), "-o", out.toString(), "--force", "-q")
+                .expect(ExitCode.PROBLEMS);
+        assertTrue(refused.err().contains("live writer(s) attached (pid " + pids(attached) + ")"), refused.err());
+        assertTrue(refused.err().contains("--replace-live"), refused.err());
+        assertEquals(before, inode(out), "the live file is still the one at the path");
+        assertEquals(attached, Cli.liveWriters(out));
+        try (var files = Files.list(dir)) {
+            assertEquals(List.of("in.hints", "live.hints"), files.map(p -> p.getFileName().toString()).sorted().toList(),
+                    "no temporary file left");
+        }
+
+        Cli.Result replaced = Cli.run("merge", in.toString(), "-o", out.toString(), "--replace-live", "-q").expect(0);
+        assertTrue(replaced.err().contains("warning: replacing " + out + " while " + attached.size()
+                + " writer(s) are attached to it (pid " + pids(attached) + ")"),
+                "warned even with --quiet: " + replaced.err());
+        assertFalse(before.equals(inode(out)), "replaced");
+        assertEquals(Map.of("k", new RegionRecord("k", 1, 5, 5, 0)), read(out));
+        assertEquals(List.of(), Cli.liveWriters(out), "the writer kept the replaced file");
+    }
+
+    @Test
+    void copyOfAFileTwoWritersRecordIntoIsSoundHasNoWritersAndEveryRegionWithTheSourcesLayout() throws Exception {
+        Path src = dir.resolve("src.hints");
+        Process a = started(Cli.hmBench(src, 120, "copy_a_", 20));
+        Cli.awaitLiveWriters(src, 1);
+        Process b = started(Cli.hmBench(src, 120, "copy_b_", 20));
+        Cli.awaitLiveWriters(src, 2);
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (read(src).size() < 40) { // both writers have recorded every one of their regions
+            assertTrue(System.nanoTime() < deadline, "40 regions in " + src + ": " + read(src).keySet());
+            Thread.sleep(20);
+        }
+        Path dst = dir.resolve("backup.hints");
+
+        Cli.Result r = Cli.run("copy", src.toString(), dst.toString()).expect(0);
+        assertTrue(r.out().startsWith("copied " + src + " to " + dst + ": "), r.out());
+        Map<String, RegionRecord> copy = read(dst);
+        a.destroyForcibly().waitFor(); // the source's records at the end are at least those copied
+        b.destroyForcibly().waitFor();
+        Map<String, RegionRecord> source = read(src);
+
+        assertTrue(Cli.run("verify", dst.toString()).expect(0).out().startsWith("OK "));
+        HintFileInfo copied = info(dst);
+        HintFileInfo original = info(src);
+        assertEquals(List.of(), copied.writers(), "no writer attached to the copy");
+        assertEquals(original.capacity(), copied.capacity());
+        assertEquals(original.maxNameBytes(), copied.maxNameBytes());
+        assertEquals(original.hotThresholdNs(), copied.hotThresholdNs());
+        assertEquals(source.keySet(), copy.keySet(), "every region (40 regions fit the default capacity: no eviction)");
+        source.forEach((name, s) -> {
+            RegionRecord c = copy.get(name);
+            assertTrue(c.dispatchCount() <= s.dispatchCount() && c.kernelNsTotal() <= s.kernelNsTotal()
+                    && c.bytesTotal() <= s.bytesTotal() && c.kernelNsMax() <= s.kernelNsMax(), c + " vs " + s);
+        });
+    }
+
+    @Test
+    void copyNeverReplacesAnExistingFileWithoutForce() throws Exception {
+        Path src = store("s.hints", new RegionRecord("k", 2, 10, 6, 4));
+        Path dst = Files.writeString(dir.resolve("exists.hints"), "precious");
+        Cli.Result r = Cli.run("copy", src.toString(), dst.toString()).expect(ExitCode.USAGE);
+        assertTrue(r.err().contains("use --force"), r.err());
+        assertEquals("precious", Files.readString(dst));
+        Cli.run("copy", src.toString(), dst.toString(), "--force", "-q").expect(0);
+        assertEquals(Map.of("k", new RegionRecord("k", 2, 10, 6, 4)), read(dst));
+    }
+
+    @Test
+    void copyRefusesADestinationWithLiveWritersUnlessReplaceLive() throws Exception {
+        Path src = store("s.hints", new RegionRecord("k", 2, 10, 6, 4));
+        Path dst = dir.resolve("live.hints");
+        started(Cli.hmBench(dst, 120, "w_", 4));
+        Cli.awaitLiveWriters(dst, 1);
+        Object before = inode(dst);
+        List<Long> attached = Cli.liveWriters(dst);
+        Cli.Result r = Cli.run("copy", src.toString(), dst.toString(), "--force").expect(ExitCode.PROBLEMS);
+        assertTrue(r.err().contains("(pid " + pids(attached) + ")") && r.err().contains("--replace-live"), r.err());
+        assertEquals(before, inode(dst));
+        Cli.run("copy", src.toString(), dst.toString(), "--replace-live", "-q").expect(0);
+        assertEquals(Map.of("k", new RegionRecord("k", 2, 10, 6, 4)), read(dst));
+    }
+
+    @Test
+    void decayNamesARegionWhoseSlotLockAStoppedWriterHoldsAgesTheOthersAndExitsOne() throws Exception {
+        Path file = store("d.hints", new RegionRecord("a", 100, 50_000, 900, 1_000),
+                new RegionRecord("stuck", 10, 1_000, 100, 10), new RegionRecord("b", 4, 40, 10, 4));
+        Process holder = started(Cli.javaChild(LockHolder.class, file.toString(), "stuck"));
+        BufferedReader said = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+        String line = said.readLine();
+        assertTrue(line != null && line.startsWith("holding "), "the child holds the lock: " + line);
+        Cli.stop(holder);
+
+        // The real wait limit (5 s): decay waits it out once, for "stuck", then ages the rest.
+        Cli.Result r = Cli.run("decay", file.toString(), "--factor", "0.5").expect(ExitCode.PROBLEMS);
+        assertTrue(r.out().contains("decayed 2 region(s)"), r.out());
+        assertEquals("decay: skipped stuck: its slot lock is held by a live process (stopped?)\n", r.err());
+        assertEquals(Map.of("a", new RegionRecord("a", 50, 25_000, 900, 500),
+                "stuck", new RegionRecord("stuck", 10, 1_000, 100, 10),
+                "b", new RegionRecord("b", 2, 20, 10, 2)), read(file));
+    }
+}
