@@ -64,6 +64,40 @@ class OperatorActionsTest {
         }
     }
 
+    /**
+     * A pid reused within one clock tick has the token of the dead writer (same pid, same start
+     * time): a running process that is not this file's writer. Simulated with a real running
+     * process whose token is planted as the writer of a held slot lock: it does not map the file,
+     * so its lock is a dead writer's and is taken over at once, not after the 5 s limit.
+     */
+    @Test
+    void aLockNamingARunningProcessThatDoesNotMapTheFileIsTakenOverAtOnce() throws Exception {
+        Path file = dir.resolve("reused.hints");
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(4))) {
+            store.record("a", 1_000, 1);
+        }
+        Process stranger = new ProcessBuilder("sleep", "60").start();
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(stranger.pid()), "stat"));
+            long token = ProcessIdentity.token(stranger.pid(),
+                    Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[19]));
+            assertTrue(ProcessIdentity.isAlive(token, null), "alive by pid and start time alone");
+            withRawMapping(file, m -> {
+                WriterTable table = new WriterTable(m, GEOMETRY, null);
+                m.plainLong(table.entryOffset(7) + dev.hintmap.format.Layouts.WRITER_TOKEN, token);
+                m.plainLong(table.entryOffset(7) + dev.hintmap.format.Layouts.WRITER_GENERATION, 1);
+                m.plainLong(Slots.lock(new Slots(GEOMETRY).slot(0)), WriterTable.ownerWord(7, 1));
+            });
+            assertEquals("recorded", ChildJvm.run(FileChild.class, "record", file.toString(), "1", "a").strip());
+            try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
+                assertEquals(2, store.dispatchCount("a"), "recorded, not dropped after a 5 s wait");
+                assertEquals(1, store.info().stolenLocks());
+            }
+        } finally {
+            stranger.destroyForcibly();
+        }
+    }
+
     @Test
     void aHolePunchedIntoTheHeaderOfALiveFileIsSeenByItsWritersCheckFile() throws Exception {
         Path file = dir.resolve("punched.hints");
