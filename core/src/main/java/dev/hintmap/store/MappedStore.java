@@ -139,7 +139,7 @@ public final class MappedStore implements AutoCloseable {
     private static StoreEngine writerEngine(Memory memory, FileGeometry geometry, WriterTable writers,
             WriterTable.Claim claim, long token, StoreSettings settings) {
         return new StoreEngine(memory, geometry,
-                new OwnerLock(memory, writers, claim.owner(), token, settings.lockWaitLimitNanos, settings.heldLockProbe),
+                new OwnerLock(memory, writers, claim.owner(), token, settings),
                 settings.heldLockProbe);
     }
 

@@ -37,7 +37,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class OwnerLock {
     private static final int SPINS_BETWEEN_CHECKS = 1024;
-    private static final long CHECK_PERIOD_NANOS = 1_000_000;
+    static final long CHECK_PERIOD_NANOS = 1_000_000;
     /** FORMAT.md §6.2 {@code lock_wait_limit}. */
     static final long DEFAULT_WAIT_LIMIT_NANOS = 5_000_000_000L;
     /** Remembered stuck locks per store; past this many the memory is cleared (a hostile file can name many). */
@@ -87,13 +87,27 @@ final class OwnerLock {
     /** A live owner word given up on, and the {@link System#nanoTime()} of its last liveness check. */
     private record Stuck(long holder, long aliveAtNanos) {}
 
-    OwnerLock(Memory memory, WriterTable writers, long owner, long selfToken, long waitLimitNanos, HeldLockProbe probe) {
-        this.probe = probe;
+    private final long giveUpRecheckNanos;
+    /** Null outside tests. */
+    private final java.util.concurrent.atomic.AtomicLong livenessChecks;
+
+    OwnerLock(Memory memory, WriterTable writers, long owner, long selfToken, StoreSettings settings) {
+        this.probe = settings.heldLockProbe;
+        this.waitLimitNanos = settings.lockWaitLimitNanos;
+        this.giveUpRecheckNanos = settings.giveUpRecheckNanos;
+        this.livenessChecks = settings.livenessChecks;
         this.memory = memory;
         this.writers = writers;
         this.owner = owner;
         this.selfToken = selfToken;
-        this.waitLimitNanos = waitLimitNanos;
+    }
+
+    /** §6.3 for the holder of a lock; counted for tests. */
+    private boolean holderIsDead(long holder) {
+        if (livenessChecks != null) {
+            livenessChecks.incrementAndGet();
+        }
+        return writers.isDead(holder, selfToken);
     }
 
     long owner() {
@@ -189,7 +203,7 @@ final class OwnerLock {
                     // Gave up on this very owner word before: no second wait. Seen alive within the
                     // check period: give up at once (§6.3's own granularity); else check it once.
                     long now = System.nanoTime();
-                    if (now - knownStuck.aliveAtNanos < CHECK_PERIOD_NANOS) {
+                    if (now - knownStuck.aliveAtNanos < giveUpRecheckNanos) {
                         return false;
                     }
                     if (steal(offset, holder)) {
@@ -220,7 +234,7 @@ final class OwnerLock {
                     continue;
                 }
                 nextCheck = now + CHECK_PERIOD_NANOS;
-                if (now - deadline > 0 && !writers.isDead(holder, selfToken)) {
+                if (now - deadline > 0 && !holderIsDead(holder)) {
                     remember(offset, holder, now);
                     return false; // §6.2 give up: a live holder for the whole limit
                 }
@@ -233,7 +247,7 @@ final class OwnerLock {
 
     /** Steals the lock if {@code holder} is dead; false when it is alive (or the word moved on). */
     private boolean steal(long offset, long holder) {
-        if (writers.isDead(holder, selfToken) && memory.casLong(offset, holder, owner)) {
+        if (holderIsDead(holder) && memory.casLong(offset, holder, owner)) {
             memory.atomicAddLong(Layouts.STOLEN_LOCKS, 1);
             acquired(offset);
             return true;

@@ -152,6 +152,44 @@ class LockGiveUpTest {
         }
     }
 
+    /**
+     * The give-up memo (FORMAT.md §6.2) as behaviour, not time: after the first give-up, a waiter
+     * on the same word makes no liveness check while the holder's sighting is younger than the
+     * recheck period (an hour here), and exactly one per sample when the period is 0. Without the
+     * memo every drop would check (and wait the limit again).
+     */
+    @ParameterizedTest(name = "recheck period {0} ns")
+    @ValueSource(longs = {3_600_000_000_000L, 0L})
+    void samplesDroppedOnAWordGivenUpOnMakeNoLivenessCheckWithinTheRecheckPeriod(long recheckNanos) throws Exception {
+        Path file = dir.resolve("memo.hints");
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(4))) {
+            store.record("a", 100, 10);
+        }
+        long token = liveToken(false, file);
+        long owner = WriterTable.ownerWord(ENTRY, 1);
+        withRawMapping(file, m -> {
+            long entry = new WriterTable(m, GEOMETRY, null).entryOffset(ENTRY);
+            m.plainLong(entry + Layouts.WRITER_TOKEN, token);
+            m.plainLong(entry + Layouts.WRITER_GENERATION, 1);
+            m.plainLong(Slots.lock(new Slots(GEOMETRY).slot(0)), owner);
+        });
+        java.util.concurrent.atomic.AtomicLong checks = new java.util.concurrent.atomic.AtomicLong();
+        StoreSettings settings = StoreSettings.DEFAULT.lockWaitLimitNanos(LIMIT_NANOS).giveUpRecheckNanos(recheckNanos)
+                .countLivenessChecks(checks);
+        try (HintStore store = TestStores.open(file, HintStoreOptions.defaults(), settings)) {
+            Region a = store.region("a");
+            store.record("a", 500, 50); // waits the limit, checking the holder, and gives up
+            assertTrue(checks.get() >= 1, "the first waiter checked the holder");
+            long afterFirst = checks.get();
+            for (int i = 0; i < 100; i++) {
+                store.record("a", 500, 50);
+                a.record(500, 50);
+            }
+            assertEquals(recheckNanos == 0 ? 200 : 0, checks.get() - afterFirst, "liveness checks of 200 dropped samples");
+            assertEquals(1, store.dispatchCount("a"), "all dropped");
+        }
+    }
+
     @org.junit.jupiter.api.Test
     void anEvictionWhoseVictimIsLockedByALiveProcessGivesUpAndLeavesTheClockAsItWas() throws Exception {
         Path file = dir.resolve("victim.hints");
