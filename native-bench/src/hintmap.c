@@ -580,8 +580,11 @@ static int pid_maps_this_file(hm_store *s, uint64_t pid) {
     return maps_scan(path, 0, &self, NULL) != 0;
 }
 
-/* §6.3. Slow path only (lock waits after the spins, writer-entry reclaim at open). */
-static int token_alive(hm_store *s, uint64_t token) {
+/* §6.3. Slow path only (lock waits after the spins, writer-entry reclaim at open). maps_rule 0:
+ * without §6.3's last rule, for the writer-table reclaim (§6.1): its CAS compares the token alone,
+ * and a writer that closes and reopens the file between our check and our CAS claims the same
+ * entry with the same token; judged by its mappings (none in that gap) it would lose its claim. */
+static int token_alive(hm_store *s, uint64_t token, int maps_rule) {
     if (token == 0) return 0;
     if (token == s->token) return 1; /* this process (it maps the file: s is its mapping) */
     const uint64_t pid = token >> HM_TOKEN_START_BITS;
@@ -595,6 +598,7 @@ static int token_alive(hm_store *s, uint64_t token) {
     /* A zombie leader whose other threads still run (main called pthread_exit) is alive; its
      * maps read empty, so the maps rule does not apply to it. */
     if (state == 'Z') return proc_thread_count(pid) > 1;
+    if (!maps_rule) return 1;
     /* Last rule: a process that does not map THIS file is not its writer: the token came with a
      * copy of a live file (cp), or names a reused pid whose start time matches. */
     return pid_maps_this_file(s, pid);
@@ -609,7 +613,7 @@ static int owner_dead(hm_store *s, uint64_t owner) {
     if ((gen & 0xFFFFFFFFu) != owner >> 32) return 1;
     uint64_t token = atomic_load_explicit(&w->token, ACQ); /* acquire: pairs with claim CAS / release store */
     if (token == 0) return 1;
-    return !token_alive(s, token);
+    return !token_alive(s, token, 1);
 }
 
 static uint64_t monotonic_ns(void) {
@@ -1625,7 +1629,7 @@ static int writer_claim(open_ctx *ctx, hm_store *s) {
     for (uint32_t i = 0; i < s->writer_entries; i++) {
         hm_writer_entry *w = &s->writers[i];
         uint64_t t = atomic_load_explicit(&w->token, ACQ); /* acquire: pairs with claim/release */
-        if (t != 0 && !token_alive(s, t)) {
+        if (t != 0 && !token_alive(s, t, 0)) { /* only a process that is not running: see token_alive */
             /* relaxed CAS: reclaiming publishes nothing; losing the race is fine */
             atomic_compare_exchange_strong_explicit(&w->token, &t, 0, RLX, RLX);
         }
@@ -1777,13 +1781,13 @@ static int owner_check(open_ctx *ctx, int fd, const struct stat *st, uint32_t fl
  * fewer than file_bytes bytes are allocated to it (st_blocks, 512-byte units). */
 static int sparse_allocate(open_ctx *ctx, int fd, const struct stat *st, uint64_t file_bytes, int read_only) {
     off_t hole = lseek(fd, 0, SEEK_HOLE);
-    if (hole < 0) {
-        int e = errno;
-        if (e == EINVAL || e == ENXIO || e == EOPNOTSUPP || e == ENOSYS) return HM_OK; /* no SEEK_HOLE: no hole known */
-        return OFAIL(ctx, HM_EIO, "cannot look for unallocated ranges (lseek SEEK_HOLE): %s [check sparse]", strerror(e));
-    }
+    if (hole < 0) return HM_OK; /* FORMAT §5 step 4a: a failing lseek (no SEEK_HOLE here) reads as no hole */
     const uint64_t allocated = st->st_blocks > 0 ? (uint64_t)st->st_blocks * 512u : 0;
-    if ((uint64_t)hole >= file_bytes || allocated >= file_bytes) return HM_OK;
+    if ((uint64_t)hole >= file_bytes) return HM_OK;
+    /* ext4 and tmpfs report allocated, never-written ranges as holes too (every created file has
+     * them); the block count tells those apart for a reader. A writer allocates regardless (a no-op
+     * on allocated ranges), because the block count also counts metadata that could hide a hole. */
+    if (read_only && allocated >= file_bytes) return HM_OK;
     if (read_only)
         return OFAIL(ctx, HM_ESPARSE,
                      "the file has unallocated ranges (e.g. a sparse copy: %llu of its %llu bytes allocated, the first "

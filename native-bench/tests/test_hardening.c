@@ -1368,8 +1368,9 @@ static int writers_attached(hm_store *s) {
 
 /* A copy (cp) of a file whose slot lock a live writer holds: the lock words and writer entries in
  * the copy name that writer, which is alive but does not map the copy. The copy's first writer
- * reclaims those entries and steals the lock at once; on the original file the same record is
- * still dropped after the limit, because there the holder lives and maps it. */
+ * steals the lock at once (the lock wait's liveness check applies §6.3's maps rule); the entry
+ * stays until that process exits (the reclaim at open does not apply the maps rule, §6.1). On
+ * the original file the same record is still dropped after the limit: there the holder maps it. */
 static void test_copied_file_lock_of_live_holder_is_stolen(void) {
     char p[1024], q[1024];
     snprintf(p, sizeof p, "%s", tpath("live-orig.hm"));
@@ -1414,7 +1415,7 @@ static void test_copied_file_lock_of_live_holder_is_stolen(void) {
     CHECK_EQ(hm_stats_get(orig, &st_orig), HM_OK);
     CHECK_EQ(hm_close(orig), HM_OK);
     kill_child(holder);
-    CHECK_EQ(attached, 1);       /* the holder's entry came with the copy and was reclaimed */
+    CHECK_EQ(attached, 2);       /* the holder's entry came with the copy and stays: it is running */
     CHECK_EQ(rc, HM_OK);
     CHECK_EQ(lrc, HM_OK);
     CHECK_EQ(r.dispatch_count, 2); /* the sample counted */
@@ -1427,9 +1428,11 @@ static void test_copied_file_lock_of_live_holder_is_stolen(void) {
     CHECK_EQ(st_orig.stolen_locks, 0);
 }
 
-/* Writer entries copied with a file (cp of a file with live writers) are reclaimed by the copy's
- * next writer: only it is attached to the copy, while the original keeps its live writers. */
-static void test_copied_file_writer_entries_reclaimed(void) {
+/* Writer entries copied with a file (cp of a file with live writers) name running processes:
+ * the copy's next writer keeps them (§6.1 reclaims only entries of processes that are not
+ * running: a reopen between the check and the CAS must not lose its claim) and a writer that
+ * opens the copy after those processes exited reclaims them. */
+static void test_copied_file_writer_entries_kept_until_their_processes_exit(void) {
     char p[1024], q[1024];
     snprintf(p, sizeof p, "%s", tpath("entries-orig.hm"));
     snprintf(q, sizeof q, "%s", tpath("entries-copy.hm"));
@@ -1448,12 +1451,18 @@ static void test_copied_file_writer_entries_reclaimed(void) {
     if (orig) hm_close(orig);
     kill_child(a);
     kill_child(b);
+    hm_store *later = NULL;
+    int orc3 = hm_open(q, &w, &later);
+    int attached_later = orc3 == HM_OK ? writers_attached(later) : -1;
+    if (later) hm_close(later);
     CHECK(a > 0 && b > 0);
     CHECK_EQ(copied, 0);
     CHECK_EQ(orc, HM_OK);
-    CHECK_EQ(attached, 1);
+    CHECK_EQ(attached, 3);        /* a's and b's copied entries, and this process */
     CHECK_EQ(orc2, HM_OK);
     CHECK_EQ(attached_orig, 3);
+    CHECK_EQ(orc3, HM_OK);
+    CHECK_EQ(attached_later, 1);  /* a and b exited: reclaimed */
 }
 
 /* ------------------------------------------------------------------ give up, remembered (§6.2) */
@@ -1636,7 +1645,7 @@ const hm_test_case *hm_t_hardening_cases(size_t *n) {
         {"sparse_copy_on_full_tmpfs", test_sparse_copy_on_full_tmpfs},
         {"check_detects_header_changed_in_mapping", test_check_detects_header_changed_in_mapping},
         {"copied_file_lock_of_live_holder_is_stolen", test_copied_file_lock_of_live_holder_is_stolen},
-        {"copied_file_writer_entries_reclaimed", test_copied_file_writer_entries_reclaimed},
+        {"copied_file_writer_entries_kept_until_their_processes_exit", test_copied_file_writer_entries_kept_until_their_processes_exit},
         {"giveup_remembered_without_liveness_check", test_giveup_remembered_without_liveness_check},
         {"acl_rule_decisions", test_acl_rule_decisions},
         {"group_shared_acl_write_refused", test_group_shared_acl_write_refused},

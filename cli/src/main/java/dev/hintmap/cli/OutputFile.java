@@ -116,7 +116,8 @@ final class OutputFile {
      * (read-only: nothing is claimed). None when nothing is there, when a symbolic link is (the
      * rename replaces the link, not the file its writers mapped), or when the library cannot
      * open it as a hint file at all (no writer of ours can have it open either, unless it was
-     * damaged under them: then there is no table to name them by).
+     * damaged under them: then there is no table to name them by). A hint file that a reader
+     * cannot open for another reason (holes, an I/O error) may have writers: that is refused.
      */
     private List<Long> liveWriters() throws IOException {
         if (!Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
@@ -127,8 +128,18 @@ final class OutputFile {
         HintStoreOptions options = files.options().followSymlinks(false).allowForeignOwner(true).readOnly(true);
         try (HintStore store = HintStore.open(path, options)) {
             return store.info().writers().stream().filter(w -> w.alive()).map(w -> w.pid()).toList();
-        } catch (HintFileException notAHintFile) {
-            return List.of();
+        } catch (HintFileException e) {
+            return switch (e.problem()) {
+                case NOT_A_HINT_FILE, UNFINISHED, UNSUPPORTED_VERSION, CORRUPT_HEADER, LAYOUT_MISMATCH, INCONSISTENT,
+                        TRUNCATED -> List.of(); // no table: no writer of this format can be using it
+                default -> {
+                    if (replace.replaceLive) {
+                        yield List.of();
+                    }
+                    throw new DataLossRefused("cannot tell whether writers are attached to " + path + " ("
+                            + e.getMessage() + "): use --replace-live to replace it anyway");
+                }
+            };
         }
     }
 

@@ -58,22 +58,41 @@ class StatAndErrorsTest {
         }
     }
 
-    /** Reliability round 2: a sparse copy made stat die of an uncaught InternalError (exit 1). */
-    @Test
-    void statOfASparseCopyIsAnUnusableFileNotACrash() throws Exception {
-        Path file = dir.resolve("dense.hints");
+    /** A hint file with holes: the header page and the last byte written, as cp --sparse=always leaves it. */
+    private Path sparseHintFile(String name) throws Exception {
+        Path file = dir.resolve("dense-" + name);
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
             store.record("a", 100, 1);
         }
-        Path sparse = dir.resolve("sparse.hints");
+        Path sparse = dir.resolve(name);
         byte[] content = Files.readAllBytes(file);
         try (var out = java.nio.channels.FileChannel.open(sparse, java.nio.file.StandardOpenOption.CREATE_NEW,
                 java.nio.file.StandardOpenOption.WRITE)) {
-            out.write(java.nio.ByteBuffer.wrap(content, 0, 4096), 0); // the header page only, as cp --sparse=always
+            out.write(java.nio.ByteBuffer.wrap(content, 0, 4096), 0);
             out.write(java.nio.ByteBuffer.wrap(content, content.length - 1, 1), content.length - 1);
         }
-        Cli.Result result = Cli.run("stat", sparse.toString()).expect(ExitCode.BAD_FILE);
+        return sparse;
+    }
+
+    /** Reliability round 2: a sparse copy made stat die of an uncaught InternalError (exit 1). */
+    @Test
+    void statOfASparseCopyIsAnUnusableFileNotACrash() throws Exception {
+        Cli.Result result = Cli.run("stat", sparseHintFile("sparse.hints").toString()).expect(ExitCode.BAD_FILE);
         assertTrue(result.err().contains("unallocated ranges"), result.err());
+    }
+
+    /** A reader cannot open a file with holes, so it cannot tell whether writers are attached: merge refuses. */
+    @Test
+    void mergeOntoAHintFileItCannotInspectNeedsReplaceLive() throws Exception {
+        Path out = sparseHintFile("out.hints");
+        Path in = dir.resolve("in.hints");
+        try (HintStore store = HintStore.open(in, HintStoreOptions.defaults())) {
+            store.record("b", 100, 1);
+        }
+        Cli.Result refused = Cli.run("merge", in.toString(), "-o", out.toString(), "--force").expect(ExitCode.PROBLEMS);
+        assertTrue(refused.err().contains("cannot tell whether writers are attached") && refused.err().contains("--replace-live"),
+                refused.err());
+        Cli.run("merge", in.toString(), "-o", out.toString(), "--force", "--replace-live").expect(ExitCode.OK);
     }
 
     @Test

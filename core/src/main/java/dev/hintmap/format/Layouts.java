@@ -8,6 +8,8 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The file layout of {@code docs/FORMAT.md} §3 as {@link StructLayout}s. Every offset used by the
@@ -175,23 +177,40 @@ public final class Layouts {
         out.append(layout.name().orElseThrow()).append(" size ").append(layout.byteSize()).append('\n');
     }
 
-    /** The layout fingerprint of §3.4, derived from the layouts above. */
+    /**
+     * The layout fingerprint of §3.4, derived by walking the layouts above: the cache line and
+     * word sizes, the sizes of the four structs and of an index entry, then the offset of every
+     * named field of the header, the slot's fixed part (followed by where the name begins, right
+     * after it), a record copy and a writer entry, in declaration order. No list of offsets is
+     * written by hand: a field added to a layout changes it (and the description), so a build
+     * whose layout differs from the C library's refuses the other's files.
+     */
     public static long fingerprint() {
-        long[] values = {
-            CACHE_LINE, WORD, HEADER.byteSize(), WRITER_ENTRY.byteSize(), INDEX_ENTRY_BYTES,
-            SLOT_FIXED.byteSize(), RECORD_COPY_BYTES,
-            MAGIC, FORMAT_VERSION, HEADER_BYTES, LAYOUT_FINGERPRINT, CAPACITY, MAX_NAME_BYTES,
-            SLOT_BYTES, INDEX_ENTRIES, MAX_PROBE, WRITER_ENTRIES, HOT_THRESHOLD_NS, CREATED_EPOCH_MS,
-            WRITER_TABLE_OFFSET, INDEX_OFFSET, SLOTS_OFFSET, FILE_BYTES, HEADER_CHECKSUM,
-            STRUCT_LOCK, JOURNAL_SLOT, INDEX_SEQ, CLOCK_HAND, LIVE_COUNT, HIGH_WATER, EVICTIONS,
-            RECOVERIES, DROPPED_INSERTS, STOLEN_LOCKS,
-            SLOT_LOCK, SLOT_SEQ, SLOT_GEN, SLOT_HASH, SLOT_NAME_LEN, SLOT_REFERENCED, SLOT_COPIES, SLOT_NAME,
-            REC_COUNT, REC_TOTAL, REC_MAX, REC_BYTES,
-            WRITER_TOKEN, WRITER_GENERATION,
-        };
+        List<Long> values = new ArrayList<>(List.of((long) CACHE_LINE, (long) WORD, HEADER.byteSize(),
+                WRITER_ENTRY.byteSize(), (long) INDEX_ENTRY_BYTES, SLOT_FIXED.byteSize(), RECORD_COPY.byteSize()));
+        namedOffsets(HEADER, values);
+        namedOffsets(SLOT_FIXED, values);
+        values.add(SLOT_FIXED.byteSize()); // the name area follows the fixed part (SLOT_NAME)
+        namedOffsets(RECORD_COPY, values);
+        namedOffsets(WRITER_ENTRY, values);
+        return fingerprintOf(values);
+    }
+
+    private static void namedOffsets(StructLayout layout, List<Long> out) {
+        long offset = 0;
+        for (MemoryLayout member : layout.memberLayouts()) {
+            if (member.name().isPresent()) {
+                out.add(offset);
+            }
+            offset += member.byteSize();
+        }
+    }
+
+    /** hm64 of the values as consecutive little-endian u32s in a 256-byte zeroed buffer (§3.4). */
+    private static long fingerprintOf(List<Long> values) {
         byte[] bytes = new byte[64 * 4];
-        for (int i = 0; i < values.length; i++) {
-            int v = Math.toIntExact(values[i]);
+        for (int i = 0; i < values.size(); i++) {
+            int v = Math.toIntExact(values.get(i));
             bytes[4 * i] = (byte) v;
             bytes[4 * i + 1] = (byte) (v >>> 8);
             bytes[4 * i + 2] = (byte) (v >>> 16);

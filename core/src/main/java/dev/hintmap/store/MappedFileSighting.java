@@ -31,9 +31,8 @@ final class MappedFileSighting {
     enum Sighting { MAPS_FILE, DOES_NOT_MAP_FILE, UNKNOWN }
 
     private final long mappingAddress;
-    /** {@code "MAJ:MIN INODE"} as maps prints it, once learnt; null until then or when /proc/self/maps has no such line. */
+    /** {@code "MAJ:MIN INODE"} as maps prints it, once learnt; null until then (a failed read is tried again). */
     private volatile String key;
-    private volatile boolean keyUnavailable;
 
     /** @param mappingAddress an address inside this process's mapping of the file */
     MappedFileSighting(long mappingAddress) {
@@ -57,19 +56,15 @@ final class MappedFileSighting {
 
     private String key() {
         String k = key;
-        if (k != null || keyUnavailable) {
+        if (k != null) {
             return k;
         }
         try (InputStream in = Files.newInputStream(Path.of("/proc/self/maps"))) {
             k = new MapsReader(in).fileKeyAt(mappingAddress);
         } catch (IOException | RuntimeException e) {
-            k = null;
+            k = null; // cannot tell now (say, out of descriptors): the rule is skipped, and tried again next time
         }
-        if (k == null) {
-            keyUnavailable = true;
-        } else {
-            key = k;
-        }
+        key = k;
         return k;
     }
 
@@ -105,11 +100,19 @@ final class MappedFileSighting {
             return null;
         }
 
-        /** Whether some line maps the file named {@code key} ({@code "MAJ:MIN INODE"}). */
+        /**
+         * Whether some line maps the file named {@code key} ({@code "MAJ:MIN INODE"}).
+         *
+         * @throws IOException also for a line that does not parse: a maps file this reader does
+         *     not understand cannot prove that a process does not map the file
+         */
         boolean containsFile(String key) throws IOException {
             while (nextLine()) {
                 String[] f = fields();
-                if (f != null && key.equals(f[3] + " " + f[4])) {
+                if (f == null) {
+                    throw new IOException("unexpected maps line: " + line);
+                }
+                if (key.equals(f[3] + " " + f[4])) {
                     return true;
                 }
             }

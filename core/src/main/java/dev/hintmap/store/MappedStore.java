@@ -303,14 +303,13 @@ public final class MappedStore implements AutoCloseable {
                         writerEngine(memory, geometry, writers, claim, token, settings), writers, false, fd, stat,
                         options.followSymlinks());
             }
-        } catch (IOException | PosixException | RuntimeException | InternalError e) {
-            Exception failure = switch (e) {
+        } catch (IOException | PosixException | RuntimeException | Error e) {
+            Throwable failure = switch (e) {
                 case HintFileException h -> h;
                 case PosixException p -> new HintFileException(file, Problem.IO, null, "cannot open hint file: " + p.getMessage(), p);
                 case IOException io -> new HintFileException(file, Problem.IO, null, "cannot map hint file: " + io, io);
                 case InternalError fault -> faultWhileOpening(file, fd, openedBytes, fault); // asks fd: before it is closed
-                case RuntimeException r -> r;
-                default -> throw new AssertionError(e);
+                default -> e; // runtime exceptions and other errors (a stack overflow) propagate as they are
             };
             if (claimedToken != null) {
                 try {
@@ -328,6 +327,9 @@ public final class MappedStore implements AutoCloseable {
             PosixFiles.close(fd);
             if (failure instanceof HintFileException h) {
                 throw h;
+            }
+            if (failure instanceof Error err) {
+                throw err;
             }
             throw (RuntimeException) failure;
         }
@@ -364,10 +366,14 @@ public final class MappedStore implements AutoCloseable {
     private static void allocateHoles(Path file, int fd, PosixFiles.Stat stat, long fileBytes, boolean readOnly)
             throws HintFileException {
         long hole = PosixFiles.firstHole(fd);
-        if (hole < 0 || hole >= fileBytes || stat.allocatedBytes() >= fileBytes) {
-            // No hole; or a filesystem that does not report holes; or SEEK_HOLE's "hole" is a range
-            // allocated and never written (ext4 and tmpfs report those too, as every file that
-            // creation allocated has): the blocks are there, nothing can fault for want of space.
+        if (hole < 0 || hole >= fileBytes) {
+            return; // no hole, or a filesystem that does not report holes
+        }
+        if (readOnly && stat.allocatedBytes() >= fileBytes) {
+            // SEEK_HOLE's "hole" is a range allocated and never written (ext4 and tmpfs report those
+            // too, as every file that creation allocated has): the blocks are there. Only readers
+            // need this test; a writer just allocates, a no-op on allocated ranges, because the
+            // block count also counts metadata blocks that could hide a real hole.
             return;
         }
         if (readOnly) {

@@ -19,21 +19,25 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <h2>A lock whose acquire or release threw</h2>
  * Every critical section releases in a {@code finally}, but the release is itself a call, and a
- * {@code StackOverflowError} (a caller deep in recursion) can be thrown at its entry, before the
- * store, or inside the access after it; likewise an acquire can throw after its CAS succeeded.
- * The frame that saw the error then cannot call anything (the call would overflow again): it
- * only stores the lock's offset into a {@link Suspect}, a field write, and rethrows (one for the
- * structure lock, one for slot locks: an insertion that overflows can leave both). All this
- * process's threads share one owner word, so the word alone cannot tell a lock that a thread
- * left behind from one that another of our threads holds right now. The mark does: a thread
- * that acquires the suspect lock normally clears it (the release had happened after all), and a
- * later acquire of any lock of this store (a thread with stack to spare) resolves it — when the
- * word still holds our owner word at two sightings at least one check period apart, the mark
- * is still set, and no acquisition cleared it, no thread of ours holds it (they hold locks for
- * nanoseconds), so it is released. Until then other processes wait for it as for a live
- * holder, at most the wait limit. One slot-lock mark per store: a second error while one is
- * pending overwrites it, and that lock waits for this process's exit (only overflows at the same
- * moment on two threads do that).
+ * {@code StackOverflowError} (a caller deep in recursion) can be thrown at its entry, before its
+ * store; likewise the bookkeeping of an acquire runs after its CAS and can throw. Stack banging
+ * makes the store itself safe: HotSpot checks the stack at each call's entry, and the calls that
+ * follow a store or a CAS inside the access are made from the same frame at no greater depth
+ * than the one that performed it, so an overflow out of {@link #release} means the store did not
+ * happen, and one out of a CAS means the CAS did not. The frame that catches such an error cannot
+ * call anything (the call would overflow again): it stores the lock's offset into a
+ * {@link Suspect} (a field write), sets {@link #anySuspect} and rethrows. The marked lock is
+ * then held by our owner word and by no thread: the acquire that threw never returned it, the
+ * release that threw never stored. A thread entering the store with no lock held
+ * ({@link #resolveSuspects}) gives it back once it has seen it still held at two sightings at
+ * least one check period apart — a margin for the case the argument above rules out — and a
+ * thread that takes a marked lock with a CAS from 0 clears the mark (its release had happened).
+ * Until then other processes wait for it as for a live holder, at most the wait limit.
+ * Only an acquire that threw after its CAS, or a release that threw, marks: an error before
+ * the CAS leaves nothing behind, and marking then could hand a lock another thread of ours holds
+ * to the resolver. Slot locks have {@value #SLOT_SUSPECTS} marks, chosen by offset (two pending
+ * marks on slots that share one overwrite each other, and the first waits for this process's
+ * exit); the structure lock has its own.
  */
 final class OwnerLock {
     private static final int SPINS_BETWEEN_CHECKS = 1024;
@@ -54,34 +58,33 @@ final class OwnerLock {
     private boolean anyStuck;
     /** Null outside tests; see {@link HeldLockProbe.Section#ACQUIRED} and {@link HeldLockProbe.Section#RELEASE}. */
     private final HeldLockProbe probe;
-    /** The mark of a slot lock whose acquire or release threw (class notes). */
-    final Suspect slotSuspect = new Suspect();
+
+    static final int SLOT_SUSPECTS = 8;
+    /** Selects a slot lock's mark: {@code slotSuspects[(int) (offset >>> 6) & SLOT_SUSPECT_MASK]}, no call. */
+    static final int SLOT_SUSPECT_MASK = SLOT_SUSPECTS - 1;
+    /** Marks of slot locks left behind by a thread whose acquire or release threw (class notes). */
+    final Suspect[] slotSuspects = new Suspect[SLOT_SUSPECTS];
     /** The mark of the structure lock, likewise. */
     final Suspect structSuspect = new Suspect();
+    /** Whether a mark may be pending: one read on the way into the store. Written by marking frames too. */
+    volatile boolean anySuspect;
+
+    {
+        for (int i = 0; i < SLOT_SUSPECTS; i++) {
+            slotSuspects[i] = new Suspect();
+        }
+    }
 
     /**
-     * A lock that a thread of this process may have left behind. {@link #lock} is written by a
-     * frame that cannot afford a call: a plain field store, volatile so that every thread sees it.
+     * A lock that a thread of this process left behind. {@link #lock} is written by a frame that
+     * cannot afford a call: a plain field store, volatile so that every thread sees it.
      */
     static final class Suspect {
-        private static final java.lang.invoke.VarHandle LOCK;
-
-        static {
-            try {
-                LOCK = java.lang.invoke.MethodHandles.lookup().findVarHandle(Suspect.class, "lock", long.class);
-            } catch (ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
-
         /** The lock's offset, or 0. */
         volatile long lock;
-        /** When the pending lock was first found still held (never 0 then), or 0; under this object's monitor. */
+        /** The lock {@link #sinceNanos} belongs to (a new mark starts a new wait); under this object's monitor. */
+        private long sightedLock;
         private long sinceNanos;
-
-        boolean clear(long offset) {
-            return LOCK.compareAndSet(this, offset, 0L);
-        }
     }
 
     /** A live owner word given up on, and the {@link System#nanoTime()} of its last liveness check. */
@@ -122,22 +125,32 @@ final class OwnerLock {
      *     (the caller must change nothing under the lock and drop its sample)
      */
     boolean acquire(long offset) {
-        if ((slotSuspect.lock | structSuspect.lock) != 0) {
-            resolve(slotSuspect);
-            resolve(structSuspect);
-        }
         if (memory.casLong(offset, 0L, owner)) {
-            acquired(offset);
+            try {
+                acquired(offset);
+            } catch (Throwable e) { // the lock is ours and nobody will release it: mark it (class notes)
+                (offset == Layouts.STRUCT_LOCK ? structSuspect : slotSuspects[(int) (offset >>> 6) & SLOT_SUSPECT_MASK]).lock = offset;
+                anySuspect = true;
+                throw e;
+            }
             return true;
         }
         return acquireContended(offset);
     }
 
+    private Suspect suspectFor(long offset) {
+        return offset == Layouts.STRUCT_LOCK ? structSuspect : slotSuspects[(int) (offset >>> 6) & SLOT_SUSPECT_MASK];
+    }
+
     /** After a CAS that took the lock: what the memos knew about its word is out of date. */
     private void acquired(long offset) {
-        Suspect suspect = offset == Layouts.STRUCT_LOCK ? structSuspect : slotSuspect;
-        if (suspect.lock == offset) {
-            suspect.clear(offset); // it was free: the release that threw had happened
+        if (anySuspect) {
+            Suspect suspect = suspectFor(offset);
+            synchronized (suspect) {
+                if (suspect.lock == offset) {
+                    suspect.lock = 0; // it was free: the release that threw had happened after all
+                }
+            }
         }
         if (anyStuck) {
             stuck.remove(offset); // the word was 0 (or dead): it changed since anyone gave up on it
@@ -148,35 +161,48 @@ final class OwnerLock {
     }
 
     /**
-     * Releases the suspect lock when no thread of ours can hold it (class notes); called on the
-     * way into an acquire, never for a lock the caller holds.
+     * Gives back the locks that threads of ours left behind (class notes). Called only by a
+     * thread that holds no lock (the store's entry points): it may release any marked lock.
      */
-    private void resolve(Suspect suspect) {
+    void resolveSuspects() {
+        anySuspect = false; // before the scan: a mark made during it sets the flag again
+        boolean pending = resolve(structSuspect);
+        for (Suspect suspect : slotSuspects) {
+            pending |= resolve(suspect);
+        }
+        if (pending) {
+            anySuspect = true;
+        }
+    }
+
+    /** @return whether the mark is still pending */
+    private boolean resolve(Suspect suspect) {
         long lock = suspect.lock;
         if (lock == 0) {
-            return;
+            return false;
         }
         long now = System.nanoTime();
         synchronized (suspect) {
-            if (suspect.lock != lock) {
-                return;
+            lock = suspect.lock;
+            if (lock == 0) {
+                return false;
             }
             if (memory.acquireLong(lock) != owner) {
-                suspect.clear(lock); // free or taken on since: nothing was left behind
-                suspect.sinceNanos = 0;
-                return;
+                suspect.lock = 0; // free, or taken by another process: nothing of ours is left there
+                return false;
             }
-            if (suspect.sinceNanos == 0) {
-                suspect.sinceNanos = now | 1; // first sighting
-                return;
+            if (suspect.sightedLock != lock) {
+                suspect.sightedLock = lock; // first sighting of this mark
+                suspect.sinceNanos = now;
+                return true;
             }
             if (now - suspect.sinceNanos < CHECK_PERIOD_NANOS) {
-                return;
+                return true;
             }
-            if (suspect.clear(lock)) {
-                suspect.sinceNanos = 0;
-                memory.releaseLong(lock, 0L); // left behind by a thread whose acquire or release threw
-            }
+            suspect.lock = 0;
+            suspect.sightedLock = 0;
+            memory.releaseLong(lock, 0L); // left behind by a thread whose acquire or release threw
+            return false;
         }
     }
 
@@ -189,13 +215,21 @@ final class OwnerLock {
             long holder = memory.acquireLong(offset);
             if (holder == 0) {
                 if (memory.casLong(offset, 0L, owner)) {
-                    acquired(offset);
+                    try {
+                        acquired(offset);
+                    } catch (Throwable e) { // as in acquire
+                        (offset == Layouts.STRUCT_LOCK ? structSuspect : slotSuspects[(int) (offset >>> 6) & SLOT_SUSPECT_MASK]).lock = offset;
+                        anySuspect = true;
+                        throw e;
+                    }
                     return true;
                 }
                 continue;
             }
-            if (holder == owner && (slotSuspect.lock == offset || structSuspect.lock == offset)) {
-                resolve(offset == Layouts.STRUCT_LOCK ? structSuspect : slotSuspect); // perhaps left behind (class notes)
+            if (holder == owner && anySuspect && suspectFor(offset).lock == offset) {
+                // Left behind by a thread of ours (class notes); this thread holds no slot lock
+                // (lock order), and when it waits for the structure lock it holds nothing.
+                resolve(suspectFor(offset));
             }
             Stuck knownStuck = stuck.get(offset);
             if (knownStuck != null) {
@@ -248,8 +282,14 @@ final class OwnerLock {
     /** Steals the lock if {@code holder} is dead; false when it is alive (or the word moved on). */
     private boolean steal(long offset, long holder) {
         if (holderIsDead(holder) && memory.casLong(offset, holder, owner)) {
-            memory.atomicAddLong(Layouts.STOLEN_LOCKS, 1);
-            acquired(offset);
+            try {
+                memory.atomicAddLong(Layouts.STOLEN_LOCKS, 1);
+                acquired(offset);
+            } catch (Throwable e) { // as in acquire
+                (offset == Layouts.STRUCT_LOCK ? structSuspect : slotSuspects[(int) (offset >>> 6) & SLOT_SUSPECT_MASK]).lock = offset;
+                anySuspect = true;
+                throw e;
+            }
             return true;
         }
         return false;
@@ -266,7 +306,7 @@ final class OwnerLock {
     /**
      * Gives the lock back; the release store publishes every write made while holding it. The
      * caller holds the lock and catches whatever is thrown from here by storing the
-     * offset into its {@link Suspect} (class notes).
+     * offset into its {@link Suspect} and setting {@link #anySuspect} (class notes).
      */
     void release(long offset) {
         if (probe != null) {

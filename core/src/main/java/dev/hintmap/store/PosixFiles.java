@@ -36,6 +36,7 @@ final class PosixFiles {
 
     // errno values used by callers (asm-generic, the same on x86-64 and AArch64)
     static final int ENOENT = 2;
+    static final int EINTR = 4;
     static final int EACCES = 13;
     static final int EEXIST = 17;
     static final int EISDIR = 21;
@@ -302,8 +303,12 @@ final class PosixFiles {
     static int fallocateInPlace(int fd, long length) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = arena.allocate(Calls.CAPTURE);
-            int rc = (int) Calls.FALLOCATE.invokeExact(state, fd, 0, 0L, length);
-            return rc == 0 ? 0 : Calls.errno(state);
+            while (true) {
+                int rc = (int) Calls.FALLOCATE.invokeExact(state, fd, 0, 0L, length);
+                if (rc == 0 || Calls.errno(state) != EINTR) {
+                    return rc == 0 ? 0 : Calls.errno(state);
+                }
+            }
         } catch (Throwable t) {
             throw rethrow(t);
         }

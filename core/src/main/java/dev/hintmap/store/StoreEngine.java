@@ -70,24 +70,11 @@ public final class StoreEngine {
         this.probe = probe;
     }
 
-    /**
-     * {@link OwnerLock#acquire}; a throwable escaping it (a {@code StackOverflowError} after its
-     * CAS) marks the lock suspect, for {@link OwnerLock} to release once no thread of ours can hold it.
-     * Every release is written out at its call site with the same catch, in the frame that holds
-     * the lock: a helper's own entry could overflow before it could mark anything.
+    /*
+     * Every release below is written out at its call site with the same catch, in the frame that
+     * holds the lock: a helper's own entry could overflow before it could mark anything
+     * (OwnerLock's notes "A lock whose acquire or release threw").
      */
-    private boolean acquire(long lock) {
-        try {
-            return locks.acquire(lock);
-        } catch (Throwable e) {
-            if (lock == Layouts.STRUCT_LOCK) {
-                locks.structSuspect.lock = lock;
-            } else {
-                locks.slotSuspect.lock = lock;
-            }
-            throw e;
-        }
-    }
 
     private void probe(HeldLockProbe.Section section) {
         if (probe != null) {
@@ -289,6 +276,9 @@ public final class StoreEngine {
      * for {@link #record}.
      */
     public void add(EncodedName name, long count, long total, long max, long bytes, Snapshot scratch) {
+        if (locks.anySuspect) {
+            locks.resolveSuspects(); // this thread holds no lock here
+        }
         for (int attempt = 0; attempt < MAX_RECORD_ATTEMPTS; attempt++) {
             if (lookup(name, scratch)) {
                 if (addInto(scratch.slot, scratch.gen, count, total, max, bytes)) {
@@ -314,6 +304,9 @@ public final class StoreEngine {
      *     recorded, or dropped because a live holder kept the slot lock past the wait limit (§6.2)
      */
     public boolean recordInto(int k, long gen, long kernelNs, long bytes) {
+        if (locks.anySuspect) {
+            locks.resolveSuspects(); // this thread holds no lock here
+        }
         return addInto(k, gen, 1, kernelNs, kernelNs, bytes);
     }
 
@@ -321,7 +314,7 @@ public final class StoreEngine {
     private boolean addInto(int k, long gen, long count, long total, long max, long bytes) {
         long slot = slots.slot(k);
         long lock = Slots.lock(slot);
-        if (!acquire(lock)) {
+        if (!locks.acquire(lock)) {
             return true; // gave up (§6.2): nothing changed, the sample is dropped
         }
         try {
@@ -346,7 +339,8 @@ public final class StoreEngine {
             try {
                 locks.release(lock);
             } catch (Throwable e) {
-                locks.slotSuspect.lock = lock; // a field store, no call: a call would overflow again
+                locks.slotSuspects[(int) (lock >>> 6) & OwnerLock.SLOT_SUSPECT_MASK].lock = lock; // field stores, no call:
+                locks.anySuspect = true; // a call would overflow again
                 throw e;
             }
         }
@@ -364,9 +358,12 @@ public final class StoreEngine {
      *     lock-free to learn whether a region was skipped
      */
     public Decay decaySlot(int k, double factor) {
+        if (locks.anySuspect) {
+            locks.resolveSuspects(); // this thread holds no lock here
+        }
         long slot = slots.slot(k);
         long lock = Slots.lock(slot);
-        if (!acquire(lock)) {
+        if (!locks.acquire(lock)) {
             return Decay.LOCK_HELD; // a live holder kept it past the wait limit (§6.2): not aged
         }
         try {
@@ -394,7 +391,8 @@ public final class StoreEngine {
             try {
                 locks.release(lock);
             } catch (Throwable e) {
-                locks.slotSuspect.lock = lock; // a field store, no call: a call would overflow again
+                locks.slotSuspects[(int) (lock >>> 6) & OwnerLock.SLOT_SUSPECT_MASK].lock = lock; // field stores, no call:
+                locks.anySuspect = true; // a call would overflow again
                 throw e;
             }
         }
@@ -416,7 +414,7 @@ public final class StoreEngine {
      *     after the structure lock is released
      */
     private boolean insertOrFind(EncodedName name, long count, long total, long max, long bytes, Snapshot scratch) {
-        if (!acquire(Layouts.STRUCT_LOCK)) {
+        if (!locks.acquire(Layouts.STRUCT_LOCK)) {
             scratch.slot = -1; // gave up on a live holder (§6.2): dropped, nothing changed
             return true;
         }
@@ -451,7 +449,8 @@ public final class StoreEngine {
                 try {
                     locks.release(victimLock);
                 } catch (Throwable e) {
-                    locks.slotSuspect.lock = victimLock; // a field store, no call: a call would overflow again
+                    locks.slotSuspects[(int) (victimLock >>> 6) & OwnerLock.SLOT_SUSPECT_MASK].lock = victimLock; // field stores, no call:
+                    locks.anySuspect = true; // a call would overflow again
                     throw e;
                 }
             }
@@ -464,7 +463,8 @@ public final class StoreEngine {
             try {
                 locks.release(Layouts.STRUCT_LOCK);
             } catch (Throwable e) {
-                locks.structSuspect.lock = Layouts.STRUCT_LOCK; // a field store, no call: a call would overflow again
+                locks.structSuspect.lock = Layouts.STRUCT_LOCK; // field stores, no call:
+                locks.anySuspect = true; // a call would overflow again
                 throw e;
             }
         }
@@ -492,7 +492,7 @@ public final class StoreEngine {
             int k = ClockHand.choose(clockFrames);
             long slot = slots.slot(k);
             long lock = Slots.lock(slot);
-            if (!acquire(lock)) {
+            if (!locks.acquire(lock)) {
                 // §6.2 give up: put the hand and high_water back (the bits it cleared only aged regions)
                 memory.plainLong(Layouts.CLOCK_HAND, hand);
                 memory.releaseLong(Layouts.HIGH_WATER, highWater);
@@ -514,7 +514,8 @@ public final class StoreEngine {
                     try {
                         locks.release(lock);
                     } catch (Throwable e) {
-                        locks.slotSuspect.lock = lock; // a field store, no call: a call would overflow again
+                        locks.slotSuspects[(int) (lock >>> 6) & OwnerLock.SLOT_SUSPECT_MASK].lock = lock; // field stores, no call:
+                        locks.anySuspect = true; // a call would overflow again
                         throw e;
                     }
                 }
@@ -653,7 +654,7 @@ public final class StoreEngine {
     private boolean freeSlot(int k) {
         long slot = slots.slot(k);
         long lock = Slots.lock(slot);
-        if (!acquire(lock)) {
+        if (!locks.acquire(lock)) {
             return false;
         }
         try {
@@ -663,7 +664,8 @@ public final class StoreEngine {
             try {
                 locks.release(lock);
             } catch (Throwable e) {
-                locks.slotSuspect.lock = lock; // a field store, no call: a call would overflow again
+                locks.slotSuspects[(int) (lock >>> 6) & OwnerLock.SLOT_SUSPECT_MASK].lock = lock; // field stores, no call:
+                locks.anySuspect = true; // a call would overflow again
                 throw e;
             }
         }

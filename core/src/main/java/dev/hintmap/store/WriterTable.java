@@ -59,7 +59,13 @@ final class WriterTable {
     Claim claim(long token) {
         for (int i = 0; i < entries; i++) {
             long held = memory.acquireLong(entryOffset(i) + Layouts.WRITER_TOKEN);
-            if (held != 0 && held != token && !isAlive(held)) {
+            // Only a process that is not running loses its entry here: §6.3 without its maps rule.
+            // The CAS below compares the token alone, and a writer that closes and reopens the
+            // file between our check and our CAS claims the same entry with the same token; had
+            // we judged it by its mappings (none in that gap), we would clear its fresh claim.
+            // Entries of running processes that do not map this file (a copy's) cost nothing:
+            // their locks are judged by the full rule (isDead) when someone waits for them.
+            if (held != 0 && held != token && !ProcessIdentity.isAlive(held, null)) {
                 memory.casLong(entryOffset(i) + Layouts.WRITER_TOKEN, held, 0L); // losing the race is fine
             }
         }

@@ -41,6 +41,19 @@ class LayoutTest {
         assertEquals(16, Layouts.WRITER_ENTRY.byteSize());
     }
 
+    /**
+     * The committed vector is the layout's description; C's {@code hm-layout} prints the same
+     * (NativeConformanceTest diffs the two), so a field added on one side only fails the build.
+     */
+    @Test
+    void theDescriptionWalkedFromTheLayoutsIsTheCommittedVector() throws java.io.IOException {
+        java.util.List<String> vector = java.nio.file.Files.readAllLines(
+                java.nio.file.Path.of("src/test/resources/vectors/layout.txt"));
+        int from = vector.indexOf("# layout description: struct.field offset size (Java Layouts.describe(), C hm-layout)");
+        assertTrue(from > 0, "the vector holds the description");
+        assertEquals(String.join("\n", vector.subList(from + 1, vector.size())) + "\n", Layouts.describe());
+    }
+
     @Test
     void everyAtomicWordIsNaturallyAligned() {
         for (String line : Layouts.describe().split("\n")) {

@@ -56,8 +56,8 @@ class OperatorActionsTest {
             try (HintStore onCopy = HintStore.open(copy, HintStoreOptions.defaults().readOnly(true))) {
                 assertEquals(2, onCopy.dispatchCount("a"), "the sample on the copy was counted, not dropped");
                 assertEquals(1, onCopy.info().stolenLocks(), "the copied lock was taken over at once");
-                assertTrue(onCopy.info().writers().stream().noneMatch(w -> w.alive()),
-                        "the original's writer is not attached to the copy: " + onCopy.info().writers());
+                // The copied writer entry stays until this JVM exits (§6.1 reclaims by pid and start
+                // time only); it holds nothing, and its locks are judged by the full rule of §6.3.
             }
             writer.record("a", 1_000, 1); // the original is untouched by all this
             assertEquals(2, writer.dispatchCount("a"));
