@@ -131,6 +131,8 @@ public final class HintStore implements AutoCloseable {
             EncodedNames.record(engine, name, scratch.snapshot, kernelNs, bytesTouched);
         } catch (InternalError fault) {
             throw mapped.onFault(fault);
+        } catch (IllegalStateException e) {
+            throw mapped.onClosedRace(e); // closed by another thread meanwhile
         }
     }
 
@@ -181,6 +183,8 @@ public final class HintStore implements AutoCloseable {
             return engine.size();
         } catch (InternalError fault) {
             throw mapped.onFault(fault);
+        } catch (IllegalStateException e) {
+            throw mapped.onClosedRace(e); // closed by another thread meanwhile
         }
     }
 
@@ -213,6 +217,8 @@ public final class HintStore implements AutoCloseable {
             return engine.counter(Layouts.EVICTIONS);
         } catch (InternalError fault) {
             throw mapped.onFault(fault);
+        } catch (IllegalStateException e) {
+            throw mapped.onClosedRace(e); // closed by another thread meanwhile
         }
     }
 
@@ -239,6 +245,8 @@ public final class HintStore implements AutoCloseable {
             }
         } catch (InternalError fault) {
             throw mapped.onFault(fault);
+        } catch (IllegalStateException e) {
+            throw mapped.onClosedRace(e); // closed by another thread meanwhile
         }
     }
 
@@ -286,6 +294,8 @@ public final class HintStore implements AutoCloseable {
             }
         } catch (InternalError fault) {
             throw mapped.onFault(fault);
+        } catch (IllegalStateException e) {
+            throw mapped.onClosedRace(e); // closed by another thread meanwhile
         }
         List<RegionRecord> result = new ArrayList<>(top);
         result.sort(hotter);
@@ -333,6 +343,8 @@ public final class HintStore implements AutoCloseable {
                     record.bytesTotal(), scratch.snapshot);
         } catch (InternalError fault) {
             throw mapped.onFault(fault);
+        } catch (IllegalStateException e) {
+            throw mapped.onClosedRace(e); // closed by another thread meanwhile
         }
     }
 
@@ -381,6 +393,8 @@ public final class HintStore implements AutoCloseable {
             }
         } catch (InternalError fault) {
             throw mapped.onFault(fault);
+        } catch (IllegalStateException e) {
+            throw mapped.onClosedRace(e); // closed by another thread meanwhile
         }
         return new DecayResult(aged, skipped);
     }
@@ -395,6 +409,8 @@ public final class HintStore implements AutoCloseable {
             return mapped.info();
         } catch (InternalError fault) {
             throw mapped.onFault(fault);
+        } catch (IllegalStateException e) {
+            throw mapped.onClosedRace(e); // closed by another thread meanwhile
         }
     }
 
@@ -422,6 +438,8 @@ public final class HintStore implements AutoCloseable {
             mapped.force();
         } catch (InternalError fault) {
             throw mapped.onFault(fault);
+        } catch (IllegalStateException e) {
+            throw mapped.onClosedRace(e); // closed by another thread meanwhile
         }
     }
 
@@ -462,6 +480,8 @@ public final class HintStore implements AutoCloseable {
             return EncodedNames.lookup(engine, name, scratch.snapshot) ? scratch.snapshot : null;
         } catch (InternalError fault) {
             throw mapped.onFault(fault);
+        } catch (IllegalStateException e) {
+            throw mapped.onClosedRace(e); // closed by another thread meanwhile
         }
     }
 

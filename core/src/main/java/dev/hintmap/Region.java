@@ -50,6 +50,8 @@ public final class Region {
             resolution = EncodedNames.recordResolving(store.engine(), name, kernelNs, bytesTouched);
         } catch (InternalError fault) {
             throw store.mapped().onFault(fault);
+        } catch (IllegalStateException e) {
+            throw store.mapped().onClosedRace(e); // closed by another thread meanwhile
         }
     }
 

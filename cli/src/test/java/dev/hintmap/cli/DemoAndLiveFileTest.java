@@ -40,7 +40,7 @@ class DemoAndLiveFileTest {
                 Thread.sleep(50);
             }
             b = Cli.hmBench(file, 20, "live_b_", 30);
-            Thread.sleep(500);
+            Cli.awaitLiveWriters(file, 2); // polls until both are attached
             String stat = Cli.run("stat", file.toString()).expect(0).out();
             java.util.regex.Matcher attached = java.util.regex.Pattern.compile("writers +(\\d+) attached now").matcher(stat);
             assertTrue(attached.find() && Integer.parseInt(attached.group(1)) >= 2, "both writers attached:\n" + stat);

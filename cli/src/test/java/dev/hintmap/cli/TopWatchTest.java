@@ -88,17 +88,28 @@ class TopWatchTest {
         try (dev.hintmap.HintStore other = dev.hintmap.HintStore.open(replacement, dev.hintmap.HintStoreOptions.defaults())) {
             other.record("arrived_after_the_rename", 5_000_000, 1);
         }
+        java.io.StringWriter screen = new java.io.StringWriter();
         Thread renamer = Thread.ofPlatform().start(() -> {
             try {
-                Thread.sleep(700);
+                // rename once the second frame is out: frames 1-2 show the old file, frame 5 the new
+                long deadline = System.nanoTime() + 60_000_000_000L;
+                while (!screen.toString().contains("--- refresh 2 at ")) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("no second frame within 60 s");
+                    }
+                    Thread.sleep(5);
+                }
                 Files.move(replacement, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
                         java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
         });
-        String out = Cli.run("top", "--watch", "--interval", "400", "--iterations", "5", file.toString()).expect(0).out();
+        int exit = HintmapCli.run(new String[] {"top", "--watch", "--interval", "400", "--iterations", "5", file.toString()},
+                new java.io.PrintWriter(screen, true), new java.io.PrintWriter(new java.io.StringWriter(), true));
         renamer.join();
+        assertEquals(0, exit);
+        String out = screen.toString();
         String[] frames = out.split("--- refresh ");
         assertTrue(frames[1].contains("gemm_bf16_128x128x64") && !frames[1].contains("arrived_after_the_rename"), out);
         assertTrue(frames[5].contains("arrived_after_the_rename") && !frames[5].contains("gemm_bf16_128x128x64"), out);
@@ -109,7 +120,22 @@ class TopWatchTest {
             Thread.sleep(50);
         }
         assertTrue(Files.exists(file), "hm-bench created " + file);
-        Thread.sleep(300); // a few hundred samples in
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (dispatches(file) < 300) { // a few hundred samples in, so that rates are above 0
+            assertTrue(System.nanoTime() < deadline, "hm-bench recorded 300 samples into " + file);
+            Thread.sleep(20);
+        }
+    }
+
+    private static long dispatches(Path file) {
+        try (dev.hintmap.HintStore store = dev.hintmap.HintStore.open(file,
+                dev.hintmap.HintStoreOptions.defaults().readOnly(true))) {
+            long[] total = new long[1];
+            store.forEach(r -> total[0] += r.dispatchCount());
+            return total[0];
+        } catch (java.io.IOException | RuntimeException e) {
+            return 0; // not published yet
+        }
     }
 
     static String shellQuote(List<String> words) {

@@ -719,6 +719,20 @@ public final class MappedStore implements AutoCloseable {
         }
     }
 
+    /**
+     * An {@link IllegalStateException} from an access to the mapping: when another thread closed
+     * the store meanwhile (the arena refuses the access with a bare "Already closed"), the
+     * store's own refusal naming its file, caused by it; any other as it is.
+     */
+    public RuntimeException onClosedRace(IllegalStateException e) {
+        if (state != CLOSED) {
+            return e;
+        }
+        RuntimeException refusal = refusal();
+        refusal.initCause(e);
+        return refusal;
+    }
+
     private synchronized HintFileException markTruncated(long size, Throwable cause) {
         return markFailed(new HintFileException(file, Problem.TRUNCATED, "file_bytes",
                 "file was truncated to " + size + " bytes under the mapping; expected " + header.geometry().fileBytes()

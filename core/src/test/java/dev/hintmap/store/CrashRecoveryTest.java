@@ -400,6 +400,8 @@ class CrashRecoveryTest {
         assertEquals(3, endings.size());
         for (Throwable e : endings) {
             assertTrue(e instanceof IllegalStateException, e.toString());
+            assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().endsWith(" is closed"),
+                    "the store's own refusal naming its file, not the arena's bare message: " + e);
         }
         try (HintStore again = HintStore.open(file, HintStoreOptions.defaults())) {
             for (int i = 0; i < 12; i++) {
