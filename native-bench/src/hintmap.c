@@ -255,64 +255,21 @@ static uint64_t hash_words(const uint64_t *w, uint32_t len, uint32_t nwords) {
 
 /* ------------------------------------------------------------------ layout fingerprint (§3.4) */
 
+/* The inputs come from the X-macro lists of hintmap_format.h (the only place the layout is
+ * written down), as offsetof/sizeof of this build's structs, which the lists pin by
+ * _Static_assert; the order of §3.4 is that of HM_LAYOUT_FINGERPRINT_SIZES/_OFFSETS. */
 uint64_t hm_layout_fingerprint(void) {
     uint32_t v[64];
     unsigned n = 0;
-    memset(v, 0, sizeof v);
-    /* 1. sizes */
-    v[n++] = HM_CACHE_LINE;
-    v[n++] = (uint32_t)sizeof(uint64_t);
-    v[n++] = (uint32_t)sizeof(hm_file_header);
-    v[n++] = (uint32_t)sizeof(hm_writer_entry);
-    v[n++] = (uint32_t)HM_INDEX_ENTRY_BYTES;
-    v[n++] = (uint32_t)sizeof(hm_slot);
-    v[n++] = (uint32_t)sizeof(hm_record_copy);
-    /* 2. header field offsets, table order of §3.1-3.3 */
-    v[n++] = HM_HDR_MAGIC_OFFSET;
-    v[n++] = HM_HDR_FORMAT_VERSION_OFFSET;
-    v[n++] = HM_HDR_HEADER_BYTES_OFFSET;
-    v[n++] = HM_HDR_LAYOUT_FINGERPRINT_OFFSET;
-    v[n++] = HM_HDR_CAPACITY_OFFSET;
-    v[n++] = HM_HDR_MAX_NAME_BYTES_OFFSET;
-    v[n++] = HM_HDR_SLOT_BYTES_OFFSET;
-    v[n++] = HM_HDR_INDEX_ENTRIES_OFFSET;
-    v[n++] = HM_HDR_MAX_PROBE_OFFSET;
-    v[n++] = HM_HDR_WRITER_ENTRIES_OFFSET;
-    v[n++] = HM_HDR_HOT_THRESHOLD_NS_OFFSET;
-    v[n++] = HM_HDR_CREATED_EPOCH_MS_OFFSET;
-    v[n++] = HM_HDR_WRITER_TABLE_OFFSET_OFFSET;
-    v[n++] = HM_HDR_INDEX_OFFSET_OFFSET;
-    v[n++] = HM_HDR_SLOTS_OFFSET_OFFSET;
-    v[n++] = HM_HDR_FILE_BYTES_OFFSET;
-    v[n++] = HM_HDR_HEADER_CHECKSUM_OFFSET;
-    v[n++] = HM_HDR_STRUCT_LOCK_OFFSET;
-    v[n++] = HM_HDR_JOURNAL_SLOT_OFFSET;
-    v[n++] = HM_HDR_INDEX_SEQ_OFFSET;
-    v[n++] = HM_HDR_CLOCK_HAND_OFFSET;
-    v[n++] = HM_HDR_LIVE_COUNT_OFFSET;
-    v[n++] = HM_HDR_HIGH_WATER_OFFSET;
-    v[n++] = HM_HDR_EVICTIONS_OFFSET;
-    v[n++] = HM_HDR_RECOVERIES_OFFSET;
-    v[n++] = HM_HDR_DROPPED_INSERTS_OFFSET;
-    v[n++] = HM_HDR_STOLEN_LOCKS_OFFSET;
-    /* 3. slot field offsets (§3.6) */
-    v[n++] = HM_SLOT_LOCK_OFFSET;
-    v[n++] = HM_SLOT_SEQ_OFFSET;
-    v[n++] = HM_SLOT_GEN_OFFSET;
-    v[n++] = HM_SLOT_HASH_OFFSET;
-    v[n++] = HM_SLOT_NAME_LEN_OFFSET;
-    v[n++] = HM_SLOT_REFERENCED_OFFSET;
-    v[n++] = HM_SLOT_COPIES_OFFSET;
-    v[n++] = HM_SLOT_NAME_OFFSET;
-    /* 4. record copy field offsets (§3.7) */
-    v[n++] = HM_REC_DISPATCH_COUNT_OFFSET;
-    v[n++] = HM_REC_KERNEL_NS_TOTAL_OFFSET;
-    v[n++] = HM_REC_KERNEL_NS_MAX_OFFSET;
-    v[n++] = HM_REC_BYTES_TOTAL_OFFSET;
-    /* 5. writer entry field offsets (§3.5) */
-    v[n++] = HM_WRITER_TOKEN_OFFSET;
-    v[n++] = HM_WRITER_GENERATION_OFFSET;
-    /* 6. zero fill to 64 values: v[48..63] already 0 */
+    memset(v, 0, sizeof v); /* 6. zero fill to 64 values */
+#define FP_V(x) v[n++] = (x);
+#define FP_F(st, name, up, off, type) FP_V((uint32_t)offsetof(HM_CTYPE(st), name))
+#define FP_A(st, name, up, off, type, cnt) FP_V((uint32_t)offsetof(HM_CTYPE(st), name))
+    HM_LAYOUT_FINGERPRINT_SIZES(FP_V)                                      /* 1. sizes */
+    HM_LAYOUT_FINGERPRINT_OFFSETS(FP_F, FP_A, HM_LAYOUT_SKIP_R, FP_F)     /* 2.-5. offsets */
+#undef FP_A
+#undef FP_F
+#undef FP_V
     (void)n;
     return hm_hash64(v, sizeof v); /* u32 values little-endian: the target's own order */
 }

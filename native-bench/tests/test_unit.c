@@ -8,6 +8,7 @@
 #include "hintmap.h"
 #include "hintmap_format.h"
 #include "hm_internal.h"
+#include "hm_layout.h"
 #include "hm_test.h"
 #include "test_concurrent.h"
 #include "test_hardening.h"
@@ -114,6 +115,47 @@ static void test_layout_fingerprint(void) {
     hm_file_header *h = hm_test_mapping(s);
     CHECK_EQ_U64(h->layout_fingerprint, want);
     CHECK_EQ(hm_close(s), HM_OK);
+}
+
+/* The description hm-layout prints (from the X-macro lists) is, line for line, the one committed
+ * in layout.txt after "# layout description", which Java's Layouts.describe() must print too: a
+ * field added to (or moved in) one language's layout only fails that language's test. */
+static void test_layout_description_matches_committed_vector(void) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/layout.txt", g_vectors);
+    size_t len;
+    char *txt = (char *)t_read_file(path, &len);
+    CHECK(txt != NULL);
+    const char *marker = "# layout description:";
+    char *p = strstr(txt, marker);
+    if (p == NULL) free(txt);
+    CHECK(p != NULL);
+    p += strcspn(p, "\n");
+    if (*p) p++;
+    size_t need = hm_layout_describe(NULL, 0);
+    char *mine = malloc(need + 1);
+    if (mine == NULL) free(txt);
+    CHECK(mine != NULL);
+    CHECK_EQ(hm_layout_describe(mine, need + 1), need);
+    /* Compare line by line, so that a failure names the first line that differs. */
+    const char *a = mine, *b = p;
+    int line = 1, same = 1;
+    while (same && (*a || *b)) {
+        size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+        if (la != lb || memcmp(a, b, la) != 0) {
+            fprintf(stderr, "  description line %d: hm-layout \"%.*s\", layout.txt \"%.*s\"\n", line, (int)la, a,
+                    (int)lb, b);
+            same = 0;
+            break;
+        }
+        a += la + (a[la] == '\n');
+        b += lb + (b[lb] == '\n');
+        line++;
+    }
+    free(mine);
+    free(txt);
+    CHECK(same);
+    CHECK(line > 40); /* 4 structs, 40 named fields and size lines: not an empty match */
 }
 
 /* ------------------------------------------------------------------ create / open */
@@ -1039,6 +1081,7 @@ int main(int argc, char **argv) {
     static const hm_test_case cases[] = {
         {"hash_vectors", test_hash_vectors},
         {"layout_fingerprint", test_layout_fingerprint},
+        {"layout_description_matches_committed_vector", test_layout_description_matches_committed_vector},
         {"create_open_reopen", test_create_open_reopen},
         {"writer_entry_released", test_writer_entry_released},
         {"record_semantics", test_record_semantics},
