@@ -5,7 +5,7 @@
  * slot of the real layout (hm_slot: 64-byte control line + 64-byte record line) in a
  * MAP_SHARED file, with no hashing, lookup or liveness logic:
  *
- *   lock:  CAS(lock 0->owner, acquire); load gen; load seq; 4 relaxed loads (cur copy);
+ *   lock:  CAS(lock 0->owner, acquire); load gen; release fence; load seq; 4 relaxed loads (cur copy);
  *          4 relaxed stores (next copy); release store seq; relaxed store referenced;
  *          release store lock = 0                                   (what hintmap does)
  *   faa:   3 relaxed fetch_add (count, total, bytes) + CAS-max loop on max
@@ -70,6 +70,7 @@ static void record_lock(hm_slot *sl, uint64_t owner, uint64_t g, uint64_t ns, ui
         cpu_relax();
     }
     if (atomic_load_explicit(&sl->gen, RLX) != g) __builtin_trap(); /* never: gen is constant here */
+    atomic_thread_fence(REL); /* as slot_record: the seqlock's store-store fence (FORMAT §1, §7.1) */
     uint64_t seq = atomic_load_explicit(&sl->seq, RLX);
     hm_record_copy *cur = &sl->copies[seq & 1], *nxt = &sl->copies[(seq + 1) & 1];
     uint64_t c = atomic_load_explicit(&cur->dispatch_count, RLX);

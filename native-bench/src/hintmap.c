@@ -866,11 +866,15 @@ static int slot_record(hm_store *s, uint32_t k, uint64_t g, uint64_t ns, uint64_
         lock_release(&sl->lock);
         return 0;
     }
-#ifdef HM_STRICT_C11_SEQLOCK
-    /* Not required by FORMAT.md (it relies on cumulative hardware ordering, §1/§7); makes the
-     * seqlock correct in the C11 abstract model too. Free on x86 (a compiler barrier only). */
+    /* release fence, before any store into the copy (FORMAT §1, §7.1): it orders what this
+     * holder saw on taking the lock -- the seq the previous holder published -- before the relaxed
+     * stores below. A reader (§7.2.1) whose relaxed load of the copy sees one of those stores
+     * synchronizes with this fence through its acquire fence, so its re-load of seq sees at least
+     * that seq, not its s1, and it retries. This is the same store-store fence the structural
+     * path issues after making gen odd (§7.4 step 7). Without it only the cumulativity of
+     * release/acquire on x86-64 and AArch64 kept a torn copy from being returned; with it the
+     * read is correct under the C11 model. Cost: a compiler barrier on x86-64, one dmb on AArch64. */
     atomic_thread_fence(REL);
-#endif
     uint64_t seq = atomic_load_explicit(&sl->seq, RLX); /* relaxed ("plain"): the lock orders it */
     hm_record_copy *cur = &sl->copies[seq & 1];
     hm_record_copy *nxt = &sl->copies[(seq + 1) & 1];
