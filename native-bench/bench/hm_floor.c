@@ -61,8 +61,6 @@ static inline void cpu_relax(void) {
 #endif
 }
 
-static inline uint64_t sat_add(uint64_t a, uint64_t b) { return a > HM_VALUE_MAX - b ? HM_VALUE_MAX : a + b; }
-
 static void record_lock(hm_slot *sl, uint64_t owner, uint64_t g, uint64_t ns, uint64_t bytes) {
     uint64_t expected = 0;
     while (!atomic_compare_exchange_weak_explicit(&sl->lock, &expected, owner, ACQ, RLX)) {
@@ -77,10 +75,10 @@ static void record_lock(hm_slot *sl, uint64_t owner, uint64_t g, uint64_t ns, ui
     uint64_t t = atomic_load_explicit(&cur->kernel_ns_total, RLX);
     uint64_t m = atomic_load_explicit(&cur->kernel_ns_max, RLX);
     uint64_t b = atomic_load_explicit(&cur->bytes_total, RLX);
-    atomic_store_explicit(&nxt->dispatch_count, sat_add(c, 1), RLX);
-    atomic_store_explicit(&nxt->kernel_ns_total, sat_add(t, ns), RLX);
+    atomic_store_explicit(&nxt->dispatch_count, hm_sat_add(c, 1), RLX);
+    atomic_store_explicit(&nxt->kernel_ns_total, hm_sat_add(t, ns), RLX);
     atomic_store_explicit(&nxt->kernel_ns_max, m > ns ? m : ns, RLX);
-    atomic_store_explicit(&nxt->bytes_total, sat_add(b, bytes), RLX);
+    atomic_store_explicit(&nxt->bytes_total, hm_sat_add(b, bytes), RLX);
     atomic_store_explicit(&sl->seq, seq + 1, REL);
     atomic_store_explicit(&sl->referenced, 1, RLX);
     atomic_store_explicit(&sl->lock, 0, REL);

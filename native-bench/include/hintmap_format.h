@@ -35,6 +35,22 @@
 #define HM_TOKEN_START_MASK    ((UINT64_C(1) << HM_TOKEN_START_BITS) - 1)
 
 /*
+ * hm_sat_add(a, b): THE saturating add of FORMAT §1/§7.1, the only one in the C code (records,
+ * statistics counters, hm-floor); Java's is the same function. Contract:
+ *   b is the caller's value, 0 <= b <= 2^63-1 (C clamps its inputs first, Java rejects negatives);
+ *   a comes from the file and may be damaged (top bit set);
+ *   result = a + b as unsigned 64-bit arithmetic, clamped to HM_VALUE_MAX = 2^63-1, so a damaged
+ *   a (>= 2^63) gives HM_VALUE_MAX and no value with the top bit set is ever stored.
+ * The one comparison needs no wider type: HM_VALUE_MAX - b cannot wrap for b in range, and
+ * a > HM_VALUE_MAX - b is exactly "a + b > HM_VALUE_MAX" (true for every damaged a). A b above
+ * the contract is clamped too, so that no caller's mistake can wrap either.
+ */
+static inline uint64_t hm_sat_add(uint64_t a, uint64_t b) {
+    if (b > HM_VALUE_MAX) b = HM_VALUE_MAX;
+    return a > HM_VALUE_MAX - b ? HM_VALUE_MAX : a + b;
+}
+
+/*
  * ---- the layout, once ----
  *
  * Each struct of FORMAT §3 is ONE X-macro field list below; everything else is expanded from it:

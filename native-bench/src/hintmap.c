@@ -139,14 +139,11 @@ static inline void cpu_relax(void) {
 
 static inline uint64_t clamp63(uint64_t v) { return v > HM_VALUE_MAX ? HM_VALUE_MAX : v; }
 
-/* min(a + b, 2^63-1) for b <= 2^63-1 and any a (a damaged file may hold a top bit). */
-static inline uint64_t sat_add(uint64_t a, uint64_t b) { return a > HM_VALUE_MAX - b ? HM_VALUE_MAX : a + b; }
-
 /* A statistics counter any writer may bump: saturating like every count of the file (§1), so a
  * counter at 2^63-1 never wraps into the top bit. Relaxed CAS loop: statistics order nothing. */
 static inline void counter_bump(_Atomic uint64_t *counter) {
     uint64_t v = atomic_load_explicit(counter, memory_order_relaxed);
-    while (!atomic_compare_exchange_weak_explicit(counter, &v, sat_add(v, 1), memory_order_relaxed,
+    while (!atomic_compare_exchange_weak_explicit(counter, &v, hm_sat_add(v, 1), memory_order_relaxed,
                                                   memory_order_relaxed)) {
     }
 }
@@ -884,10 +881,10 @@ static int slot_record(hm_store *s, uint32_t k, uint64_t g, uint64_t ns, uint64_
     uint64_t m = atomic_load_explicit(&cur->kernel_ns_max, RLX);
     uint64_t b = atomic_load_explicit(&cur->bytes_total, RLX);
     m = m > ns ? m : ns;
-    atomic_store_explicit(&nxt->dispatch_count, sat_add(c, 1), RLX);
-    atomic_store_explicit(&nxt->kernel_ns_total, sat_add(t, ns), RLX);
+    atomic_store_explicit(&nxt->dispatch_count, hm_sat_add(c, 1), RLX);
+    atomic_store_explicit(&nxt->kernel_ns_total, hm_sat_add(t, ns), RLX);
     atomic_store_explicit(&nxt->kernel_ns_max, clamp63(m), RLX);
-    atomic_store_explicit(&nxt->bytes_total, sat_add(b, bytes), RLX);
+    atomic_store_explicit(&nxt->bytes_total, hm_sat_add(b, bytes), RLX);
     atomic_store_explicit(&sl->seq, seq + 1, REL);   /* release: publishes nxt as the current copy */
     atomic_store_explicit(&sl->referenced, 1, RLX);  /* relaxed: a lost race only ages the region */
     lock_release(&sl->lock);
@@ -1054,7 +1051,7 @@ static __attribute__((warn_unused_result)) int recover(hm_store *s) {
     if (j != 0 && j <= s->capacity && !slot_free(s, (uint32_t)(j - 1))) return 0;
     if (!index_rebuild(s)) return 0;
     atomic_store_explicit(&h->journal_slot, 0, REL); /* release: journal cleared after the repair */
-    atomic_store_explicit(&h->recoveries, sat_add(atomic_load_explicit(&h->recoveries, RLX), 1), RLX);
+    atomic_store_explicit(&h->recoveries, hm_sat_add(atomic_load_explicit(&h->recoveries, RLX), 1), RLX);
     return 1;
 }
 
@@ -1145,7 +1142,7 @@ static int slot_assign(hm_store *s, uint32_t k, const hm_name *nm, uint64_t ns, 
         if (!index_delete(s, atomic_load_explicit(&sl->hash, RLX), k)) rebuild = 1;
         uint64_t live = atomic_load_explicit(&h->live_count, RLX);
         atomic_store_explicit(&h->live_count, live > 0 ? live - 1 : 0, REL); /* release store (§3.2) */
-        atomic_store_explicit(&h->evictions, sat_add(atomic_load_explicit(&h->evictions, RLX), 1), RLX);
+        atomic_store_explicit(&h->evictions, hm_sat_add(atomic_load_explicit(&h->evictions, RLX), 1), RLX);
     }
     /* 9: relaxed: all published by the release store of gen in step 11 */
     atomic_store_explicit(&sl->hash, nm->hash, RLX);

@@ -1044,6 +1044,51 @@ static void test_counters_saturate(void) {
     CHECK_EQ(hm_close(s), HM_OK);
 }
 
+/* hm_sat_add, the one saturating add (hintmap_format.h): b the caller's value in [0, 2^63-1], a
+ * from the file and possibly damaged; the result is a + b clamped to 2^63-1, a damaged a gives
+ * the maximum, and nothing it returns has the top bit set. */
+static void test_saturating_add_clamps_sums_and_damaged_values(void) {
+    const uint64_t M = HM_VALUE_MAX, TOP = UINT64_C(1) << 63;
+    CHECK_EQ_U64(hm_sat_add(0, 0), 0);
+    CHECK_EQ_U64(hm_sat_add(5, 7), 12);
+    CHECK_EQ_U64(hm_sat_add(0, M), M);
+    CHECK_EQ_U64(hm_sat_add(M - 7, 7), M);
+    CHECK_EQ_U64(hm_sat_add(M - 7, 8), M);
+    CHECK_EQ_U64(hm_sat_add(M, 1), M);
+    CHECK_EQ_U64(hm_sat_add(M, M), M);
+    CHECK_EQ_U64(hm_sat_add(TOP, 0), M);          /* damaged a, nothing added: still clamped */
+    CHECK_EQ_U64(hm_sat_add(TOP + 5, 1), M);
+    CHECK_EQ_U64(hm_sat_add(UINT64_MAX, 0), M);
+    CHECK_EQ_U64(hm_sat_add(UINT64_MAX, M), M);    /* would wrap to 2^63-2 unsigned */
+    CHECK_EQ_U64(hm_sat_add(1, UINT64_MAX), M);    /* b outside the contract does not wrap either */
+}
+
+/* A record into a copy a damaged file left with the top bit set (count and bytes) stores
+ * 2^63-1 there, never a wrapped or top-bit value: the region reads as a hint again. */
+static void test_record_onto_damaged_copy_saturates(void) {
+    hm_options o = opts(4, 0, 0);
+    hm_store *s;
+    OPEN_OK(s, tpath("damaged-copy.hm"), &o);
+    hm_region *r;
+    CHECK_EQ(hm_region_resolve(s, "a", 1, &r), HM_OK);
+    CHECK_EQ(hm_region_add(r, 10, 1), HM_OK);
+    uint32_t k;
+    CHECK_EQ(hm_test_slot_of(s, "a", 1, &k), HM_OK);
+    hm_slot *sl = hm_test_slot(s, k);
+    hm_record_copy *cur = &sl->copies[atomic_load(&sl->seq) & 1];
+    atomic_store(&cur->dispatch_count, (UINT64_C(1) << 63) + 5);
+    atomic_store(&cur->bytes_total, UINT64_MAX);
+    CHECK_EQ(hm_region_add(r, 10, 1), HM_OK); /* the handle is still resolved: straight to §7.1 */
+    hm_region_record rec;
+    CHECK_EQ(hm_region_lookup(r, &rec), HM_OK);
+    CHECK_EQ_U64(rec.dispatch_count, HM_VALUE_MAX);
+    CHECK_EQ_U64(rec.kernel_ns_total, 20);
+    CHECK_EQ_U64(rec.kernel_ns_max, 10);
+    CHECK_EQ_U64(rec.bytes_total, HM_VALUE_MAX);
+    hm_region_free(r);
+    CHECK_EQ(hm_close(s), HM_OK);
+}
+
 /* ------------------------------------------------------------------ hostile words in the mapping (§5 step 5) */
 
 /* Words a buggy or hostile writer can leave in the mapping are never trusted as offsets,
@@ -1632,6 +1677,8 @@ const hm_test_case *hm_t_hardening_cases(size_t *n) {
         {"live_owner_victim_and_recovery_give_up", test_live_owner_victim_and_recovery_give_up},
         {"hostile_words_are_bounded", test_hostile_words_are_bounded},
         {"counters_saturate", test_counters_saturate},
+        {"saturating_add_clamps_sums_and_damaged_values", test_saturating_add_clamps_sums_and_damaged_values},
+        {"record_onto_damaged_copy_saturates", test_record_onto_damaged_copy_saturates},
         {"sparse_copy_refused_read_only_allocated_by_writer", test_sparse_copy_refused_read_only_allocated_by_writer},
         {"sparse_copy_on_full_tmpfs", test_sparse_copy_on_full_tmpfs},
         {"check_detects_header_changed_in_mapping", test_check_detects_header_changed_in_mapping},
