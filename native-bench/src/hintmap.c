@@ -2233,7 +2233,12 @@ void hm_region_free(hm_region *r) {
     free(r);
 }
 
-/* ------------------------------------------------------------------ test hooks */
+/* ------------------------------------------------------------------ test hooks (hm_internal.h) */
+
+/* Only in the test variant (-DHM_TEST_HOOKS: build/libhintmap-test.a, the tests, the fuzz target,
+ * hm-bench): a program linking build/libhintmap.a cannot hold a lock forever, plant an owner or
+ * shorten the give-up limit through these, and `make check-user-lib` proves it has none. */
+#ifdef HM_TEST_HOOKS
 
 void *hm_test_mapping(hm_store *s) { return s && !atomic_load_explicit(&s->closed, RLX) ? s->base : NULL; }
 size_t hm_test_mapping_bytes(const hm_store *s) { return s ? s->map_bytes : 0; }
@@ -2295,3 +2300,5 @@ int hm_test_acl_rule(const void *acl_xattr, size_t len, uint32_t *id_out) {
     if (id_out) *id_out = id;
     return r;
 }
+
+#endif /* HM_TEST_HOOKS */
