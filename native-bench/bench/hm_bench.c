@@ -30,7 +30,7 @@
  */
 #define _GNU_SOURCE 1
 #include "hintmap.h"
-#include "hm_internal.h" /* --stuck only: a child holds a slot lock (hm_test_hold_slot_lock) */
+#include "hm_internal.h" /* --stuck only: a child holds a slot lock (hm_test_hold_slot_lock); built with -DHM_TEST_HOOKS */
 
 #include <errno.h>
 #include <getopt.h>

@@ -5,7 +5,7 @@
  * slot of the real layout (hm_slot: 64-byte control line + 64-byte record line) in a
  * MAP_SHARED file, with no hashing, lookup or liveness logic:
  *
- *   lock:  CAS(lock 0->owner, acquire); load gen; load seq; 4 relaxed loads (cur copy);
+ *   lock:  CAS(lock 0->owner, acquire); load gen; release fence; load seq; 4 relaxed loads (cur copy);
  *          4 relaxed stores (next copy); release store seq; relaxed store referenced;
  *          release store lock = 0                                   (what hintmap does)
  *   faa:   3 relaxed fetch_add (count, total, bytes) + CAS-max loop on max
@@ -61,8 +61,6 @@ static inline void cpu_relax(void) {
 #endif
 }
 
-static inline uint64_t sat_add(uint64_t a, uint64_t b) { return a > HM_VALUE_MAX - b ? HM_VALUE_MAX : a + b; }
-
 static void record_lock(hm_slot *sl, uint64_t owner, uint64_t g, uint64_t ns, uint64_t bytes) {
     uint64_t expected = 0;
     while (!atomic_compare_exchange_weak_explicit(&sl->lock, &expected, owner, ACQ, RLX)) {
@@ -70,16 +68,17 @@ static void record_lock(hm_slot *sl, uint64_t owner, uint64_t g, uint64_t ns, ui
         cpu_relax();
     }
     if (atomic_load_explicit(&sl->gen, RLX) != g) __builtin_trap(); /* never: gen is constant here */
+    atomic_thread_fence(REL); /* as slot_record: the seqlock's store-store fence (FORMAT §1, §7.1) */
     uint64_t seq = atomic_load_explicit(&sl->seq, RLX);
     hm_record_copy *cur = &sl->copies[seq & 1], *nxt = &sl->copies[(seq + 1) & 1];
     uint64_t c = atomic_load_explicit(&cur->dispatch_count, RLX);
     uint64_t t = atomic_load_explicit(&cur->kernel_ns_total, RLX);
     uint64_t m = atomic_load_explicit(&cur->kernel_ns_max, RLX);
     uint64_t b = atomic_load_explicit(&cur->bytes_total, RLX);
-    atomic_store_explicit(&nxt->dispatch_count, sat_add(c, 1), RLX);
-    atomic_store_explicit(&nxt->kernel_ns_total, sat_add(t, ns), RLX);
+    atomic_store_explicit(&nxt->dispatch_count, hm_sat_add(c, 1), RLX);
+    atomic_store_explicit(&nxt->kernel_ns_total, hm_sat_add(t, ns), RLX);
     atomic_store_explicit(&nxt->kernel_ns_max, m > ns ? m : ns, RLX);
-    atomic_store_explicit(&nxt->bytes_total, sat_add(b, bytes), RLX);
+    atomic_store_explicit(&nxt->bytes_total, hm_sat_add(b, bytes), RLX);
     atomic_store_explicit(&sl->seq, seq + 1, REL);
     atomic_store_explicit(&sl->referenced, 1, RLX);
     atomic_store_explicit(&sl->lock, 0, REL);

@@ -1,11 +1,10 @@
 /*
- * hintmap_format.h - the on-disk structures of docs/FORMAT.md version 1, one C
- * struct per region of the file, with HM_*_OFFSET macros derived by offsetof and
- * pinned by _Static_assert against the tables of FORMAT.md.
+ * hintmap_format.h - the on-disk structures of docs/FORMAT.md version 1: one X-macro field
+ * list per struct of the file, from which the C structs, the HM_*_OFFSET constants, the
+ * _Static_asserts against the tables of FORMAT.md and the layout fingerprint's inputs (§3.4)
+ * are all expanded (see "the layout, once" below).
  *
- * C11 only (uses _Atomic); not needed by users of hintmap.h. Every field that
- * FORMAT.md accesses atomically is _Atomic here, so that each access names its
- * memory order (atomic_load_explicit / atomic_store_explicit / CAS).
+ * C11 only (uses _Atomic); not needed by users of hintmap.h.
  */
 #ifndef HINTMAP_FORMAT_H
 #define HINTMAP_FORMAT_H
@@ -25,6 +24,8 @@
 #define HM_FORMAT_VERSION      1u
 #define HM_CACHE_LINE          64u
 #define HM_WORD_BYTES          8u
+#define HM_WRITER_ENTRY_BYTES  16u
+#define HM_RECORD_COPY_BYTES   32u
 #define HM_HEADER_BYTES        4096u
 #define HM_WRITER_ENTRIES      1024u
 #define HM_SLOT_FIXED_BYTES    128u
@@ -33,170 +34,194 @@
 #define HM_TOKEN_START_BITS    42
 #define HM_TOKEN_START_MASK    ((UINT64_C(1) << HM_TOKEN_START_BITS) - 1)
 
-/* ---- §3.1-3.3 header, 4096 bytes at offset 0 ---- */
-typedef struct hm_file_header {
-    /* line 0: immutable (0..127) */
-    _Atomic uint64_t magic;            /*   0  release-stored last by the creator   */
-    uint32_t format_version;           /*   8 */
-    uint32_t header_bytes;             /*  12 */
-    uint64_t layout_fingerprint;       /*  16 */
-    uint32_t capacity;                 /*  24 */
-    uint32_t max_name_bytes;           /*  28 */
-    uint32_t slot_bytes;               /*  32 */
-    uint32_t index_entries;            /*  36 */
-    uint32_t max_probe;                /*  40 */
-    uint32_t writer_entries;           /*  44 */
-    uint64_t hot_threshold_ns;         /*  48 */
-    uint64_t created_epoch_ms;         /*  56 */
-    uint64_t writer_table_offset;      /*  64 */
-    uint64_t index_offset;             /*  72 */
-    uint64_t slots_offset;             /*  80 */
-    uint64_t file_bytes;               /*  88 */
-    uint8_t  reserved0[24];            /*  96 */
-    uint64_t header_checksum;          /* 120  hm64(bytes[8,120)) */
-    /* line 2: coordination (128..191) */
-    _Atomic uint64_t struct_lock;      /* 128 */
-    _Atomic uint64_t journal_slot;     /* 136 */
-    _Atomic uint64_t index_seq;        /* 144 */
-    _Atomic uint64_t clock_hand;       /* 152 */
-    _Atomic uint64_t live_count;       /* 160 */
-    _Atomic uint64_t high_water;       /* 168 */
-    _Atomic uint64_t evictions;        /* 176 */
-    _Atomic uint64_t recoveries;       /* 184 */
-    /* line 3: statistics (192..255) */
-    _Atomic uint64_t dropped_inserts;  /* 192 */
-    _Atomic uint64_t stolen_locks;     /* 200 */
-    uint8_t  reserved3[48];            /* 208 */
-    uint8_t  reserved_tail[HM_HEADER_BYTES - 256]; /* 256..4095 */
-} hm_file_header;
+/*
+ * hm_sat_add(a, b): THE saturating add of FORMAT §1/§7.1, the only one in the C code (records,
+ * statistics counters, hm-floor); Java's is the same function. Contract:
+ *   b is the caller's value, 0 <= b <= 2^63-1 (C clamps its inputs first, Java rejects negatives);
+ *   a comes from the file and may be damaged (top bit set);
+ *   result = a + b as unsigned 64-bit arithmetic, clamped to HM_VALUE_MAX = 2^63-1, so a damaged
+ *   a (>= 2^63) gives HM_VALUE_MAX and no value with the top bit set is ever stored.
+ * The one comparison needs no wider type: HM_VALUE_MAX - b cannot wrap for b in range, and
+ * a > HM_VALUE_MAX - b is exactly "a + b > HM_VALUE_MAX" (true for every damaged a). A b above
+ * the contract is clamped too, so that no caller's mistake can wrap either.
+ */
+static inline uint64_t hm_sat_add(uint64_t a, uint64_t b) {
+    if (b > HM_VALUE_MAX) b = HM_VALUE_MAX;
+    return a > HM_VALUE_MAX - b ? HM_VALUE_MAX : a + b;
+}
 
-/* ---- §3.5 writer table entry, 16 bytes ---- */
-typedef struct hm_writer_entry {
-    _Atomic uint64_t token;       /* 0: 0 = free, else pid << 42 | starttime & (2^42-1) */
-    _Atomic uint64_t generation;  /* 8: +1 by each new holder (release)                   */
-} hm_writer_entry;
+/*
+ * ---- the layout, once ----
+ *
+ * Each struct of FORMAT §3 is ONE X-macro field list below; everything else is expanded from it:
+ * the C structs, the HM_*_OFFSET constants, the _Static_asserts (offsetof/sizeof of the structs
+ * against the offsets written in the list, i.e. the tables of FORMAT.md), the input list of the
+ * layout fingerprint (§3.4, hm_layout_fingerprint) and the canonical description of the layout
+ * (hm-layout, compared with core/src/test/resources/vectors/layout.txt and so with Java's
+ * Layouts.describe()). A field added here therefore changes the fingerprint and the description,
+ * and `make test` fails until FORMAT.md, the Java layouts and the vector agree with it.
+ *
+ * A list is applied to four macros, one per kind of row (st = the struct's name in the
+ * description, UP = the suffix of its HM_..._OFFSET constant, off = its FORMAT offset):
+ *   F(st, name, UP, off, type)       a named field
+ *   A(st, name, UP, off, type, n)    a named field of n elements (the slot's two record copies)
+ *   R(st, name, off, bytes)          reserved bytes (zero; unnamed in FORMAT, no fingerprint input)
+ *   T(st, name, UP, off, type)       the variable tail after the fixed part (the slot's name
+ *                                    words): a fingerprint input, not part of the struct's size
+ * Rows are in offset order. Fields FORMAT.md accesses atomically are _Atomic here, so that each
+ * access names its memory order (atomic_load_explicit / atomic_store_explicit / CAS).
+ */
 
-/* ---- §3.7 record copy, 32 bytes ---- */
-typedef struct hm_record_copy {
-    _Atomic uint64_t dispatch_count;   /*  0 */
-    _Atomic uint64_t kernel_ns_total;  /*  8 */
-    _Atomic uint64_t kernel_ns_max;    /* 16 */
-    _Atomic uint64_t bytes_total;      /* 24 */
-} hm_record_copy;
+/* §3.1-3.3 header, 4096 bytes at offset 0 */
+#define HM_LAYOUT_HEADER(F, A, R, T)                                                            \
+    /* line 0-1: immutable (0..127), written by the creator; magic release-stored last */      \
+    F(header, magic,               HDR_MAGIC,               0, _Atomic uint64_t)                \
+    F(header, format_version,      HDR_FORMAT_VERSION,      8, uint32_t)                        \
+    F(header, header_bytes,        HDR_HEADER_BYTES,       12, uint32_t)                        \
+    F(header, layout_fingerprint,  HDR_LAYOUT_FINGERPRINT, 16, uint64_t)                        \
+    F(header, capacity,            HDR_CAPACITY,           24, uint32_t)                        \
+    F(header, max_name_bytes,      HDR_MAX_NAME_BYTES,     28, uint32_t)                        \
+    F(header, slot_bytes,          HDR_SLOT_BYTES,         32, uint32_t)                        \
+    F(header, index_entries,       HDR_INDEX_ENTRIES,      36, uint32_t)                        \
+    F(header, max_probe,           HDR_MAX_PROBE,          40, uint32_t)                        \
+    F(header, writer_entries,      HDR_WRITER_ENTRIES,     44, uint32_t)                        \
+    F(header, hot_threshold_ns,    HDR_HOT_THRESHOLD_NS,   48, uint64_t)                        \
+    F(header, created_epoch_ms,    HDR_CREATED_EPOCH_MS,   56, uint64_t)                        \
+    F(header, writer_table_offset, HDR_WRITER_TABLE_OFFSET, 64, uint64_t)                       \
+    F(header, index_offset,        HDR_INDEX_OFFSET,       72, uint64_t)                        \
+    F(header, slots_offset,        HDR_SLOTS_OFFSET,       80, uint64_t)                        \
+    F(header, file_bytes,          HDR_FILE_BYTES,         88, uint64_t)                        \
+    R(header, reserved0,                                   96, 24)                              \
+    F(header, header_checksum,     HDR_HEADER_CHECKSUM,   120, uint64_t) /* hm64(bytes[8,120)) */ \
+    /* line 2: coordination (128..191) */                                                       \
+    F(header, struct_lock,         HDR_STRUCT_LOCK,       128, _Atomic uint64_t)                \
+    F(header, journal_slot,        HDR_JOURNAL_SLOT,      136, _Atomic uint64_t)                \
+    F(header, index_seq,           HDR_INDEX_SEQ,         144, _Atomic uint64_t)                \
+    F(header, clock_hand,          HDR_CLOCK_HAND,        152, _Atomic uint64_t)                \
+    F(header, live_count,          HDR_LIVE_COUNT,        160, _Atomic uint64_t)                \
+    F(header, high_water,          HDR_HIGH_WATER,        168, _Atomic uint64_t)                \
+    F(header, evictions,           HDR_EVICTIONS,         176, _Atomic uint64_t)                \
+    F(header, recoveries,          HDR_RECOVERIES,        184, _Atomic uint64_t)                \
+    /* line 3: statistics (192..255) */                                                         \
+    F(header, dropped_inserts,     HDR_DROPPED_INSERTS,   192, _Atomic uint64_t)                \
+    F(header, stolen_locks,        HDR_STOLEN_LOCKS,      200, _Atomic uint64_t)                \
+    R(header, reserved3,                                  208, 48)                              \
+    R(header, reserved_tail,                              256, HM_HEADER_BYTES - 256)
 
-/* ---- §3.6 slot: control line + record line (128 bytes), then name words ---- */
-typedef struct hm_slot {
-    _Atomic uint64_t lock;        /*   0 owner word, 0 = free             */
-    _Atomic uint64_t seq;         /*   8 current copy = copies[seq & 1]   */
-    _Atomic uint64_t gen;         /*  16 even = stable, odd = BUSY        */
-    _Atomic uint64_t hash;        /*  24 hm64(name)                       */
-    _Atomic uint32_t name_len;    /*  32 0 = FREE                          */
-    _Atomic uint32_t referenced;  /*  36 CLOCK bit                         */
-    uint8_t reserved[24];         /*  40 */
-    hm_record_copy copies[2];     /*  64 */
-    _Atomic uint64_t name[];      /* 128 UTF-8 bytes, zero padded to roundup(mnb, 64), read as LE words */
-} hm_slot;
+/* §3.5 writer table entry, 16 bytes */
+#define HM_LAYOUT_WRITER_ENTRY(F, A, R, T)                                                      \
+    F(writer_entry, token,      WRITER_TOKEN,      0, _Atomic uint64_t) /* 0 = free, else pid << 42 | starttime */ \
+    F(writer_entry, generation, WRITER_GENERATION, 8, _Atomic uint64_t) /* +1 by each new holder (release) */
 
-/* ---- offsets ---- */
-#define HM_HDR_MAGIC_OFFSET               offsetof(hm_file_header, magic)
-#define HM_HDR_FORMAT_VERSION_OFFSET      offsetof(hm_file_header, format_version)
-#define HM_HDR_HEADER_BYTES_OFFSET        offsetof(hm_file_header, header_bytes)
-#define HM_HDR_LAYOUT_FINGERPRINT_OFFSET  offsetof(hm_file_header, layout_fingerprint)
-#define HM_HDR_CAPACITY_OFFSET            offsetof(hm_file_header, capacity)
-#define HM_HDR_MAX_NAME_BYTES_OFFSET      offsetof(hm_file_header, max_name_bytes)
-#define HM_HDR_SLOT_BYTES_OFFSET          offsetof(hm_file_header, slot_bytes)
-#define HM_HDR_INDEX_ENTRIES_OFFSET       offsetof(hm_file_header, index_entries)
-#define HM_HDR_MAX_PROBE_OFFSET           offsetof(hm_file_header, max_probe)
-#define HM_HDR_WRITER_ENTRIES_OFFSET      offsetof(hm_file_header, writer_entries)
-#define HM_HDR_HOT_THRESHOLD_NS_OFFSET    offsetof(hm_file_header, hot_threshold_ns)
-#define HM_HDR_CREATED_EPOCH_MS_OFFSET    offsetof(hm_file_header, created_epoch_ms)
-#define HM_HDR_WRITER_TABLE_OFFSET_OFFSET offsetof(hm_file_header, writer_table_offset)
-#define HM_HDR_INDEX_OFFSET_OFFSET        offsetof(hm_file_header, index_offset)
-#define HM_HDR_SLOTS_OFFSET_OFFSET        offsetof(hm_file_header, slots_offset)
-#define HM_HDR_FILE_BYTES_OFFSET          offsetof(hm_file_header, file_bytes)
-#define HM_HDR_RESERVED0_OFFSET           offsetof(hm_file_header, reserved0)
-#define HM_HDR_HEADER_CHECKSUM_OFFSET     offsetof(hm_file_header, header_checksum)
-#define HM_HDR_STRUCT_LOCK_OFFSET         offsetof(hm_file_header, struct_lock)
-#define HM_HDR_JOURNAL_SLOT_OFFSET        offsetof(hm_file_header, journal_slot)
-#define HM_HDR_INDEX_SEQ_OFFSET           offsetof(hm_file_header, index_seq)
-#define HM_HDR_CLOCK_HAND_OFFSET          offsetof(hm_file_header, clock_hand)
-#define HM_HDR_LIVE_COUNT_OFFSET          offsetof(hm_file_header, live_count)
-#define HM_HDR_HIGH_WATER_OFFSET          offsetof(hm_file_header, high_water)
-#define HM_HDR_EVICTIONS_OFFSET           offsetof(hm_file_header, evictions)
-#define HM_HDR_RECOVERIES_OFFSET          offsetof(hm_file_header, recoveries)
-#define HM_HDR_DROPPED_INSERTS_OFFSET     offsetof(hm_file_header, dropped_inserts)
-#define HM_HDR_STOLEN_LOCKS_OFFSET        offsetof(hm_file_header, stolen_locks)
+/* §3.7 record copy, 32 bytes */
+#define HM_LAYOUT_RECORD_COPY(F, A, R, T)                                                       \
+    F(record_copy, dispatch_count,  REC_DISPATCH_COUNT,   0, _Atomic uint64_t)                  \
+    F(record_copy, kernel_ns_total, REC_KERNEL_NS_TOTAL,  8, _Atomic uint64_t)                  \
+    F(record_copy, kernel_ns_max,   REC_KERNEL_NS_MAX,   16, _Atomic uint64_t)                  \
+    F(record_copy, bytes_total,     REC_BYTES_TOTAL,     24, _Atomic uint64_t)
 
-#define HM_WRITER_TOKEN_OFFSET            offsetof(hm_writer_entry, token)
-#define HM_WRITER_GENERATION_OFFSET       offsetof(hm_writer_entry, generation)
+/* §3.6 slot: control line + record line (128 bytes), then the name words */
+#define HM_LAYOUT_SLOT_FIXED(F, A, R, T)                                                        \
+    F(slot_fixed, lock,       SLOT_LOCK,        0, _Atomic uint64_t) /* owner word, 0 = free */ \
+    F(slot_fixed, seq,        SLOT_SEQ,         8, _Atomic uint64_t) /* current copy = copies[seq & 1] */ \
+    F(slot_fixed, gen,        SLOT_GEN,        16, _Atomic uint64_t) /* even = stable, odd = BUSY */ \
+    F(slot_fixed, hash,       SLOT_HASH,       24, _Atomic uint64_t) /* hm64(name) */           \
+    F(slot_fixed, name_len,   SLOT_NAME_LEN,   32, _Atomic uint32_t) /* 0 = FREE */             \
+    F(slot_fixed, referenced, SLOT_REFERENCED, 36, _Atomic uint32_t) /* CLOCK bit */            \
+    R(slot_fixed, reserved,                    40, 24)                                          \
+    A(slot_fixed, copies,     SLOT_COPIES,     64, hm_record_copy, 2)                           \
+    /* UTF-8 bytes, zero padded to roundup(max_name_bytes, 64), read as little-endian words */  \
+    T(slot_fixed, name,       SLOT_NAME,      128, _Atomic uint64_t)
 
-#define HM_SLOT_LOCK_OFFSET               offsetof(hm_slot, lock)
-#define HM_SLOT_SEQ_OFFSET                offsetof(hm_slot, seq)
-#define HM_SLOT_GEN_OFFSET                offsetof(hm_slot, gen)
-#define HM_SLOT_HASH_OFFSET               offsetof(hm_slot, hash)
-#define HM_SLOT_NAME_LEN_OFFSET           offsetof(hm_slot, name_len)
-#define HM_SLOT_REFERENCED_OFFSET         offsetof(hm_slot, referenced)
-#define HM_SLOT_COPIES_OFFSET             offsetof(hm_slot, copies)
-#define HM_SLOT_NAME_OFFSET               offsetof(hm_slot, name)
+/* The C type and FORMAT size of each struct, by its name in the lists. */
+#define HM_CTYPE_header       hm_file_header
+#define HM_CTYPE_writer_entry hm_writer_entry
+#define HM_CTYPE_record_copy  hm_record_copy
+#define HM_CTYPE_slot_fixed   hm_slot
+#define HM_BYTES_header       HM_HEADER_BYTES
+#define HM_BYTES_writer_entry HM_WRITER_ENTRY_BYTES
+#define HM_BYTES_record_copy  HM_RECORD_COPY_BYTES
+#define HM_BYTES_slot_fixed   HM_SLOT_FIXED_BYTES
+#define HM_CTYPE(st) HM_CTYPE_##st
 
-#define HM_REC_DISPATCH_COUNT_OFFSET      offsetof(hm_record_copy, dispatch_count)
-#define HM_REC_KERNEL_NS_TOTAL_OFFSET     offsetof(hm_record_copy, kernel_ns_total)
-#define HM_REC_KERNEL_NS_MAX_OFFSET       offsetof(hm_record_copy, kernel_ns_max)
-#define HM_REC_BYTES_TOTAL_OFFSET         offsetof(hm_record_copy, bytes_total)
+/* A row kind that expands to nothing, for expansions that skip a kind. */
+#define HM_LAYOUT_SKIP_F(st, name, up, off, type)
+#define HM_LAYOUT_SKIP_A(st, name, up, off, type, n)
+#define HM_LAYOUT_SKIP_R(st, name, off, bytes)
+#define HM_LAYOUT_SKIP_T(st, name, up, off, type)
 
-#define HM_INDEX_ENTRY_BYTES              sizeof(_Atomic uint64_t)
+/* ---- the structs */
+#define HM_DECL_F(st, name, up, off, type) type name;
+#define HM_DECL_A(st, name, up, off, type, n) type name[n];
+#define HM_DECL_R(st, name, off, bytes) uint8_t name[bytes];
+#define HM_DECL_T(st, name, up, off, type) type name[];
 
-/* ---- pinned against FORMAT.md ---- */
+typedef struct hm_file_header { HM_LAYOUT_HEADER(HM_DECL_F, HM_DECL_A, HM_DECL_R, HM_DECL_T) } hm_file_header;
+typedef struct hm_writer_entry { HM_LAYOUT_WRITER_ENTRY(HM_DECL_F, HM_DECL_A, HM_DECL_R, HM_DECL_T) } hm_writer_entry;
+typedef struct hm_record_copy { HM_LAYOUT_RECORD_COPY(HM_DECL_F, HM_DECL_A, HM_DECL_R, HM_DECL_T) } hm_record_copy;
+typedef struct hm_slot { HM_LAYOUT_SLOT_FIXED(HM_DECL_F, HM_DECL_A, HM_DECL_R, HM_DECL_T) } hm_slot;
+
+/* ---- the offsets: HM_HDR_MAGIC_OFFSET, ..., HM_SLOT_NAME_OFFSET, HM_REC_*, HM_WRITER_* */
+#define HM_OFF_F(st, name, up, off, type) HM_##up##_OFFSET = (off),
+#define HM_OFF_A(st, name, up, off, type, n) HM_##up##_OFFSET = (off),
+enum hm_layout_offsets {
+    HM_LAYOUT_HEADER(HM_OFF_F, HM_OFF_A, HM_LAYOUT_SKIP_R, HM_OFF_F)
+    HM_LAYOUT_WRITER_ENTRY(HM_OFF_F, HM_OFF_A, HM_LAYOUT_SKIP_R, HM_OFF_F)
+    HM_LAYOUT_RECORD_COPY(HM_OFF_F, HM_OFF_A, HM_LAYOUT_SKIP_R, HM_OFF_F)
+    HM_LAYOUT_SLOT_FIXED(HM_OFF_F, HM_OFF_A, HM_LAYOUT_SKIP_R, HM_OFF_F)
+};
+
+#define HM_INDEX_ENTRY_BYTES sizeof(_Atomic uint64_t)
+
+/* ---- pinned: every row's offset is where the compiler put the member, every struct has its
+ * FORMAT size, and the rows' sizes add up to it (no padding the list does not name as R), so a
+ * row cannot be moved, resized or slipped into reserved space without the list saying so. */
+#define HM_PIN_AT(st, name, off)                                                                \
+    _Static_assert(offsetof(HM_CTYPE(st), name) == (off), "FORMAT.md section 3: " #st "." #name " sits at offset " #off);
+#define HM_PIN_F(st, name, up, off, type) HM_PIN_AT(st, name, off)
+#define HM_PIN_A(st, name, up, off, type, n) HM_PIN_AT(st, name, off)
+#define HM_PIN_R(st, name, off, bytes) HM_PIN_AT(st, name, off)
+#define HM_PIN_T(st, name, up, off, type)                                                       \
+    HM_PIN_AT(st, name, off)                                                                    \
+    _Static_assert(sizeof(HM_CTYPE(st)) == (off), "FORMAT.md section 3: " #st "." #name " follows the fixed part");
+
+HM_LAYOUT_HEADER(HM_PIN_F, HM_PIN_A, HM_PIN_R, HM_PIN_T)
+HM_LAYOUT_WRITER_ENTRY(HM_PIN_F, HM_PIN_A, HM_PIN_R, HM_PIN_T)
+HM_LAYOUT_RECORD_COPY(HM_PIN_F, HM_PIN_A, HM_PIN_R, HM_PIN_T)
+HM_LAYOUT_SLOT_FIXED(HM_PIN_F, HM_PIN_A, HM_PIN_R, HM_PIN_T)
+
+#define HM_SUM_F(st, name, up, off, type) +sizeof(((HM_CTYPE(st) *)0)->name)
+#define HM_SUM_A(st, name, up, off, type, n) +sizeof(((HM_CTYPE(st) *)0)->name)
+#define HM_SUM_R(st, name, off, bytes) +(size_t)(bytes)
+#define HM_PIN_SIZE(st, LIST)                                                                   \
+    _Static_assert(sizeof(HM_CTYPE(st)) == HM_BYTES_##st, "FORMAT.md section 3: " #st " size");          \
+    _Static_assert(0 LIST(HM_SUM_F, HM_SUM_A, HM_SUM_R, HM_LAYOUT_SKIP_T) == HM_BYTES_##st,    \
+                   "FORMAT.md section 3: the rows of " #st " cover it with no unnamed padding");
+HM_PIN_SIZE(header, HM_LAYOUT_HEADER)
+HM_PIN_SIZE(writer_entry, HM_LAYOUT_WRITER_ENTRY)
+HM_PIN_SIZE(record_copy, HM_LAYOUT_RECORD_COPY)
+HM_PIN_SIZE(slot_fixed, HM_LAYOUT_SLOT_FIXED)
+
 _Static_assert(sizeof(_Atomic uint64_t) == 8 && _Alignof(_Atomic uint64_t) == 8, "u64 atomics are 8-byte aligned words");
 _Static_assert(sizeof(_Atomic uint32_t) == 4 && _Alignof(_Atomic uint32_t) == 4, "u32 atomics are 4-byte aligned words");
-_Static_assert(sizeof(hm_file_header) == 4096, "§3 header is 4096 bytes");
-_Static_assert(HM_HDR_MAGIC_OFFSET == 0, "§3.1 magic");
-_Static_assert(HM_HDR_FORMAT_VERSION_OFFSET == 8, "§3.1 format_version");
-_Static_assert(HM_HDR_HEADER_BYTES_OFFSET == 12, "§3.1 header_bytes");
-_Static_assert(HM_HDR_LAYOUT_FINGERPRINT_OFFSET == 16, "§3.1 layout_fingerprint");
-_Static_assert(HM_HDR_CAPACITY_OFFSET == 24, "§3.1 capacity");
-_Static_assert(HM_HDR_MAX_NAME_BYTES_OFFSET == 28, "§3.1 max_name_bytes");
-_Static_assert(HM_HDR_SLOT_BYTES_OFFSET == 32, "§3.1 slot_bytes");
-_Static_assert(HM_HDR_INDEX_ENTRIES_OFFSET == 36, "§3.1 index_entries");
-_Static_assert(HM_HDR_MAX_PROBE_OFFSET == 40, "§3.1 max_probe");
-_Static_assert(HM_HDR_WRITER_ENTRIES_OFFSET == 44, "§3.1 writer_entries");
-_Static_assert(HM_HDR_HOT_THRESHOLD_NS_OFFSET == 48, "§3.1 hot_threshold_ns");
-_Static_assert(HM_HDR_CREATED_EPOCH_MS_OFFSET == 56, "§3.1 created_epoch_ms");
-_Static_assert(HM_HDR_WRITER_TABLE_OFFSET_OFFSET == 64, "§3.1 writer_table_offset");
-_Static_assert(HM_HDR_INDEX_OFFSET_OFFSET == 72, "§3.1 index_offset");
-_Static_assert(HM_HDR_SLOTS_OFFSET_OFFSET == 80, "§3.1 slots_offset");
-_Static_assert(HM_HDR_FILE_BYTES_OFFSET == 88, "§3.1 file_bytes");
-_Static_assert(HM_HDR_RESERVED0_OFFSET == 96, "§3.1 reserved");
-_Static_assert(HM_HDR_HEADER_CHECKSUM_OFFSET == 120, "§3.1 header_checksum");
-_Static_assert(HM_HDR_STRUCT_LOCK_OFFSET == 128, "§3.2 struct_lock");
-_Static_assert(HM_HDR_JOURNAL_SLOT_OFFSET == 136, "§3.2 journal_slot");
-_Static_assert(HM_HDR_INDEX_SEQ_OFFSET == 144, "§3.2 index_seq");
-_Static_assert(HM_HDR_CLOCK_HAND_OFFSET == 152, "§3.2 clock_hand");
-_Static_assert(HM_HDR_LIVE_COUNT_OFFSET == 160, "§3.2 live_count");
-_Static_assert(HM_HDR_HIGH_WATER_OFFSET == 168, "§3.2 high_water");
-_Static_assert(HM_HDR_EVICTIONS_OFFSET == 176, "§3.2 evictions");
-_Static_assert(HM_HDR_RECOVERIES_OFFSET == 184, "§3.2 recoveries");
-_Static_assert(HM_HDR_DROPPED_INSERTS_OFFSET == 192, "§3.3 dropped_inserts");
-_Static_assert(HM_HDR_STOLEN_LOCKS_OFFSET == 200, "§3.3 stolen_locks");
-_Static_assert(offsetof(hm_file_header, reserved3) == 208, "§3.3 reserved");
-_Static_assert(offsetof(hm_file_header, reserved_tail) == 256, "bytes 256..4095 reserved");
+_Static_assert(HM_INDEX_ENTRY_BYTES == 8, "FORMAT.md section 3.8: an index entry is 8 bytes");
 
-_Static_assert(sizeof(hm_writer_entry) == 16, "§3.5 writer entry is 16 bytes");
-_Static_assert(HM_WRITER_TOKEN_OFFSET == 0 && HM_WRITER_GENERATION_OFFSET == 8, "§3.5 fields");
-
-_Static_assert(sizeof(hm_record_copy) == 32, "§3.7 record copy is 32 bytes");
-_Static_assert(HM_REC_DISPATCH_COUNT_OFFSET == 0 && HM_REC_KERNEL_NS_TOTAL_OFFSET == 8 &&
-               HM_REC_KERNEL_NS_MAX_OFFSET == 16 && HM_REC_BYTES_TOTAL_OFFSET == 24, "§3.7 fields");
-
-_Static_assert(sizeof(hm_slot) == HM_SLOT_FIXED_BYTES, "§3.6 slot fixed part is 128 bytes");
-_Static_assert(HM_SLOT_LOCK_OFFSET == 0, "§3.6 lock");
-_Static_assert(HM_SLOT_SEQ_OFFSET == 8, "§3.6 seq");
-_Static_assert(HM_SLOT_GEN_OFFSET == 16, "§3.6 gen");
-_Static_assert(HM_SLOT_HASH_OFFSET == 24, "§3.6 hash");
-_Static_assert(HM_SLOT_NAME_LEN_OFFSET == 32, "§3.6 name_len");
-_Static_assert(HM_SLOT_REFERENCED_OFFSET == 36, "§3.6 referenced");
-_Static_assert(HM_SLOT_COPIES_OFFSET == 64, "§3.6 copies");
-_Static_assert(HM_SLOT_NAME_OFFSET == 128, "§3.6 name");
-_Static_assert(HM_INDEX_ENTRY_BYTES == 8, "§3.8 index entry is 8 bytes");
+/* ---- the fingerprint inputs of §3.4, in its order: the sizes (V(value) per input), then the
+ * offsets of the named fields (F, A and T rows; R rows are no input) of the header, the slot,
+ * the record copy and the writer entry. hm_layout_fingerprint() expands these two. */
+#define HM_LAYOUT_FINGERPRINT_SIZES(V)                                                          \
+    V(HM_CACHE_LINE) V(HM_WORD_BYTES) V((uint32_t)sizeof(hm_file_header))                     \
+    V((uint32_t)sizeof(hm_writer_entry)) V((uint32_t)HM_INDEX_ENTRY_BYTES)                    \
+    V((uint32_t)sizeof(hm_slot)) V((uint32_t)sizeof(hm_record_copy))
+#define HM_LAYOUT_FINGERPRINT_OFFSETS(F, A, R, T)                                               \
+    HM_LAYOUT_HEADER(F, A, R, T) HM_LAYOUT_SLOT_FIXED(F, A, R, T)                               \
+    HM_LAYOUT_RECORD_COPY(F, A, R, T) HM_LAYOUT_WRITER_ENTRY(F, A, R, T)
+#define HM_FP_COUNT_V(x) +1
+#define HM_FP_COUNT_F(st, name, up, off, type) +1
+#define HM_FP_COUNT_A(st, name, up, off, type, n) +1
+#define HM_LAYOUT_FINGERPRINT_COUNT                                                             \
+    (0 HM_LAYOUT_FINGERPRINT_SIZES(HM_FP_COUNT_V)                                               \
+       HM_LAYOUT_FINGERPRINT_OFFSETS(HM_FP_COUNT_F, HM_FP_COUNT_A, HM_LAYOUT_SKIP_R, HM_FP_COUNT_F))
+_Static_assert(HM_LAYOUT_FINGERPRINT_COUNT <= 64, "FORMAT.md section 3.4: at most 64 fingerprint inputs (zero-filled to 64)");
 
 #endif /* HINTMAP_FORMAT_H */

@@ -139,14 +139,11 @@ static inline void cpu_relax(void) {
 
 static inline uint64_t clamp63(uint64_t v) { return v > HM_VALUE_MAX ? HM_VALUE_MAX : v; }
 
-/* min(a + b, 2^63-1) for b <= 2^63-1 and any a (a damaged file may hold a top bit). */
-static inline uint64_t sat_add(uint64_t a, uint64_t b) { return a > HM_VALUE_MAX - b ? HM_VALUE_MAX : a + b; }
-
 /* A statistics counter any writer may bump: saturating like every count of the file (§1), so a
  * counter at 2^63-1 never wraps into the top bit. Relaxed CAS loop: statistics order nothing. */
 static inline void counter_bump(_Atomic uint64_t *counter) {
     uint64_t v = atomic_load_explicit(counter, memory_order_relaxed);
-    while (!atomic_compare_exchange_weak_explicit(counter, &v, sat_add(v, 1), memory_order_relaxed,
+    while (!atomic_compare_exchange_weak_explicit(counter, &v, hm_sat_add(v, 1), memory_order_relaxed,
                                                   memory_order_relaxed)) {
     }
 }
@@ -255,64 +252,21 @@ static uint64_t hash_words(const uint64_t *w, uint32_t len, uint32_t nwords) {
 
 /* ------------------------------------------------------------------ layout fingerprint (§3.4) */
 
+/* The inputs come from the X-macro lists of hintmap_format.h (the only place the layout is
+ * written down), as offsetof/sizeof of this build's structs, which the lists pin by
+ * _Static_assert; the order of §3.4 is that of HM_LAYOUT_FINGERPRINT_SIZES/_OFFSETS. */
 uint64_t hm_layout_fingerprint(void) {
     uint32_t v[64];
     unsigned n = 0;
-    memset(v, 0, sizeof v);
-    /* 1. sizes */
-    v[n++] = HM_CACHE_LINE;
-    v[n++] = (uint32_t)sizeof(uint64_t);
-    v[n++] = (uint32_t)sizeof(hm_file_header);
-    v[n++] = (uint32_t)sizeof(hm_writer_entry);
-    v[n++] = (uint32_t)HM_INDEX_ENTRY_BYTES;
-    v[n++] = (uint32_t)sizeof(hm_slot);
-    v[n++] = (uint32_t)sizeof(hm_record_copy);
-    /* 2. header field offsets, table order of §3.1-3.3 */
-    v[n++] = HM_HDR_MAGIC_OFFSET;
-    v[n++] = HM_HDR_FORMAT_VERSION_OFFSET;
-    v[n++] = HM_HDR_HEADER_BYTES_OFFSET;
-    v[n++] = HM_HDR_LAYOUT_FINGERPRINT_OFFSET;
-    v[n++] = HM_HDR_CAPACITY_OFFSET;
-    v[n++] = HM_HDR_MAX_NAME_BYTES_OFFSET;
-    v[n++] = HM_HDR_SLOT_BYTES_OFFSET;
-    v[n++] = HM_HDR_INDEX_ENTRIES_OFFSET;
-    v[n++] = HM_HDR_MAX_PROBE_OFFSET;
-    v[n++] = HM_HDR_WRITER_ENTRIES_OFFSET;
-    v[n++] = HM_HDR_HOT_THRESHOLD_NS_OFFSET;
-    v[n++] = HM_HDR_CREATED_EPOCH_MS_OFFSET;
-    v[n++] = HM_HDR_WRITER_TABLE_OFFSET_OFFSET;
-    v[n++] = HM_HDR_INDEX_OFFSET_OFFSET;
-    v[n++] = HM_HDR_SLOTS_OFFSET_OFFSET;
-    v[n++] = HM_HDR_FILE_BYTES_OFFSET;
-    v[n++] = HM_HDR_HEADER_CHECKSUM_OFFSET;
-    v[n++] = HM_HDR_STRUCT_LOCK_OFFSET;
-    v[n++] = HM_HDR_JOURNAL_SLOT_OFFSET;
-    v[n++] = HM_HDR_INDEX_SEQ_OFFSET;
-    v[n++] = HM_HDR_CLOCK_HAND_OFFSET;
-    v[n++] = HM_HDR_LIVE_COUNT_OFFSET;
-    v[n++] = HM_HDR_HIGH_WATER_OFFSET;
-    v[n++] = HM_HDR_EVICTIONS_OFFSET;
-    v[n++] = HM_HDR_RECOVERIES_OFFSET;
-    v[n++] = HM_HDR_DROPPED_INSERTS_OFFSET;
-    v[n++] = HM_HDR_STOLEN_LOCKS_OFFSET;
-    /* 3. slot field offsets (§3.6) */
-    v[n++] = HM_SLOT_LOCK_OFFSET;
-    v[n++] = HM_SLOT_SEQ_OFFSET;
-    v[n++] = HM_SLOT_GEN_OFFSET;
-    v[n++] = HM_SLOT_HASH_OFFSET;
-    v[n++] = HM_SLOT_NAME_LEN_OFFSET;
-    v[n++] = HM_SLOT_REFERENCED_OFFSET;
-    v[n++] = HM_SLOT_COPIES_OFFSET;
-    v[n++] = HM_SLOT_NAME_OFFSET;
-    /* 4. record copy field offsets (§3.7) */
-    v[n++] = HM_REC_DISPATCH_COUNT_OFFSET;
-    v[n++] = HM_REC_KERNEL_NS_TOTAL_OFFSET;
-    v[n++] = HM_REC_KERNEL_NS_MAX_OFFSET;
-    v[n++] = HM_REC_BYTES_TOTAL_OFFSET;
-    /* 5. writer entry field offsets (§3.5) */
-    v[n++] = HM_WRITER_TOKEN_OFFSET;
-    v[n++] = HM_WRITER_GENERATION_OFFSET;
-    /* 6. zero fill to 64 values: v[48..63] already 0 */
+    memset(v, 0, sizeof v); /* 6. zero fill to 64 values */
+#define FP_V(x) v[n++] = (x);
+#define FP_F(st, name, up, off, type) FP_V((uint32_t)offsetof(HM_CTYPE(st), name))
+#define FP_A(st, name, up, off, type, cnt) FP_V((uint32_t)offsetof(HM_CTYPE(st), name))
+    HM_LAYOUT_FINGERPRINT_SIZES(FP_V)                                      /* 1. sizes */
+    HM_LAYOUT_FINGERPRINT_OFFSETS(FP_F, FP_A, HM_LAYOUT_SKIP_R, FP_F)     /* 2.-5. offsets */
+#undef FP_A
+#undef FP_F
+#undef FP_V
     (void)n;
     return hm_hash64(v, sizeof v); /* u32 values little-endian: the target's own order */
 }
@@ -913,11 +867,15 @@ static int slot_record(hm_store *s, uint32_t k, uint64_t g, uint64_t ns, uint64_
         lock_release(&sl->lock);
         return 0;
     }
-#ifdef HM_STRICT_C11_SEQLOCK
-    /* Not required by FORMAT.md (it relies on cumulative hardware ordering, §1/§7); makes the
-     * seqlock correct in the C11 abstract model too. Free on x86 (a compiler barrier only). */
+    /* release fence, before any store into the copy (FORMAT §1, §7.1): it orders what this
+     * holder saw on taking the lock -- the seq the previous holder published -- before the relaxed
+     * stores below. A reader (§7.2.1) whose relaxed load of the copy sees one of those stores
+     * synchronizes with this fence through its acquire fence, so its re-load of seq sees at least
+     * that seq, not its s1, and it retries. This is the same store-store fence the structural
+     * path issues after making gen odd (§7.4 step 7). Without it only the cumulativity of
+     * release/acquire on x86-64 and AArch64 kept a torn copy from being returned; with it the
+     * read is correct under the C11 model. Cost: a compiler barrier on x86-64, one dmb on AArch64. */
     atomic_thread_fence(REL);
-#endif
     uint64_t seq = atomic_load_explicit(&sl->seq, RLX); /* relaxed ("plain"): the lock orders it */
     hm_record_copy *cur = &sl->copies[seq & 1];
     hm_record_copy *nxt = &sl->copies[(seq + 1) & 1];
@@ -927,10 +885,10 @@ static int slot_record(hm_store *s, uint32_t k, uint64_t g, uint64_t ns, uint64_
     uint64_t m = atomic_load_explicit(&cur->kernel_ns_max, RLX);
     uint64_t b = atomic_load_explicit(&cur->bytes_total, RLX);
     m = m > ns ? m : ns;
-    atomic_store_explicit(&nxt->dispatch_count, sat_add(c, 1), RLX);
-    atomic_store_explicit(&nxt->kernel_ns_total, sat_add(t, ns), RLX);
+    atomic_store_explicit(&nxt->dispatch_count, hm_sat_add(c, 1), RLX);
+    atomic_store_explicit(&nxt->kernel_ns_total, hm_sat_add(t, ns), RLX);
     atomic_store_explicit(&nxt->kernel_ns_max, clamp63(m), RLX);
-    atomic_store_explicit(&nxt->bytes_total, sat_add(b, bytes), RLX);
+    atomic_store_explicit(&nxt->bytes_total, hm_sat_add(b, bytes), RLX);
     atomic_store_explicit(&sl->seq, seq + 1, REL);   /* release: publishes nxt as the current copy */
     atomic_store_explicit(&sl->referenced, 1, RLX);  /* relaxed: a lost race only ages the region */
     lock_release(&sl->lock);
@@ -1097,7 +1055,7 @@ static __attribute__((warn_unused_result)) int recover(hm_store *s) {
     if (j != 0 && j <= s->capacity && !slot_free(s, (uint32_t)(j - 1))) return 0;
     if (!index_rebuild(s)) return 0;
     atomic_store_explicit(&h->journal_slot, 0, REL); /* release: journal cleared after the repair */
-    atomic_store_explicit(&h->recoveries, sat_add(atomic_load_explicit(&h->recoveries, RLX), 1), RLX);
+    atomic_store_explicit(&h->recoveries, hm_sat_add(atomic_load_explicit(&h->recoveries, RLX), 1), RLX);
     return 1;
 }
 
@@ -1188,7 +1146,7 @@ static int slot_assign(hm_store *s, uint32_t k, const hm_name *nm, uint64_t ns, 
         if (!index_delete(s, atomic_load_explicit(&sl->hash, RLX), k)) rebuild = 1;
         uint64_t live = atomic_load_explicit(&h->live_count, RLX);
         atomic_store_explicit(&h->live_count, live > 0 ? live - 1 : 0, REL); /* release store (§3.2) */
-        atomic_store_explicit(&h->evictions, sat_add(atomic_load_explicit(&h->evictions, RLX), 1), RLX);
+        atomic_store_explicit(&h->evictions, hm_sat_add(atomic_load_explicit(&h->evictions, RLX), 1), RLX);
     }
     /* 9: relaxed: all published by the release store of gen in step 11 */
     atomic_store_explicit(&sl->hash, nm->hash, RLX);
@@ -2279,7 +2237,12 @@ void hm_region_free(hm_region *r) {
     free(r);
 }
 
-/* ------------------------------------------------------------------ test hooks */
+/* ------------------------------------------------------------------ test hooks (hm_internal.h) */
+
+/* Only in the test variant (-DHM_TEST_HOOKS: build/libhintmap-test.a, the tests, the fuzz target,
+ * hm-bench): a program linking build/libhintmap.a cannot hold a lock forever, plant an owner or
+ * shorten the give-up limit through these, and `make check-user-lib` proves it has none. */
+#ifdef HM_TEST_HOOKS
 
 void *hm_test_mapping(hm_store *s) { return s && !atomic_load_explicit(&s->closed, RLX) ? s->base : NULL; }
 size_t hm_test_mapping_bytes(const hm_store *s) { return s ? s->map_bytes : 0; }
@@ -2341,3 +2304,5 @@ int hm_test_acl_rule(const void *acl_xattr, size_t len, uint32_t *id_out) {
     if (id_out) *id_out = id;
     return r;
 }
+
+#endif /* HM_TEST_HOOKS */

@@ -1,7 +1,10 @@
 /*
- * hm_internal.h - test hooks of libhintmap. Not part of the public API: only the
- * unit tests include it. They exist so that tests can simulate crashed writers
- * (a process that dies holding a lock or inside a structural change).
+ * hm_internal.h - test hooks of libhintmap. Not part of the public API. They exist so that tests
+ * can simulate crashed writers (a process that dies holding a lock or inside a structural
+ * change) and live lock holders. The functions exist only in the test variant of the library
+ * (compiled with -DHM_TEST_HOOKS: build/libhintmap-test.a and the sanitizer builds of tests/ and
+ * fuzz/); build/libhintmap.a, what users link, has none (`make check-user-lib`). Without
+ * HM_TEST_HOOKS only the creation-hook type is declared (the library's open path takes one).
  */
 #ifndef HM_INTERNAL_H
 #define HM_INTERNAL_H
@@ -11,6 +14,14 @@
 
 #include <sys/types.h>
 
+/** Hooks into creation (FORMAT §5), for crash tests. */
+typedef struct hm_test_create_hooks {
+    /** Called after step 3 (the temporary file is allocated, not yet initialised or linked). */
+    void (*after_allocate)(void *arg, const char *tmp_path);
+    void *arg;
+} hm_test_create_hooks;
+
+#ifdef HM_TEST_HOOKS
 /** Base address of the store's mapping (the header), NULL for a closed store. */
 void *hm_test_mapping(hm_store *s);
 /** Size of the mapping in bytes. */
@@ -42,13 +53,6 @@ void hm_test_set_giveup_recheck_ns(hm_store *s, uint64_t ns);
  *  1 it grants write to a named user, 2 to a named group (*id_out names it), 0 neither, -1 malformed. */
 int hm_test_acl_rule(const void *acl_xattr, size_t len, uint32_t *id_out);
 
-/** Hooks into creation (FORMAT §5), for crash tests. */
-typedef struct hm_test_create_hooks {
-    /** Called after step 3 (the temporary file is allocated, not yet initialised or linked). */
-    void (*after_allocate)(void *arg, const char *tmp_path);
-    void *arg;
-} hm_test_create_hooks;
-
 /** hm_open_ex() with creation hooks (NULL: none). */
 int hm_test_open_hooked(const char *path, const hm_options *opts, hm_store **out, char *errbuf, size_t errlen,
                         const hm_test_create_hooks *hooks);
@@ -56,5 +60,7 @@ int hm_test_open_hooked(const char *path, const hm_options *opts, hm_store **out
 /** The owner rule of FORMAT §5 step 0 on injected ids: HM_OK (allowed) or HM_EOWNER. */
 int hm_test_owner_rule(uid_t file_uid, gid_t file_gid, mode_t mode, uid_t euid, gid_t egid, const gid_t *groups,
                        int ngroups, uint32_t flags);
+
+#endif /* HM_TEST_HOOKS */
 
 #endif /* HM_INTERNAL_H */

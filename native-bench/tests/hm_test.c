@@ -88,6 +88,13 @@ int hm_run_tests(const hm_test_case *cases, size_t n, const char *filter) {
         return 2;
     }
     int passed = 0, failed = 0, skipped = 0;
+    /* Test names say the behaviour, so they are long: pad to the longest, keeping the times in
+     * one column. */
+    int width = 0;
+    for (size_t i = 0; i < n; i++) {
+        int len = (int)strlen(cases[i].name);
+        if (len > width) width = len;
+    }
     for (size_t i = 0; i < n; i++) {
         if (filter && !strstr(cases[i].name, filter)) continue;
         struct timespec a, b;
@@ -102,10 +109,10 @@ int hm_run_tests(const hm_test_case *cases, size_t n, const char *filter) {
             printf("SKIP %s: %s\n", cases[i].name, hm_t_skip_why);
         } else if (hm_t_failures == 0) {
             passed++;
-            printf("ok   %-34s %8.1f ms\n", cases[i].name, ms);
+            printf("ok   %-*s %8.1f ms\n", width, cases[i].name, ms);
         } else {
             failed++;
-            printf("FAIL %-34s %8.1f ms\n", cases[i].name, ms);
+            printf("FAIL %-*s %8.1f ms\n", width, cases[i].name, ms);
         }
         fflush(stdout);
         clean_dir();

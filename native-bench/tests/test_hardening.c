@@ -154,7 +154,7 @@ static void test_symlink_refused_unless_allowed(void) {
 
 /* ------------------------------------------------------------------ owners (§5 step 0) */
 
-static void test_owner_rule_decisions(void) {
+static void test_owner_rule_accepts_own_or_group_shared_files_only(void) {
     const gid_t groups[] = {10, 20, 30};
     const uint32_t G = HM_OPEN_GROUP_SHARED, A = HM_OPEN_ALLOW_FOREIGN_OWNER;
     /* own file: always, whatever its group or mode */
@@ -218,7 +218,7 @@ static void test_foreign_owner_refused_unless_allowed(void) {
     OPEN_FAILS(p, &g, HM_EOWNER, "S_IWOTH");
 }
 
-static void test_creation_modes_exact(void) {
+static void test_created_file_mode_is_exact_under_any_umask(void) {
     mode_t old = umask(077);
     hm_options g = opts(16, 0, HM_OPEN_GROUP_SHARED);
     hm_store *s;
@@ -264,7 +264,7 @@ static void test_creation_modes_exact(void) {
 
 /* ------------------------------------------------------------------ not a regular file */
 
-static void test_fifo_directory_socket_at_path(void) {
+static void test_fifo_directory_or_socket_at_path_is_refused(void) {
     char fifo[1024], dir[1024], sock[1024];
     snprintf(fifo, sizeof fifo, "%s", tpath("fifo.hm"));
     snprintf(dir, sizeof dir, "%s", tpath("dir.hm"));
@@ -320,7 +320,7 @@ static void test_fifo_directory_socket_at_path(void) {
 
 /* Child: with a file-size limit of 64 KiB and SIGXFSZ ignored, a small file is created and a
  * large one is HM_ENOSPC with nothing left at its path. */
-static void test_disk_full_file_size_limit(void) {
+static void test_file_size_limit_at_creation_is_enospc_leaving_nothing(void) {
     char small[1024], big[1024];
     snprintf(small, sizeof small, "%s", tpath("small.hm"));
     snprintf(big, sizeof big, "%s", tpath("big.hm"));
@@ -357,7 +357,7 @@ static void test_disk_full_file_size_limit(void) {
 }
 
 /* Child in its own mount namespace: a 256 KiB tmpfs that fills up. */
-static void test_disk_full_tmpfs(void) {
+static void test_full_filesystem_at_creation_is_enospc_leaving_nothing(void) {
     char dir[1024];
     snprintf(dir, sizeof dir, "%s", tpath("tmpfs"));
     CHECK(mkdir(dir, 0700) == 0);
@@ -451,7 +451,7 @@ static uint64_t vm_size_bytes(void) {
 }
 
 /* Child: an address-space limit too small for a 1.1 GiB file gives a clean HM_ENOMEM. */
-static void test_mapping_limit(void) {
+static void test_address_space_limit_is_clean_enomem(void) {
     char p[1024];
     snprintf(p, sizeof p, "%s", tpath("huge.hm"));
     uint64_t bytes = write_big_file(p, 1u << 20, 1024);
@@ -509,7 +509,7 @@ typedef struct race_shared {
 /* N processes created together (released by closing a pipe) open the same new path while a
  * reader polls it read-only: all succeed on one file initialised once, their records all land
  * in it, no temporary file is left, and the reader only ever sees "absent" or a valid file. */
-static void test_creation_race_processes(void) {
+static void test_racing_creators_share_one_file_initialised_once(void) {
     enum { ROUNDS = 8, N = 6, R = 400, REG = 3 };
     race_shared *sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     CHECK(sh != MAP_FAILED);
@@ -626,7 +626,7 @@ static char proc_state(pid_t pid) {
 /* A creator killed between allocation and link leaves no file at the path; the next creation
  * removes its stray temporary (a zombie or reaped creator alike), not those of live processes,
  * of other users or of other names. */
-static void test_crash_during_creation(void) {
+static void test_creator_killed_before_link_leaves_no_file_and_stray_is_removed(void) {
     for (int zombie = 0; zombie < 2; zombie++) {
         char p[1024];
         snprintf(p, sizeof p, "%s/crash-%d.hm", hm_t_dir, zombie);
@@ -700,7 +700,7 @@ static void test_crash_during_creation(void) {
 
 /* ------------------------------------------------------------------ files changed under the mapping (§5.1) */
 
-static void test_check_detects_changes(void) {
+static void test_check_detects_file_grown_replaced_or_removed(void) {
     char p[1024], q[1024];
     snprintf(p, sizeof p, "%s", tpath("chk.hm"));
     snprintf(q, sizeof q, "%s", tpath("chk-other.hm"));
@@ -781,7 +781,7 @@ static void test_check_detects_changes(void) {
 /* A file truncated by another program while a writer records into it: the writer is killed by
  * SIGBUS at its next access to a lost page (the documented behaviour in C: the library installs
  * no signal handler); a store that polls hm_check() learns of it before touching anything. */
-static void test_truncation_under_mapping_sigbus(void) {
+static void test_truncated_file_kills_writer_by_sigbus_and_check_sees_it_first(void) {
     char p[1024];
     snprintf(p, sizeof p, "%s", tpath("sigbus.hm"));
     hm_options o = opts(64, 0, 0), ro = opts(HM_DEFAULT_CAPACITY, 1, 0);
@@ -1023,7 +1023,7 @@ static void test_live_owner_victim_and_recovery_give_up(void) {
 
 /* Counters at 2^63-1 saturate instead of wrapping into the top bit (§1): a steal with
  * stolen_locks at the maximum, and an eviction with evictions at the maximum, leave both there. */
-static void test_counters_saturate(void) {
+static void test_statistics_counters_saturate_at_max(void) {
     hm_options o = opts(2, 0, 0);
     hm_store *s;
     OPEN_OK(s, tpath("saturate.hm"), &o);
@@ -1041,6 +1041,51 @@ static void test_counters_saturate(void) {
     CHECK_EQ(hm_stats_get(s, &st), HM_OK);
     CHECK_EQ_U64(st.stolen_locks, HM_VALUE_MAX);
     CHECK_EQ_U64(st.evictions, HM_VALUE_MAX);
+    CHECK_EQ(hm_close(s), HM_OK);
+}
+
+/* hm_sat_add, the one saturating add (hintmap_format.h): b the caller's value in [0, 2^63-1], a
+ * from the file and possibly damaged; the result is a + b clamped to 2^63-1, a damaged a gives
+ * the maximum, and nothing it returns has the top bit set. */
+static void test_saturating_add_clamps_sums_and_damaged_values(void) {
+    const uint64_t M = HM_VALUE_MAX, TOP = UINT64_C(1) << 63;
+    CHECK_EQ_U64(hm_sat_add(0, 0), 0);
+    CHECK_EQ_U64(hm_sat_add(5, 7), 12);
+    CHECK_EQ_U64(hm_sat_add(0, M), M);
+    CHECK_EQ_U64(hm_sat_add(M - 7, 7), M);
+    CHECK_EQ_U64(hm_sat_add(M - 7, 8), M);
+    CHECK_EQ_U64(hm_sat_add(M, 1), M);
+    CHECK_EQ_U64(hm_sat_add(M, M), M);
+    CHECK_EQ_U64(hm_sat_add(TOP, 0), M);          /* damaged a, nothing added: still clamped */
+    CHECK_EQ_U64(hm_sat_add(TOP + 5, 1), M);
+    CHECK_EQ_U64(hm_sat_add(UINT64_MAX, 0), M);
+    CHECK_EQ_U64(hm_sat_add(UINT64_MAX, M), M);    /* would wrap to 2^63-2 unsigned */
+    CHECK_EQ_U64(hm_sat_add(1, UINT64_MAX), M);    /* b outside the contract does not wrap either */
+}
+
+/* A record into a copy a damaged file left with the top bit set (count and bytes) stores
+ * 2^63-1 there, never a wrapped or top-bit value: the region reads as a hint again. */
+static void test_record_onto_damaged_copy_saturates(void) {
+    hm_options o = opts(4, 0, 0);
+    hm_store *s;
+    OPEN_OK(s, tpath("damaged-copy.hm"), &o);
+    hm_region *r;
+    CHECK_EQ(hm_region_resolve(s, "a", 1, &r), HM_OK);
+    CHECK_EQ(hm_region_add(r, 10, 1), HM_OK);
+    uint32_t k;
+    CHECK_EQ(hm_test_slot_of(s, "a", 1, &k), HM_OK);
+    hm_slot *sl = hm_test_slot(s, k);
+    hm_record_copy *cur = &sl->copies[atomic_load(&sl->seq) & 1];
+    atomic_store(&cur->dispatch_count, (UINT64_C(1) << 63) + 5);
+    atomic_store(&cur->bytes_total, UINT64_MAX);
+    CHECK_EQ(hm_region_add(r, 10, 1), HM_OK); /* the handle is still resolved: straight to §7.1 */
+    hm_region_record rec;
+    CHECK_EQ(hm_region_lookup(r, &rec), HM_OK);
+    CHECK_EQ_U64(rec.dispatch_count, HM_VALUE_MAX);
+    CHECK_EQ_U64(rec.kernel_ns_total, 20);
+    CHECK_EQ_U64(rec.kernel_ns_max, 10);
+    CHECK_EQ_U64(rec.bytes_total, HM_VALUE_MAX);
+    hm_region_free(r);
     CHECK_EQ(hm_close(s), HM_OK);
 }
 
@@ -1540,7 +1585,7 @@ static size_t acl_value(unsigned char *out, const uint32_t (*e)[3], size_t n) {
 #define ACL_O    0x20u
 #define NOID     0xFFFFFFFFu
 
-static void test_acl_rule_decisions(void) {
+static void test_acl_rule_finds_named_user_or_group_write_grant(void) {
     unsigned char v[128];
     uint32_t id;
     const uint32_t user_rw[][3] = {{ACL_UOBJ, 6, NOID}, {ACL_U, 6, 23456}, {ACL_GOBJ, 6, NOID}, {ACL_M, 6, NOID}, {ACL_O, 0, NOID}};
@@ -1625,29 +1670,31 @@ static void test_group_shared_acl_write_refused(void) {
 const hm_test_case *hm_t_hardening_cases(size_t *n) {
     static const hm_test_case cases[] = {
         {"symlink_refused_unless_allowed", test_symlink_refused_unless_allowed},
-        {"owner_rule_decisions", test_owner_rule_decisions},
+        {"owner_rule_accepts_own_or_group_shared_files_only", test_owner_rule_accepts_own_or_group_shared_files_only},
         {"foreign_owner_refused_unless_allowed", test_foreign_owner_refused_unless_allowed},
-        {"creation_modes_exact", test_creation_modes_exact},
-        {"fifo_directory_socket_at_path", test_fifo_directory_socket_at_path},
-        {"disk_full_file_size_limit", test_disk_full_file_size_limit},
-        {"disk_full_tmpfs", test_disk_full_tmpfs},
-        {"mapping_limit", test_mapping_limit},
-        {"creation_race_processes", test_creation_race_processes},
-        {"crash_during_creation", test_crash_during_creation},
-        {"check_detects_changes", test_check_detects_changes},
-        {"truncation_under_mapping_sigbus", test_truncation_under_mapping_sigbus},
+        {"created_file_mode_is_exact_under_any_umask", test_created_file_mode_is_exact_under_any_umask},
+        {"fifo_directory_or_socket_at_path_is_refused", test_fifo_directory_or_socket_at_path_is_refused},
+        {"file_size_limit_at_creation_is_enospc_leaving_nothing", test_file_size_limit_at_creation_is_enospc_leaving_nothing},
+        {"full_filesystem_at_creation_is_enospc_leaving_nothing", test_full_filesystem_at_creation_is_enospc_leaving_nothing},
+        {"address_space_limit_is_clean_enomem", test_address_space_limit_is_clean_enomem},
+        {"racing_creators_share_one_file_initialised_once", test_racing_creators_share_one_file_initialised_once},
+        {"creator_killed_before_link_leaves_no_file_and_stray_is_removed", test_creator_killed_before_link_leaves_no_file_and_stray_is_removed},
+        {"check_detects_file_grown_replaced_or_removed", test_check_detects_file_grown_replaced_or_removed},
+        {"truncated_file_kills_writer_by_sigbus_and_check_sees_it_first", test_truncated_file_kills_writer_by_sigbus_and_check_sees_it_first},
         {"live_owner_slot_lock_gives_up", test_live_owner_slot_lock_gives_up},
         {"live_owner_struct_lock_gives_up", test_live_owner_struct_lock_gives_up},
         {"live_owner_victim_and_recovery_give_up", test_live_owner_victim_and_recovery_give_up},
         {"hostile_words_are_bounded", test_hostile_words_are_bounded},
-        {"counters_saturate", test_counters_saturate},
+        {"statistics_counters_saturate_at_max", test_statistics_counters_saturate_at_max},
+        {"saturating_add_clamps_sums_and_damaged_values", test_saturating_add_clamps_sums_and_damaged_values},
+        {"record_onto_damaged_copy_saturates", test_record_onto_damaged_copy_saturates},
         {"sparse_copy_refused_read_only_allocated_by_writer", test_sparse_copy_refused_read_only_allocated_by_writer},
         {"sparse_copy_on_full_tmpfs", test_sparse_copy_on_full_tmpfs},
         {"check_detects_header_changed_in_mapping", test_check_detects_header_changed_in_mapping},
         {"copied_file_lock_of_live_holder_is_stolen", test_copied_file_lock_of_live_holder_is_stolen},
         {"copied_file_writer_entries_kept_until_their_processes_exit", test_copied_file_writer_entries_kept_until_their_processes_exit},
         {"giveup_remembered_without_liveness_check", test_giveup_remembered_without_liveness_check},
-        {"acl_rule_decisions", test_acl_rule_decisions},
+        {"acl_rule_finds_named_user_or_group_write_grant", test_acl_rule_finds_named_user_or_group_write_grant},
         {"group_shared_acl_write_refused", test_group_shared_acl_write_refused},
     };
     *n = sizeof cases / sizeof cases[0];

@@ -2,15 +2,15 @@
 #include "hm_test.h"
 #include "test_concurrent.h"
 
-static void test_concurrent_totals(void) { hm_t_concurrent_totals(4, 20000); }
-static void test_concurrent_eviction(void) { hm_t_concurrent_eviction(4, 10000); }
-static void test_concurrent_giveup(void) { hm_t_concurrent_giveup(4); }
+static void test_concurrent_writers_sum_exactly_and_reader_never_sees_torn_copy(void) { hm_t_concurrent_totals(4, 20000); }
+static void test_concurrent_inserts_and_evictions_keep_counts_and_index_consistent(void) { hm_t_concurrent_eviction(4, 10000); }
+static void test_threads_give_up_on_live_holder_and_record_elsewhere(void) { hm_t_concurrent_giveup(4); }
 
 int main(int argc, char **argv) {
     static const hm_test_case cases[] = {
-        {"concurrent_totals", test_concurrent_totals},
-        {"concurrent_eviction", test_concurrent_eviction},
-        {"concurrent_giveup", test_concurrent_giveup},
+        {"concurrent_writers_sum_exactly_and_reader_never_sees_torn_copy", test_concurrent_writers_sum_exactly_and_reader_never_sees_torn_copy},
+        {"concurrent_inserts_and_evictions_keep_counts_and_index_consistent", test_concurrent_inserts_and_evictions_keep_counts_and_index_consistent},
+        {"threads_give_up_on_live_holder_and_record_elsewhere", test_threads_give_up_on_live_holder_and_record_elsewhere},
     };
     return hm_run_tests(cases, sizeof cases / sizeof cases[0], argc > 1 ? argv[1] : 0);
 }

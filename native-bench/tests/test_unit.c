@@ -8,6 +8,7 @@
 #include "hintmap.h"
 #include "hintmap_format.h"
 #include "hm_internal.h"
+#include "hm_layout.h"
 #include "hm_test.h"
 #include "test_concurrent.h"
 #include "test_hardening.h"
@@ -51,7 +52,7 @@ static int unhex(const char *p, size_t n, uint64_t *out) {
     return 1;
 }
 
-static void test_hash_vectors(void) {
+static void test_hm64_matches_committed_vectors(void) {
     char path[1024];
     snprintf(path, sizeof path, "%s/hash.txt", g_vectors);
     size_t len;
@@ -94,7 +95,7 @@ static void test_hash_vectors(void) {
     CHECK_EQ(hm_close(s), HM_OK);
 }
 
-static void test_layout_fingerprint(void) {
+static void test_fingerprint_matches_committed_vector(void) {
     char path[1024];
     snprintf(path, sizeof path, "%s/layout.txt", g_vectors);
     size_t len;
@@ -116,6 +117,47 @@ static void test_layout_fingerprint(void) {
     CHECK_EQ(hm_close(s), HM_OK);
 }
 
+/* The description hm-layout prints (from the X-macro lists) is, line for line, the one committed
+ * in layout.txt after "# layout description", which Java's Layouts.describe() must print too: a
+ * field added to (or moved in) one language's layout only fails that language's test. */
+static void test_layout_description_matches_committed_vector(void) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/layout.txt", g_vectors);
+    size_t len;
+    char *txt = (char *)t_read_file(path, &len);
+    CHECK(txt != NULL);
+    const char *marker = "# layout description:";
+    char *p = strstr(txt, marker);
+    if (p == NULL) free(txt);
+    CHECK(p != NULL);
+    p += strcspn(p, "\n");
+    if (*p) p++;
+    size_t need = hm_layout_describe(NULL, 0);
+    char *mine = malloc(need + 1);
+    if (mine == NULL) free(txt);
+    CHECK(mine != NULL);
+    CHECK_EQ(hm_layout_describe(mine, need + 1), need);
+    /* Compare line by line, so that a failure names the first line that differs. */
+    const char *a = mine, *b = p;
+    int line = 1, same = 1;
+    while (same && (*a || *b)) {
+        size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+        if (la != lb || memcmp(a, b, la) != 0) {
+            fprintf(stderr, "  description line %d: hm-layout \"%.*s\", layout.txt \"%.*s\"\n", line, (int)la, a,
+                    (int)lb, b);
+            same = 0;
+            break;
+        }
+        a += la + (a[la] == '\n');
+        b += lb + (b[lb] == '\n');
+        line++;
+    }
+    free(mine);
+    free(txt);
+    CHECK(same);
+    CHECK(line > 40); /* 4 structs, 40 named fields and size lines: not an empty match */
+}
+
 /* ------------------------------------------------------------------ create / open */
 
 static int count_tmp_files(void) {
@@ -130,7 +172,7 @@ static int count_tmp_files(void) {
     return n;
 }
 
-static void test_create_open_reopen(void) {
+static void test_create_writes_documented_header_and_reopen_checks_options(void) {
     const char *p = tpath("c.hm");
     hm_options o;
     hm_options_init(&o);
@@ -239,7 +281,7 @@ static void test_create_open_reopen(void) {
 
 }
 
-static void test_writer_entry_released(void) {
+static void test_close_releases_writer_entry_and_readers_claim_none(void) {
     const char *p = tpath("w.hm");
     hm_store *s, *r;
     OPEN_OK(s, p, NULL);
@@ -258,7 +300,7 @@ static void test_writer_entry_released(void) {
 
 /* ------------------------------------------------------------------ record semantics */
 
-static void test_record_semantics(void) {
+static void test_records_accumulate_count_total_max_and_bytes(void) {
     hm_options o = opts_cap(16);
     hm_options_set_hot_threshold_ns(&o, 150);
     hm_store *s;
@@ -366,7 +408,7 @@ static void test_record_semantics(void) {
     CHECK_EQ(hm_close(s), HM_OK);
 }
 
-static void test_capacity_zero(void) {
+static void test_capacity_zero_file_drops_every_record(void) {
     hm_options o = opts_cap(0);
     hm_store *s;
     OPEN_OK(s, tpath("z.hm"), &o);
@@ -397,7 +439,7 @@ static void test_capacity_zero(void) {
 
 /* ------------------------------------------------------------------ eviction */
 
-static void test_clock_second_chance(void) {
+static void test_clock_evicts_unreferenced_region_and_spares_referenced_one(void) {
     hm_options o = opts_cap(4);
     hm_store *s;
     OPEN_OK(s, tpath("clk.hm"), &o);
@@ -431,7 +473,7 @@ static void test_clock_second_chance(void) {
     CHECK_EQ(hm_close(s), HM_OK);
 }
 
-static void test_handle_reresolve(void) {
+static void test_stale_handle_reinserts_its_region_not_counting_into_another(void) {
     hm_options o = opts_cap(2);
     hm_store *s;
     OPEN_OK(s, tpath("h.hm"), &o);
@@ -497,7 +539,7 @@ static int index_consistent(hm_store *s) {
     return live == entries && live == atomic_load(&h->live_count);
 }
 
-static void test_churn_model(void) {
+static void test_random_churn_matches_model_counts_and_index_invariant(void) {
     hm_options o = opts_cap(8);
     hm_store *s;
     OPEN_OK(s, tpath("churn.hm"), &o);
@@ -545,7 +587,7 @@ static void test_churn_model(void) {
     CHECK_EQ(hm_close(s), HM_OK);
 }
 
-static void test_probe_bound_drop(void) {
+static void test_insert_beyond_probe_bound_is_dropped(void) {
     hm_options o = opts_cap(256); /* 512 index entries, max_probe 128 */
     hm_store *s;
     OPEN_OK(s, tpath("probe.hm"), &o);
@@ -605,7 +647,7 @@ static void expect_open_fails(const char *name, const unsigned char *bytes, size
     CHECK_EQ(count_tmp_files(), 0);
 }
 
-static void test_bad_files(void) {
+static void test_damaged_header_is_refused_and_file_left_unmodified(void) {
     char p[1024];
     snprintf(p, sizeof p, "%s", tpath("good.hm"));
     hm_options o = opts_cap(16);
@@ -788,7 +830,7 @@ static void test_zombie_leader_with_live_threads_keeps_its_locks(void) {
     CHECK_EQ(hm_close(s), HM_OK);
 }
 
-static void test_dead_owner_slot_lock(void) {
+static void test_dead_owners_slot_lock_is_stolen_live_owners_is_waited_for(void) {
     const char *p = tpath("dead.hm");
     hm_options o = opts_cap(16);
     hm_store *s;
@@ -843,7 +885,7 @@ static void test_dead_owner_slot_lock(void) {
     CHECK_EQ(hm_close(s), HM_OK);
 }
 
-static void test_dead_struct_holder_recovery(void) {
+static void test_dead_struct_lock_holder_is_repaired_by_next_insert(void) {
     const char *p = tpath("deadstruct.hm");
     hm_options o = opts_cap(8);
     hm_store *s;
@@ -895,7 +937,7 @@ static void test_dead_struct_holder_recovery(void) {
     CHECK_EQ(hm_close(s), HM_OK);
 }
 
-static void test_journal_recovery(void) {
+static void test_crashed_structural_change_is_repaired_from_journal(void) {
     const char *p = tpath("journal.hm");
     hm_options o = opts_cap(16);
     hm_store *s;
@@ -963,7 +1005,7 @@ static void test_journal_recovery(void) {
 
 /* ------------------------------------------------------------------ writer table */
 
-static void test_writer_table_full(void) {
+static void test_full_writer_table_refuses_writers_not_readers(void) {
     const char *p = tpath("full.hm");
     hm_options o = opts_cap(4);
     enum { N = 1024 };
@@ -986,7 +1028,7 @@ static void test_writer_table_full(void) {
     free(ss);
 }
 
-static void test_multiprocess_totals(void) {
+static void test_processes_recording_together_lose_no_sample(void) {
     const char *p = tpath("mp.hm");
     hm_options o = opts_cap(64);
     hm_store *s;
@@ -1030,33 +1072,34 @@ static void test_multiprocess_totals(void) {
     CHECK_EQ(hm_close(s), HM_OK);
 }
 
-static void test_concurrent_totals_asan(void) { hm_t_concurrent_totals(4, 30000); }
-static void test_concurrent_eviction_asan(void) { hm_t_concurrent_eviction(4, 20000); }
-static void test_concurrent_giveup_asan(void) { hm_t_concurrent_giveup(4); }
+static void test_concurrent_writers_sum_exactly_and_reader_never_sees_torn_copy_asan(void) { hm_t_concurrent_totals(4, 30000); }
+static void test_concurrent_inserts_and_evictions_keep_counts_and_index_consistent_asan(void) { hm_t_concurrent_eviction(4, 20000); }
+static void test_threads_give_up_on_live_holder_and_record_elsewhere_asan(void) { hm_t_concurrent_giveup(4); }
 
 int main(int argc, char **argv) {
     if (argc > 1) g_vectors = argv[1];
     static const hm_test_case cases[] = {
-        {"hash_vectors", test_hash_vectors},
-        {"layout_fingerprint", test_layout_fingerprint},
-        {"create_open_reopen", test_create_open_reopen},
-        {"writer_entry_released", test_writer_entry_released},
-        {"record_semantics", test_record_semantics},
-        {"capacity_zero", test_capacity_zero},
-        {"clock_second_chance", test_clock_second_chance},
-        {"handle_reresolve", test_handle_reresolve},
-        {"churn_model", test_churn_model},
-        {"probe_bound_drop", test_probe_bound_drop},
-        {"bad_files", test_bad_files},
-        {"dead_owner_slot_lock", test_dead_owner_slot_lock},
+        {"hm64_matches_committed_vectors", test_hm64_matches_committed_vectors},
+        {"fingerprint_matches_committed_vector", test_fingerprint_matches_committed_vector},
+        {"layout_description_matches_committed_vector", test_layout_description_matches_committed_vector},
+        {"create_writes_documented_header_and_reopen_checks_options", test_create_writes_documented_header_and_reopen_checks_options},
+        {"close_releases_writer_entry_and_readers_claim_none", test_close_releases_writer_entry_and_readers_claim_none},
+        {"records_accumulate_count_total_max_and_bytes", test_records_accumulate_count_total_max_and_bytes},
+        {"capacity_zero_file_drops_every_record", test_capacity_zero_file_drops_every_record},
+        {"clock_evicts_unreferenced_region_and_spares_referenced_one", test_clock_evicts_unreferenced_region_and_spares_referenced_one},
+        {"stale_handle_reinserts_its_region_not_counting_into_another", test_stale_handle_reinserts_its_region_not_counting_into_another},
+        {"random_churn_matches_model_counts_and_index_invariant", test_random_churn_matches_model_counts_and_index_invariant},
+        {"insert_beyond_probe_bound_is_dropped", test_insert_beyond_probe_bound_is_dropped},
+        {"damaged_header_is_refused_and_file_left_unmodified", test_damaged_header_is_refused_and_file_left_unmodified},
+        {"dead_owners_slot_lock_is_stolen_live_owners_is_waited_for", test_dead_owners_slot_lock_is_stolen_live_owners_is_waited_for},
         {"zombie_leader_with_live_threads_keeps_its_locks", test_zombie_leader_with_live_threads_keeps_its_locks},
-        {"dead_struct_holder_recovery", test_dead_struct_holder_recovery},
-        {"journal_recovery", test_journal_recovery},
-        {"writer_table_full", test_writer_table_full},
-        {"multiprocess_totals", test_multiprocess_totals},
-        {"concurrent_totals", test_concurrent_totals_asan},
-        {"concurrent_eviction", test_concurrent_eviction_asan},
-        {"concurrent_giveup", test_concurrent_giveup_asan},
+        {"dead_struct_lock_holder_is_repaired_by_next_insert", test_dead_struct_lock_holder_is_repaired_by_next_insert},
+        {"crashed_structural_change_is_repaired_from_journal", test_crashed_structural_change_is_repaired_from_journal},
+        {"full_writer_table_refuses_writers_not_readers", test_full_writer_table_refuses_writers_not_readers},
+        {"processes_recording_together_lose_no_sample", test_processes_recording_together_lose_no_sample},
+        {"concurrent_writers_sum_exactly_and_reader_never_sees_torn_copy", test_concurrent_writers_sum_exactly_and_reader_never_sees_torn_copy_asan},
+        {"concurrent_inserts_and_evictions_keep_counts_and_index_consistent", test_concurrent_inserts_and_evictions_keep_counts_and_index_consistent_asan},
+        {"threads_give_up_on_live_holder_and_record_elsewhere", test_threads_give_up_on_live_holder_and_record_elsewhere_asan},
     };
     size_t nh;
     const hm_test_case *hard = hm_t_hardening_cases(&nh);
