@@ -1,5 +1,6 @@
 package dev.hintmap;
 
+import dev.hintmap.format.Saturating;
 /**
  * What a store knows about one region: running sums since the region was (last) inserted.
  * Sums saturate at {@link Long#MAX_VALUE}.
@@ -42,9 +43,9 @@ public record RegionRecord(String name, long dispatchCount, long kernelNsTotal, 
         if (!name.equals(other.name)) {
             throw new IllegalArgumentException("cannot merge region " + other.name + " into " + name);
         }
-        return new RegionRecord(name, saturatingAdd(dispatchCount, other.dispatchCount),
-                saturatingAdd(kernelNsTotal, other.kernelNsTotal), Math.max(kernelNsMax, other.kernelNsMax),
-                saturatingAdd(bytesTotal, other.bytesTotal));
+        return new RegionRecord(name, Saturating.add(dispatchCount, other.dispatchCount),
+                Saturating.add(kernelNsTotal, other.kernelNsTotal), Math.max(kernelNsMax, other.kernelNsMax),
+                Saturating.add(bytesTotal, other.bytesTotal));
     }
 
     /**
@@ -76,8 +77,4 @@ public record RegionRecord(String name, long dispatchCount, long kernelNsTotal, 
         return scaled.bitLength() < 64 ? scaled.longValue() : Long.MAX_VALUE;
     }
 
-    private static long saturatingAdd(long a, long b) {
-        long sum = a + b;
-        return sum < 0 ? Long.MAX_VALUE : sum; // a, b >= 0, so overflow shows as a negative sum
-    }
 }

@@ -1,6 +1,7 @@
 package dev.hintmap.store;
 
 import dev.hintmap.format.Layouts;
+import dev.hintmap.format.Saturating;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 
@@ -84,7 +85,7 @@ final class Memory {
      * (FORMAT.md §1); a damaged value with the top bit set stays at the maximum.
      */
     void addPlainLong(long offset, long delta) {
-        releaseLong(offset, saturatingCounterAdd(plainLong(offset), delta));
+        releaseLong(offset, Saturating.add(plainLong(offset), delta));
     }
 
     /**
@@ -94,20 +95,20 @@ final class Memory {
     void atomicAddLong(long offset, long delta) {
         while (true) {
             long current = (long) LONG.getOpaque(segment, offset);
-            if (LONG.compareAndSet(segment, offset, current, saturatingCounterAdd(current, delta))) {
+            if (LONG.compareAndSet(segment, offset, current, Saturating.add(current, delta))) {
                 return;
             }
         }
     }
 
     /** {@code min(counter + delta, 2^63-1)} with the counter read as unsigned, as C's {@code sat_add}. */
-    static long saturatingCounterAdd(long counter, long delta) {
-        long sum = counter + delta;
-        return counter < 0 || sum < 0 ? Long.MAX_VALUE : sum;
-    }
 
     static void storeStoreFence() {
         VarHandle.storeStoreFence();
+    }
+
+    static void releaseFence() {
+        VarHandle.releaseFence();
     }
 
     static void acquireFence() {

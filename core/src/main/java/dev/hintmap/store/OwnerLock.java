@@ -17,33 +17,29 @@ import java.util.concurrent.ConcurrentHashMap;
  * sample therefore costs a map lookup and a clock read (~100 ns), not a {@code /proc} read
  * (~20 µs), however many samples a stopped holder makes us drop.
  *
- * <h2>A lock whose acquire or release threw</h2>
+ * <h2>A lock left behind by a throwable</h2>
  * Every critical section releases in a {@code finally}, but the release is itself a call, and a
  * {@code StackOverflowError} (a caller deep in recursion) can be thrown at its entry, before its
- * store; likewise the bookkeeping of an acquire runs after its CAS and can throw. Stack banging
- * makes the store itself safe: HotSpot checks the stack at each call's entry, and the calls that
- * follow a store or a CAS inside the access are made from the same frame at no greater depth
- * than the one that performed it, so an overflow out of {@link #release} means the store did not
- * happen, and one out of a CAS means the CAS did not. The frame that catches such an error cannot
- * call anything (the call would overflow again): it stores the lock's offset into a
- * {@link Suspect} (a field write), sets {@link #anySuspect} and rethrows. The marked lock is
- * then held by our owner word and by no thread: the acquire that threw never returned it, the
- * release that threw never stored. A thread entering the store with no lock held
- * ({@link #resolveSuspects}) gives it back once it has seen it still held at two sightings at
- * least one check period apart — a margin for the case the argument above rules out — and a
- * thread that takes a marked lock with a CAS from 0 clears the mark (its release had happened).
- * Until then other processes wait for it as for a live holder, at most the wait limit.
- * Only an acquire that threw after its CAS, or a release that threw, marks: an error before
- * the CAS leaves nothing behind, and marking then could hand a lock another thread of ours holds
- * to the resolver. Slot locks have {@value #SLOT_SUSPECTS} marks, chosen by offset (two pending
- * marks on slots that share one overwrite each other, and the first waits for this process's
- * exit); the structure lock has its own.
+ * store; an acquire can throw after its CAS succeeded, and the JIT's deoptimisation can raise one
+ * between any two bytecodes. A lock can then be left holding our owner word with no thread
+ * inside it, and other processes would wait for it as for a live holder. Rather than guess where
+ * such an error struck, the store counts every throwable that leaves it ({@link #throwables},
+ * a field increment in the engine's entry points, which a frame without stack to spare can still
+ * do) and, while that count is ahead of what was swept, {@link StoreEngine} sweeps the lock words
+ * (at most once per check period, by a thread holding no lock): a lock that holds our owner word
+ * with no progress at all — for a slot, its {@code seq} and {@code gen} unchanged; for the
+ * structure lock, no acquisition by this process — across the store's leak period (1 s) is held
+ * by no thread of ours (they hold locks for nanoseconds, and every record or structural change
+ * under one is progress), and is released. Only a thread of ours descheduled for the whole period
+ * in the middle of a critical section could be mistaken for one.
  */
 final class OwnerLock {
     private static final int SPINS_BETWEEN_CHECKS = 1024;
     static final long CHECK_PERIOD_NANOS = 1_000_000;
     /** FORMAT.md §6.2 {@code lock_wait_limit}. */
     static final long DEFAULT_WAIT_LIMIT_NANOS = 5_000_000_000L;
+    /** The leak period of the class notes. */
+    static final long DEFAULT_LEAK_PERIOD_NANOS = 1_000_000_000L;
     /** Remembered stuck locks per store; past this many the memory is cleared (a hostile file can name many). */
     private static final int MAX_STUCK = 4096;
 
@@ -59,38 +55,26 @@ final class OwnerLock {
     /** Null outside tests; see {@link HeldLockProbe.Section#ACQUIRED} and {@link HeldLockProbe.Section#RELEASE}. */
     private final HeldLockProbe probe;
 
-    static final int SLOT_SUSPECTS = 8;
-    /** Selects a slot lock's mark: {@code slotSuspects[(int) (offset >>> 6) & SLOT_SUSPECT_MASK]}, no call. */
-    static final int SLOT_SUSPECT_MASK = SLOT_SUSPECTS - 1;
-    /** Marks of slot locks left behind by a thread whose acquire or release threw (class notes). */
-    final Suspect[] slotSuspects = new Suspect[SLOT_SUSPECTS];
-    /** The mark of the structure lock, likewise. */
-    final Suspect structSuspect = new Suspect();
-    /** Whether a mark may be pending: one read on the way into the store. Written by marking frames too. */
-    volatile boolean anySuspect;
-
-    {
-        for (int i = 0; i < SLOT_SUSPECTS; i++) {
-            slotSuspects[i] = new Suspect();
-        }
-    }
-
     /**
-     * A lock that a thread of this process left behind. {@link #lock} is written by a frame that
-     * cannot afford a call: a plain field store, volatile so that every thread sees it.
+     * Throwables that left the store through its entry points (class notes): written by frames
+     * that may have no stack left, so a plain increment of a volatile field (lost updates are
+     * harmless: any change is noticed).
      */
-    static final class Suspect {
-        /** The lock's offset, or 0. */
-        volatile long lock;
-        /** The lock {@link #sinceNanos} belongs to (a new mark starts a new wait); under this object's monitor. */
-        private long sightedLock;
-        private long sinceNanos;
+    volatile long throwables;
+    /** Acquisitions of the structure lock by this process: its progress, for the leak sweep. */
+    volatile long structAcquisitions;
+    /** Frees a lock of ours that a throwable left behind (StoreEngine#freeIfLeaked); null until set. */
+    private java.util.function.LongPredicate leakSweep;
+
+    void leakSweep(java.util.function.LongPredicate sweep) {
+        this.leakSweep = sweep;
     }
 
     /** A live owner word given up on, and the {@link System#nanoTime()} of its last liveness check. */
     private record Stuck(long holder, long aliveAtNanos) {}
 
     private final long giveUpRecheckNanos;
+    private final long leakPeriodNanos;
     /** Null outside tests. */
     private final java.util.concurrent.atomic.AtomicLong livenessChecks;
 
@@ -98,6 +82,7 @@ final class OwnerLock {
         this.probe = settings.heldLockProbe;
         this.waitLimitNanos = settings.lockWaitLimitNanos;
         this.giveUpRecheckNanos = settings.giveUpRecheckNanos;
+        this.leakPeriodNanos = settings.leakedLockNanos;
         this.livenessChecks = settings.livenessChecks;
         this.memory = memory;
         this.writers = writers;
@@ -117,6 +102,11 @@ final class OwnerLock {
         return owner;
     }
 
+    /** How long a lock holding our owner word without progress counts as held before a sweep frees it. */
+    long leakPeriodNanos() {
+        return leakPeriodNanos;
+    }
+
     /**
      * Takes the lock word at {@code offset}, stealing it from a dead holder (the caller repairs
      * what needs repair: a slot needs none, the structure lock's journal tells).
@@ -126,83 +116,22 @@ final class OwnerLock {
      */
     boolean acquire(long offset) {
         if (memory.casLong(offset, 0L, owner)) {
-            try {
-                acquired(offset);
-            } catch (Throwable e) { // the lock is ours and nobody will release it: mark it (class notes)
-                (offset == Layouts.STRUCT_LOCK ? structSuspect : slotSuspects[(int) (offset >>> 6) & SLOT_SUSPECT_MASK]).lock = offset;
-                anySuspect = true;
-                throw e;
-            }
+            acquired(offset);
             return true;
         }
         return acquireContended(offset);
     }
 
-    private Suspect suspectFor(long offset) {
-        return offset == Layouts.STRUCT_LOCK ? structSuspect : slotSuspects[(int) (offset >>> 6) & SLOT_SUSPECT_MASK];
-    }
-
     /** After a CAS that took the lock: what the memos knew about its word is out of date. */
     private void acquired(long offset) {
-        if (anySuspect) {
-            Suspect suspect = suspectFor(offset);
-            synchronized (suspect) {
-                if (suspect.lock == offset) {
-                    suspect.lock = 0; // it was free: the release that threw had happened after all
-                }
-            }
+        if (offset == Layouts.STRUCT_LOCK) {
+            structAcquisitions++; // under the lock just taken: one writer at a time
         }
         if (anyStuck) {
             stuck.remove(offset); // the word was 0 (or dead): it changed since anyone gave up on it
         }
         if (probe != null) {
             probe.whileHeld(HeldLockProbe.Section.ACQUIRED);
-        }
-    }
-
-    /**
-     * Gives back the locks that threads of ours left behind (class notes). Called only by a
-     * thread that holds no lock (the store's entry points): it may release any marked lock.
-     */
-    void resolveSuspects() {
-        anySuspect = false; // before the scan: a mark made during it sets the flag again
-        boolean pending = resolve(structSuspect);
-        for (Suspect suspect : slotSuspects) {
-            pending |= resolve(suspect);
-        }
-        if (pending) {
-            anySuspect = true;
-        }
-    }
-
-    /** @return whether the mark is still pending */
-    private boolean resolve(Suspect suspect) {
-        long lock = suspect.lock;
-        if (lock == 0) {
-            return false;
-        }
-        long now = System.nanoTime();
-        synchronized (suspect) {
-            lock = suspect.lock;
-            if (lock == 0) {
-                return false;
-            }
-            if (memory.acquireLong(lock) != owner) {
-                suspect.lock = 0; // free, or taken by another process: nothing of ours is left there
-                return false;
-            }
-            if (suspect.sightedLock != lock) {
-                suspect.sightedLock = lock; // first sighting of this mark
-                suspect.sinceNanos = now;
-                return true;
-            }
-            if (now - suspect.sinceNanos < CHECK_PERIOD_NANOS) {
-                return true;
-            }
-            suspect.lock = 0;
-            suspect.sightedLock = 0;
-            memory.releaseLong(lock, 0L); // left behind by a thread whose acquire or release threw
-            return false;
         }
     }
 
@@ -214,22 +143,10 @@ final class OwnerLock {
         while (true) {
             long holder = memory.acquireLong(offset);
             if (holder == 0) {
-                if (memory.casLong(offset, 0L, owner)) {
-                    try {
-                        acquired(offset);
-                    } catch (Throwable e) { // as in acquire
-                        (offset == Layouts.STRUCT_LOCK ? structSuspect : slotSuspects[(int) (offset >>> 6) & SLOT_SUSPECT_MASK]).lock = offset;
-                        anySuspect = true;
-                        throw e;
-                    }
+                if (takeFree(offset)) {
                     return true;
                 }
                 continue;
-            }
-            if (holder == owner && anySuspect && suspectFor(offset).lock == offset) {
-                // Left behind by a thread of ours (class notes); this thread holds no slot lock
-                // (lock order), and when it waits for the structure lock it holds nothing.
-                resolve(suspectFor(offset));
             }
             Stuck knownStuck = stuck.get(offset);
             if (knownStuck != null) {
@@ -268,6 +185,9 @@ final class OwnerLock {
                     continue;
                 }
                 nextCheck = now + CHECK_PERIOD_NANOS;
+                if (holder == owner && leakSweep != null && leakSweep.test(offset)) {
+                    continue; // our own word, left behind by a throwable and now freed (class notes)
+                }
                 if (now - deadline > 0 && !holderIsDead(holder)) {
                     remember(offset, holder, now);
                     return false; // §6.2 give up: a live holder for the whole limit
@@ -279,17 +199,19 @@ final class OwnerLock {
         }
     }
 
+    private boolean takeFree(long offset) {
+        if (memory.casLong(offset, 0L, owner)) {
+            acquired(offset);
+            return true;
+        }
+        return false;
+    }
+
     /** Steals the lock if {@code holder} is dead; false when it is alive (or the word moved on). */
     private boolean steal(long offset, long holder) {
         if (holderIsDead(holder) && memory.casLong(offset, holder, owner)) {
-            try {
-                memory.atomicAddLong(Layouts.STOLEN_LOCKS, 1);
-                acquired(offset);
-            } catch (Throwable e) { // as in acquire
-                (offset == Layouts.STRUCT_LOCK ? structSuspect : slotSuspects[(int) (offset >>> 6) & SLOT_SUSPECT_MASK]).lock = offset;
-                anySuspect = true;
-                throw e;
-            }
+            memory.atomicAddLong(Layouts.STOLEN_LOCKS, 1);
+            acquired(offset);
             return true;
         }
         return false;
@@ -305,8 +227,7 @@ final class OwnerLock {
 
     /**
      * Gives the lock back; the release store publishes every write made while holding it. The
-     * caller holds the lock and catches whatever is thrown from here by storing the
-     * offset into its {@link Suspect} and setting {@link #anySuspect} (class notes).
+     * store's entry point counts whatever is thrown from here (class notes).
      */
     void release(long offset) {
         if (probe != null) {

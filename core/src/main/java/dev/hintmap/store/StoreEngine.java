@@ -4,6 +4,7 @@ import dev.hintmap.RegionRecord;
 import dev.hintmap.eviction.ClockHand;
 import dev.hintmap.format.FileGeometry;
 import dev.hintmap.format.Layouts;
+import dev.hintmap.format.Saturating;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -46,7 +47,6 @@ public final class StoreEngine {
      * keeps rewriting the slot's generation, and that must not hang this one.
      */
     static final int MAX_RECORD_ATTEMPTS = 1024;
-    private static final long MAX = Long.MAX_VALUE;
 
     private final Memory memory;
     private final FileGeometry geometry;
@@ -68,6 +68,9 @@ public final class StoreEngine {
         this.index = new HashIndex(memory, slots, geometry);
         this.locks = locks;
         this.probe = probe;
+        if (locks != null) {
+            locks.leakSweep(this::freeIfLeaked);
+        }
     }
 
     /*
@@ -75,6 +78,94 @@ public final class StoreEngine {
      * holds the lock: a helper's own entry could overflow before it could mark anything
      * (OwnerLock's notes "A lock whose acquire or release threw").
      */
+
+    // ------------------------------------------------------------------ locks left behind
+
+    /** Lock offset → {progress a, progress b, since} of a lock seen holding our owner word; under itself. */
+    private final java.util.HashMap<Long, long[]> leakSightings = new java.util.HashMap<>();
+    /** {@link OwnerLock#throwables} when the last complete sweep began. */
+    private volatile long sweptThrowables;
+    private volatile boolean leakCandidates;
+    private long lastSweepNanos;
+
+    /**
+     * Sweeps for locks that a throwable left behind (OwnerLock notes), when one may have: two
+     * field reads otherwise. Called by the entry points, whose thread holds no lock.
+     */
+    private void sweepIfNeeded() {
+        if (locks.throwables != sweptThrowables || leakCandidates) {
+            sweepLeakedLocks();
+        }
+    }
+
+    private void sweepLeakedLocks() {
+        long now = System.nanoTime();
+        synchronized (leakSightings) {
+            if (now - lastSweepNanos < OwnerLock.CHECK_PERIOD_NANOS && lastSweepNanos != 0) {
+                return; // at most once per check period: a sweep reads every lock word
+            }
+            lastSweepNanos = now;
+            long throwables = locks.throwables;
+            boolean pending = sighting(Layouts.STRUCT_LOCK, locks.structAcquisitions, 0, now,
+                    STRUCT_LEAK_PERIODS * locks.leakPeriodNanos());
+            int used = highWater();
+            for (int k = 0; k < used; k++) {
+                long slot = slots.slot(k);
+                pending |= sighting(Slots.lock(slot), memory.acquireLong(Slots.seq(slot)),
+                        memory.acquireLong(Slots.gen(slot)), now, locks.leakPeriodNanos());
+            }
+            leakCandidates = pending;
+            sweptThrowables = throwables; // only now: an overflow inside the sweep leaves it to run again
+        }
+    }
+
+    /**
+     * For a thread of ours waiting for {@code lock} while our owner word holds it: frees it if
+     * it was left behind (no progress for its period). The waiter does not hold it, so releasing
+     * it cannot pull it from under the caller; true when it was freed.
+     */
+    boolean freeIfLeaked(long lock) {
+        long now = System.nanoTime();
+        synchronized (leakSightings) {
+            boolean pending;
+            if (lock == Layouts.STRUCT_LOCK) {
+                pending = sighting(lock, locks.structAcquisitions, 0, now, STRUCT_LEAK_PERIODS * locks.leakPeriodNanos());
+            } else {
+                long slot = lock - Layouts.SLOT_LOCK; // a slot lock is the slot's first word
+                pending = sighting(lock, memory.acquireLong(Slots.seq(slot)), memory.acquireLong(Slots.gen(slot)), now,
+                        locks.leakPeriodNanos());
+            }
+            if (pending) {
+                leakCandidates = true;
+            }
+            return memory.acquireLong(lock) != locks.owner();
+        }
+    }
+
+    /** The structure lock is held for a whole recovery (O(capacity)) with no acquisition: it gets more. */
+    private static final int STRUCT_LEAK_PERIODS = 2;
+
+    /**
+     * One lock word's sighting: true while it holds our owner word with no progress for less than
+     * the leak period; at the end of the period it is released (held by no thread of ours).
+     */
+    private boolean sighting(long lock, long progressA, long progressB, long now, long period) {
+        if (memory.acquireLong(lock) != locks.owner()) {
+            leakSightings.remove(lock);
+            return false;
+        }
+        long[] seen = leakSightings.get(lock);
+        if (seen == null || seen[0] != progressA || seen[1] != progressB) {
+            leakSightings.put(lock, new long[] {progressA, progressB, now}); // first sighting, or progress since
+            return true;
+        }
+        if (now - seen[2] < period) {
+            return true;
+        }
+        memory.releaseLong(lock, 0L); // ours, and no thread of ours made progress under it for the whole period
+        leakSightings.remove(lock);
+        return false;
+    }
 
     private void probe(HeldLockProbe.Section section) {
         if (probe != null) {
@@ -276,25 +367,28 @@ public final class StoreEngine {
      * for {@link #record}.
      */
     public void add(EncodedName name, long count, long total, long max, long bytes, Snapshot scratch) {
-        if (locks.anySuspect) {
-            locks.resolveSuspects(); // this thread holds no lock here
-        }
-        for (int attempt = 0; attempt < MAX_RECORD_ATTEMPTS; attempt++) {
-            if (lookup(name, scratch)) {
+        sweepIfNeeded();
+        try {
+            for (int attempt = 0; attempt < MAX_RECORD_ATTEMPTS; attempt++) {
+                if (lookup(name, scratch)) {
+                    if (addInto(scratch.slot, scratch.gen, count, total, max, bytes)) {
+                        return;
+                    }
+                    continue; // evicted between lookup and lock: resolve again
+                }
+                if (insertOrFind(name, count, total, max, bytes, scratch)) {
+                    return;
+                }
+                // present after all (another writer inserted it): scratch names it, record as usual
                 if (addInto(scratch.slot, scratch.gen, count, total, max, bytes)) {
                     return;
                 }
-                continue; // evicted between lookup and lock: resolve again
             }
-            if (insertOrFind(name, count, total, max, bytes, scratch)) {
-                return;
-            }
-            // present after all (another writer inserted it): scratch names it, record as usual
-            if (addInto(scratch.slot, scratch.gen, count, total, max, bytes)) {
-                return;
-            }
+            scratch.slot = -1; // the slot was reassigned under every attempt: only a hostile writer does that (§7.1)
+        } catch (Throwable e) {
+            locks.throwables++; // a field increment, no call: it may have left a lock behind (OwnerLock notes)
+            throw e;
         }
-        scratch.slot = -1; // the slot was reassigned under every attempt: only a hostile writer does that (§7.1)
     }
 
     /**
@@ -304,44 +398,50 @@ public final class StoreEngine {
      *     recorded, or dropped because a live holder kept the slot lock past the wait limit (§6.2)
      */
     public boolean recordInto(int k, long gen, long kernelNs, long bytes) {
-        if (locks.anySuspect) {
-            locks.resolveSuspects(); // this thread holds no lock here
+        sweepIfNeeded();
+        try {
+            return addInto(k, gen, 1, kernelNs, kernelNs, bytes);
+        } catch (Throwable e) {
+            locks.throwables++; // as in add
+            throw e;
         }
-        return addInto(k, gen, 1, kernelNs, kernelNs, bytes);
     }
 
     /** §7.1 with a whole record instead of one sample; false when the slot was reassigned. */
     private boolean addInto(int k, long gen, long count, long total, long max, long bytes) {
         long slot = slots.slot(k);
         long lock = Slots.lock(slot);
-        if (!locks.acquire(lock)) {
-            return true; // gave up (§6.2): nothing changed, the sample is dropped
-        }
+        boolean held = false;
         try {
+            held = locks.acquire(lock); // from here on, a throwable anywhere still releases it
+            if (!held) {
+                return true; // gave up (§6.2): nothing changed, the sample is dropped
+            }
             if (memory.plainLong(Slots.gen(slot)) != gen) {
                 return false;
             }
             probe(HeldLockProbe.Section.RECORD_SLOT);
+            // Release fence before any store into the copy, as C (FORMAT §1, §7.1): it orders the
+            // seq the previous holder published, which this holder saw on taking the lock, before
+            // the plain stores below, so a reader that sees one of them re-reads at least that seq.
+            // Free on x86-64, one dmb on AArch64.
+            Memory.releaseFence();
             long seq = memory.plainLong(Slots.seq(slot));
             long current = Slots.copy(slot, seq);
             long next = Slots.copy(slot, seq + 1);
-            memory.plainLong(next + Layouts.REC_COUNT, saturatingAdd(memory.plainLong(current + Layouts.REC_COUNT), count));
-            memory.plainLong(next + Layouts.REC_TOTAL, saturatingAdd(memory.plainLong(current + Layouts.REC_TOTAL), total));
+            memory.plainLong(next + Layouts.REC_COUNT, Saturating.add(memory.plainLong(current + Layouts.REC_COUNT), count));
+            memory.plainLong(next + Layouts.REC_TOTAL, Saturating.add(memory.plainLong(current + Layouts.REC_TOTAL), total));
             memory.plainLong(next + Layouts.REC_MAX, Math.max(memory.plainLong(current + Layouts.REC_MAX), max));
-            memory.plainLong(next + Layouts.REC_BYTES, saturatingAdd(memory.plainLong(current + Layouts.REC_BYTES), bytes));
+            memory.plainLong(next + Layouts.REC_BYTES, Saturating.add(memory.plainLong(current + Layouts.REC_BYTES), bytes));
             memory.releaseLong(Slots.seq(slot), seq + 1); // publishes the copy written above
             if (memory.opaqueInt(Slots.referenced(slot)) == 0) {
                 memory.opaqueInt(Slots.referenced(slot), 1); // racing with the hand only ages the region
             }
             return true;
         } finally {
-            // on every exit: a throwable above drops this one sample, nothing more
-            try {
+            if (held) {
+                // on every exit: a throwable above drops this one sample, nothing more
                 locks.release(lock);
-            } catch (Throwable e) {
-                locks.slotSuspects[(int) (lock >>> 6) & OwnerLock.SLOT_SUSPECT_MASK].lock = lock; // field stores, no call:
-                locks.anySuspect = true; // a call would overflow again
-                throw e;
             }
         }
     }
@@ -358,53 +458,49 @@ public final class StoreEngine {
      *     lock-free to learn whether a region was skipped
      */
     public Decay decaySlot(int k, double factor) {
-        if (locks.anySuspect) {
-            locks.resolveSuspects(); // this thread holds no lock here
-        }
-        long slot = slots.slot(k);
-        long lock = Slots.lock(slot);
-        if (!locks.acquire(lock)) {
-            return Decay.LOCK_HELD; // a live holder kept it past the wait limit (§6.2): not aged
-        }
+        sweepIfNeeded();
         try {
-            long gen = memory.plainLong(Slots.gen(slot));
-            int length = memory.plainInt(Slots.nameLen(slot));
-            if ((gen & 1) != 0 || length <= 0 || length > slots.maxNameBytes) {
-                return Decay.NOT_LIVE;
-            }
-            probe(HeldLockProbe.Section.DECAY_SLOT);
-            long seq = memory.plainLong(Slots.seq(slot));
-            long current = Slots.copy(slot, seq);
-            long count = memory.plainLong(current + Layouts.REC_COUNT);
-            long total = memory.plainLong(current + Layouts.REC_TOTAL);
-            long max = memory.plainLong(current + Layouts.REC_MAX);
-            long bytes = memory.plainLong(current + Layouts.REC_BYTES);
-            if (!isPlausible(count, total, max, bytes)) {
-                return Decay.NOT_LIVE; // damaged: readers treat it as absent, ageing it would not help
-            }
-            RegionRecord aged = new RegionRecord("", count, total, max, bytes).scaled(factor);
-            writeCopy(Slots.copy(slot, seq + 1), aged.dispatchCount(), aged.kernelNsTotal(), aged.kernelNsMax(),
-                    aged.bytesTotal());
-            memory.releaseLong(Slots.seq(slot), seq + 1);
-            return Decay.AGED;
-        } finally {
+            long slot = slots.slot(k);
+            long lock = Slots.lock(slot);
+            boolean held = false;
             try {
-                locks.release(lock);
-            } catch (Throwable e) {
-                locks.slotSuspects[(int) (lock >>> 6) & OwnerLock.SLOT_SUSPECT_MASK].lock = lock; // field stores, no call:
-                locks.anySuspect = true; // a call would overflow again
-                throw e;
+                held = locks.acquire(lock); // from here on, a throwable anywhere still releases it
+                if (!held) {
+                    return Decay.LOCK_HELD; // a live holder kept it past the wait limit (§6.2): not aged
+                }
+                long gen = memory.plainLong(Slots.gen(slot));
+                int length = memory.plainInt(Slots.nameLen(slot));
+                if ((gen & 1) != 0 || length <= 0 || length > slots.maxNameBytes) {
+                    return Decay.NOT_LIVE;
+                }
+                probe(HeldLockProbe.Section.DECAY_SLOT);
+                long seq = memory.plainLong(Slots.seq(slot));
+                long current = Slots.copy(slot, seq);
+                long count = memory.plainLong(current + Layouts.REC_COUNT);
+                long total = memory.plainLong(current + Layouts.REC_TOTAL);
+                long max = memory.plainLong(current + Layouts.REC_MAX);
+                long bytes = memory.plainLong(current + Layouts.REC_BYTES);
+                if (!isPlausible(count, total, max, bytes)) {
+                    return Decay.NOT_LIVE; // damaged: readers treat it as absent, ageing it would not help
+                }
+                RegionRecord aged = new RegionRecord("", count, total, max, bytes).scaled(factor);
+                writeCopy(Slots.copy(slot, seq + 1), aged.dispatchCount(), aged.kernelNsTotal(), aged.kernelNsMax(),
+                        aged.bytesTotal());
+                memory.releaseLong(Slots.seq(slot), seq + 1);
+                return Decay.AGED;
+            } finally {
+                if (held) {
+                    locks.release(lock);
+                }
             }
+        } catch (Throwable e) {
+            locks.throwables++; // as in add
+            throw e;
         }
     }
 
     /** What {@link #decaySlot} did with one slot. */
     public enum Decay { AGED, NOT_LIVE, LOCK_HELD }
-
-    static long saturatingAdd(long a, long b) {
-        long sum = a + b;
-        return sum < 0 ? MAX : sum; // a, b >= 0, so overflow shows as a negative sum
-    }
 
     /**
      * Insert path (§7.4) under the structure lock.
@@ -414,11 +510,13 @@ public final class StoreEngine {
      *     after the structure lock is released
      */
     private boolean insertOrFind(EncodedName name, long count, long total, long max, long bytes, Snapshot scratch) {
-        if (!locks.acquire(Layouts.STRUCT_LOCK)) {
-            scratch.slot = -1; // gave up on a live holder (§6.2): dropped, nothing changed
-            return true;
-        }
+        boolean held = false;
         try {
+            held = locks.acquire(Layouts.STRUCT_LOCK); // from here on, a throwable anywhere still releases it
+            if (!held) {
+                scratch.slot = -1; // gave up on a live holder (§6.2): dropped, nothing changed
+                return true;
+            }
             probe(HeldLockProbe.Section.INSERT_STRUCTURE);
             if ((needsRecovery() || indexSuspect) && !recover()) {
                 scratch.slot = -1; // recovery gave up on a slot lock: the next holder recovers
@@ -436,22 +534,19 @@ public final class StoreEngine {
                 scratch.slot = -1;
                 return true;
             }
-            int k = lockVictim();
-            long victimLock = lockedVictim; // a field read, no call, before the try that releases it
-            if (k < 0) {
-                scratch.slot = -1; // the victim's lock is held by a live process: dropped, nothing changed
-                return true;
-            }
             try {
+                int k = lockVictim(); // when it returns the victim locked, lockedVictim names its lock
+                if (k < 0) {
+                    scratch.slot = -1; // the victim's lock is held by a live process: dropped, nothing changed
+                    return true;
+                }
                 probe(HeldLockProbe.Section.INSERT_SLOT);
                 assign(k, name, count, total, max, bytes, scratch);
             } finally {
-                try {
+                long victimLock = lockedVictim;
+                if (victimLock != 0) {
+                    lockedVictim = 0; // before the release: if it throws, the mark below stands for it
                     locks.release(victimLock);
-                } catch (Throwable e) {
-                    locks.slotSuspects[(int) (victimLock >>> 6) & OwnerLock.SLOT_SUSPECT_MASK].lock = victimLock; // field stores, no call:
-                    locks.anySuspect = true; // a call would overflow again
-                    throw e;
                 }
             }
             if (needsRebuild) {
@@ -460,12 +555,8 @@ public final class StoreEngine {
             return true;
         } finally {
             // On an exception the journal and index_seq stay as they are: the next holder recovers.
-            try {
+            if (held) {
                 locks.release(Layouts.STRUCT_LOCK);
-            } catch (Throwable e) {
-                locks.structSuspect.lock = Layouts.STRUCT_LOCK; // field stores, no call:
-                locks.anySuspect = true; // a call would overflow again
-                throw e;
             }
         }
     }
@@ -492,32 +583,29 @@ public final class StoreEngine {
             int k = ClockHand.choose(clockFrames);
             long slot = slots.slot(k);
             long lock = Slots.lock(slot);
-            if (!locks.acquire(lock)) {
-                // §6.2 give up: put the hand and high_water back (the bits it cleared only aged regions)
-                memory.plainLong(Layouts.CLOCK_HAND, hand);
-                memory.releaseLong(Layouts.HIGH_WATER, highWater);
-                return -1;
-            }
+            boolean held = false;
             boolean chosen = false;
             try {
+                held = locks.acquire(lock); // from here on, a throwable anywhere still releases it
+                if (!held) {
+                    // §6.2 give up: put the hand and high_water back (the bits it cleared only aged regions)
+                    memory.plainLong(Layouts.CLOCK_HAND, hand);
+                    memory.releaseLong(Layouts.HIGH_WATER, highWater);
+                    return -1;
+                }
+                lockedVictim = lock; // once chosen, the caller's finally releases it
                 probe(HeldLockProbe.Section.VICTIM_SLOT);
                 if (secondChances >= slots.capacity || memory.plainInt(Slots.nameLen(slot)) == 0
                         || memory.opaqueInt(Slots.referenced(slot)) == 0) {
                     chosen = true;
-                    lockedVictim = lock;
                     return k; // returned locked: the caller releases lockedVictim
                 }
                 memory.opaqueInt(Slots.referenced(slot), 0); // recorded since the hand looked: second chance
             } finally {
-                if (!chosen) {
+                if (held && !chosen) {
                     // second chance, or a throwable before the choice
-                    try {
-                        locks.release(lock);
-                    } catch (Throwable e) {
-                        locks.slotSuspects[(int) (lock >>> 6) & OwnerLock.SLOT_SUSPECT_MASK].lock = lock; // field stores, no call:
-                        locks.anySuspect = true; // a call would overflow again
-                        throw e;
-                    }
+                    lockedVictim = 0;
+                    locks.release(lock);
                 }
             }
         }
@@ -614,7 +702,11 @@ public final class StoreEngine {
 
     /** Set under the structure lock when the index proved inconsistent with the slots. */
     private boolean needsRebuild;
-    /** The lock offset of the slot {@link #lockVictim} returned locked; written under the structure lock. */
+    /**
+     * The lock offset of the victim slot {@link #lockVictim} holds for {@link #insertOrFind}, or
+     * 0; under the structure lock. A field, not a return value, so that a throwable between the
+     * two frames still leaves the lock to insertOrFind's {@code finally}.
+     */
     private long lockedVictim;
     /** Set by any thread that met an index entry naming no slot: the next structural change rebuilds. */
     private volatile boolean indexSuspect;
@@ -654,19 +746,17 @@ public final class StoreEngine {
     private boolean freeSlot(int k) {
         long slot = slots.slot(k);
         long lock = Slots.lock(slot);
-        if (!locks.acquire(lock)) {
-            return false;
-        }
+        boolean held = false;
         try {
+            held = locks.acquire(lock); // from here on, a throwable anywhere still releases it
+            if (!held) {
+                return false;
+            }
             probe(HeldLockProbe.Section.RECOVERY_SLOT);
             clearSlot(k, slot);
         } finally {
-            try {
+            if (held) {
                 locks.release(lock);
-            } catch (Throwable e) {
-                locks.slotSuspects[(int) (lock >>> 6) & OwnerLock.SLOT_SUSPECT_MASK].lock = lock; // field stores, no call:
-                locks.anySuspect = true; // a call would overflow again
-                throw e;
             }
         }
         return true;

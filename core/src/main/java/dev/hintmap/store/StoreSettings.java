@@ -11,11 +11,13 @@ import java.util.Objects;
 public final class StoreSettings {
     /** FORMAT.md §6.2 {@code lock_wait_limit}, no probe, no creation hook. */
     public static final StoreSettings DEFAULT = new StoreSettings(OwnerLock.DEFAULT_WAIT_LIMIT_NANOS,
-            OwnerLock.CHECK_PERIOD_NANOS, null, null, null);
+            OwnerLock.CHECK_PERIOD_NANOS, OwnerLock.DEFAULT_LEAK_PERIOD_NANOS, null, null, null);
 
     final long lockWaitLimitNanos;
     /** How long a holder once given up on counts as alive without another liveness check (§6.2). */
     final long giveUpRecheckNanos;
+    /** How long a lock holding our owner word with no progress is taken for held (OwnerLock notes). */
+    final long leakedLockNanos;
     /** Null outside tests: counts every liveness check of a lock holder. */
     final java.util.concurrent.atomic.AtomicLong livenessChecks;
     /** Null outside tests. */
@@ -23,13 +25,14 @@ public final class StoreSettings {
     /** Null outside tests: runs in a creator between allocating and publishing its temporary file (§5 steps 3–5). */
     final Runnable beforePublish;
 
-    private StoreSettings(long lockWaitLimitNanos, long giveUpRecheckNanos, java.util.concurrent.atomic.AtomicLong livenessChecks,
-            HeldLockProbe heldLockProbe, Runnable beforePublish) {
-        if (lockWaitLimitNanos < 0 || giveUpRecheckNanos < 0) {
+    private StoreSettings(long lockWaitLimitNanos, long giveUpRecheckNanos, long leakedLockNanos,
+            java.util.concurrent.atomic.AtomicLong livenessChecks, HeldLockProbe heldLockProbe, Runnable beforePublish) {
+        if (lockWaitLimitNanos < 0 || giveUpRecheckNanos < 0 || leakedLockNanos < 0) {
             throw new IllegalArgumentException("negative time: " + lockWaitLimitNanos + ", " + giveUpRecheckNanos + " ns");
         }
         this.lockWaitLimitNanos = lockWaitLimitNanos;
         this.giveUpRecheckNanos = giveUpRecheckNanos;
+        this.leakedLockNanos = leakedLockNanos;
         this.livenessChecks = livenessChecks;
         this.heldLockProbe = heldLockProbe;
         this.beforePublish = beforePublish;
@@ -37,29 +40,34 @@ public final class StoreSettings {
 
     /** How long a lock waiter waits for a live holder before it gives up (FORMAT.md §6.2). */
     public StoreSettings lockWaitLimitNanos(long nanos) {
-        return new StoreSettings(nanos, giveUpRecheckNanos, livenessChecks, heldLockProbe, beforePublish);
+        return new StoreSettings(nanos, giveUpRecheckNanos, leakedLockNanos, livenessChecks, heldLockProbe, beforePublish);
     }
 
     /** How long a holder given up on counts as alive before a waiter checks it again (1 ms by default). */
     public StoreSettings giveUpRecheckNanos(long nanos) {
-        return new StoreSettings(lockWaitLimitNanos, nanos, livenessChecks, heldLockProbe, beforePublish);
+        return new StoreSettings(lockWaitLimitNanos, nanos, leakedLockNanos, livenessChecks, heldLockProbe, beforePublish);
+    }
+
+    /** How long a lock holding this process's owner word without progress is taken for held (1 s by default). */
+    public StoreSettings leakedLockNanos(long nanos) {
+        return new StoreSettings(lockWaitLimitNanos, giveUpRecheckNanos, nanos, livenessChecks, heldLockProbe, beforePublish);
     }
 
     /** Counts every liveness check of a lock holder into {@code counter}. */
     public StoreSettings countLivenessChecks(java.util.concurrent.atomic.AtomicLong counter) {
-        return new StoreSettings(lockWaitLimitNanos, giveUpRecheckNanos, Objects.requireNonNull(counter, "counter"),
+        return new StoreSettings(lockWaitLimitNanos, giveUpRecheckNanos, leakedLockNanos, Objects.requireNonNull(counter, "counter"),
                 heldLockProbe, beforePublish);
     }
 
     /** Called inside every critical section, with the lock held (tests throw from it). */
     public StoreSettings heldLockProbe(HeldLockProbe probe) {
-        return new StoreSettings(lockWaitLimitNanos, giveUpRecheckNanos, livenessChecks,
+        return new StoreSettings(lockWaitLimitNanos, giveUpRecheckNanos, leakedLockNanos, livenessChecks,
                 Objects.requireNonNull(probe, "probe"), beforePublish);
     }
 
     /** Runs in this store's creation between allocating and publishing the temporary file. */
     public StoreSettings beforePublish(Runnable hook) {
-        return new StoreSettings(lockWaitLimitNanos, giveUpRecheckNanos, livenessChecks, heldLockProbe,
+        return new StoreSettings(lockWaitLimitNanos, giveUpRecheckNanos, leakedLockNanos, livenessChecks, heldLockProbe,
                 Objects.requireNonNull(hook, "hook"));
     }
 }

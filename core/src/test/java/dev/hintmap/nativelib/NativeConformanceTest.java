@@ -57,6 +57,20 @@ class NativeConformanceTest {
         return sums;
     }
 
+    /**
+     * FORMAT.md §3.4, one source per language: C's description and fingerprint (from its X-macro
+     * field lists, {@code hm-layout}) are Java's (walked from the StructLayouts), line for line.
+     * A field added on one side only changes that side's output and fails here (and against the
+     * committed vector, LayoutTest and the C suite).
+     */
+    @Test
+    void theCLayoutDescriptionIsTheJavaOne() throws Exception {
+        String c = run(List.of(BUILD.resolve("hm-layout").toString()));
+        String java = dev.hintmap.format.Layouts.describe()
+                + String.format("layout_fingerprint %016x%n", dev.hintmap.format.Layouts.fingerprint());
+        assertEquals(java, c);
+    }
+
     @Test
     void recordsWrittenByTheCLibraryReadBackExactlyInJava() throws Exception {
         Path file = dir.resolve("c-wrote.hints");

@@ -3,6 +3,7 @@ package dev.hintmap.store;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.Region;
+import dev.hintmap.TestStores;
 import java.nio.file.Path;
 
 /**
@@ -20,6 +21,7 @@ import java.nio.file.Path;
 public final class DeepRecursionChild {
     private static final String[] NAMES = {"deep_a", "deep_b", "deep_c", "deep_d", "deep_e", "deep_f"};
     private static final int CHURN = NAMES.length + 1;
+    static final long LEAK_PERIOD_NANOS = 50_000_000L;
     private final HintStore store;
     private final HintStore churn;
     private final Region handle;
@@ -34,25 +36,25 @@ public final class DeepRecursionChild {
 
     public static void main(String[] args) throws Exception {
         int rounds = Integer.parseInt(args[2]);
-        try (HintStore store = HintStore.open(Path.of(args[0]), HintStoreOptions.defaults().capacity(8));
-                HintStore churn = HintStore.open(Path.of(args[1]), HintStoreOptions.defaults().capacity(2))) {
+        // A short leak period (production: 1 s), so that the shallow phase below is short too.
+        StoreSettings settings = StoreSettings.DEFAULT.leakedLockNanos(LEAK_PERIOD_NANOS);
+        try (HintStore store = TestStores.open(Path.of(args[0]), HintStoreOptions.defaults().capacity(8), settings);
+                HintStore churn = TestStores.open(Path.of(args[1]), HintStoreOptions.defaults().capacity(2), settings)) {
             DeepRecursionChild child = new DeepRecursionChild(store, churn);
-            int limit = child.depthLimit();
             for (int round = 0; round < rounds; round++) {
+                int limit = child.depthLimit(); // again each round: compiled frames are smaller than interpreted ones
                 for (int depth = Math.max(1, limit - 200); depth <= limit + 20; depth++) {
                     child.recordAt(depth, round * 7 + depth);
                 }
             }
             // Back at a shallow depth, as a program returns from its recursion and records on: a
-            // lock whose release overflowed is given back by the store's later acquires (OwnerLock).
-            long until = System.nanoTime() + 5_000_000L;
+            // lock that an overflow left behind is freed by the store's sweep once it has seen it
+            // make no progress for the leak period (five for the structure lock; OwnerLock notes).
+            long until = System.nanoTime() + 8 * LEAK_PERIOD_NANOS;
             while (System.nanoTime() < until) {
+                store.record("shallow", 1, 1);
                 churn.record("shallow", 1, 1);
             }
-            store.record("shallow", 1, 1);
-            Thread.sleep(2);
-            store.record("shallow", 1, 1);
-            churn.record("shallow", 1, 1);
             for (int i = 0; i < NAMES.length; i++) {
                 System.out.println("ok " + NAMES[i] + " " + child.ok[i]);
             }

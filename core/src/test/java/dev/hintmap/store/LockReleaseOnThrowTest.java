@@ -33,8 +33,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * exception) leaves both lock words 0, and another process then records into the same regions
  * without waiting for the 5 s limit (a leaked lock would make it wait and drop its samples, which
  * the exact counts below would show). A throwable out of a lock's acquire after its CAS, or out of
- * its release, leaves the lock marked suspect (OwnerLock's notes): the store's next acquire, at
- * least one check period later, gives it back.
+ * its release, leaves the lock behind: the store's sweep frees it once it has made no progress for
+ * the leak period (OwnerLock notes; 20 ms here).
  */
 class LockReleaseOnThrowTest {
     private static final int CAPACITY = 4;
@@ -86,7 +86,8 @@ class LockReleaseOnThrowTest {
         for (Supplier<Throwable> throwable : THROWABLES) {
             boolean[] failedStore = new boolean[1];
             ThrowOnce probe = new ThrowOnce(section);
-            try (HintStore store = TestStores.open(file, options, StoreSettings.DEFAULT.heldLockProbe(probe))) {
+            try (HintStore store = TestStores.open(file, options,
+                    StoreSettings.DEFAULT.heldLockProbe(probe).leakedLockNanos(20_000_000L))) {
                 if (section == Section.RECOVERY_SLOT) {
                     withRawMapping(file, m -> m.releaseLong(Layouts.JOURNAL_SLOT, 1)); // slot 0's change "crashed"
                 }
@@ -100,7 +101,7 @@ class LockReleaseOnThrowTest {
                     giveBackTheSuspect(store, file);
                 }
             }
-            // A store failed by a fault cannot give a suspect lock back; closing it released its
+            // A store failed by a fault cannot sweep a lock left behind; closing it released its
             // writer entry, so the lock names a dead owner and the next writer takes it at once.
             boolean deadOwnerAllowed = failedStore[0] && (section == Section.ACQUIRED || section == Section.RELEASE);
             withRawMapping(file, m -> assertNoLockHeld(m, section, deadOwnerAllowed));
@@ -120,7 +121,7 @@ class LockReleaseOnThrowTest {
         }
     }
 
-    /** Records elsewhere until the suspect lock is 0 again: the store's next acquires resolve it. */
+    /** Records elsewhere until the lock left behind is 0 again: the store's sweep frees it. */
     private static void giveBackTheSuspect(HintStore store, Path file) throws IOException {
         Slots slots = new Slots(GEOMETRY);
         long deadline = System.nanoTime() + 10_000_000_000L;
@@ -135,7 +136,7 @@ class LockReleaseOnThrowTest {
             if (held[0] == 0) {
                 return;
             }
-            assertTrue(System.nanoTime() < deadline, "the suspect lock was given back by later acquires");
+            assertTrue(System.nanoTime() < deadline, "the lock left behind was freed by the sweep");
             store.isHot("b"); // a reader takes no lock: the write below does
             store.record("b", 1_000, 1);
         }

@@ -1,0 +1,28 @@
+package dev.hintmap.format;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The one saturating add, with the same table as C's {@code saturating_add_clamps_sums_and_damaged_values}. */
+class SaturatingTest {
+    private static final long MAX = Long.MAX_VALUE;
+
+    @ParameterizedTest(name = "{0} + {1} = {2}")
+    @CsvSource({
+        "0, 0, 0",
+        "5, 3, 8",
+        "9223372036854775806, 1, 9223372036854775807",
+        "9223372036854775806, 5, 9223372036854775807",
+        "9223372036854775807, 0, 9223372036854775807",
+        "9223372036854775807, 9223372036854775807, 9223372036854775807",
+        // a damaged value from the file (top bit set) stays at the maximum, never wraps to a small sum
+        "-1, 5, 9223372036854775807",
+        "-9223372036854775808, 0, 9223372036854775807",
+    })
+    void sumsClampAtTheMaximumAndADamagedValueReadsAsSaturated(long a, long b, long sum) {
+        assertEquals(sum, Saturating.add(a, b));
+        assertEquals(MAX, Saturating.MAX);
+    }
+}
