@@ -33,7 +33,9 @@ import java.lang.foreign.ValueLayout;
  *       samples until this JVM exits. What the section wrote is safe to abandon: a record's
  *       unpublished copy is never read (§7.2), a structural change left half done keeps its
  *       journal and odd {@code index_seq}, which the next holder of the structure lock recovers
- *       (§8), exactly as after a crash.</li>
+ *       (§8), exactly as after a crash. A throwable out of the release itself (an overflow at its
+ *       entry) is counted, and the lock it left behind is freed by the leak sweep
+ *       ({@link #sweepIfNeeded}, OwnerLock notes).</li>
  * </ol>
  */
 public final class StoreEngine {
@@ -72,12 +74,6 @@ public final class StoreEngine {
             locks.leakSweep(this::freeIfLeaked);
         }
     }
-
-    /*
-     * Every release below is written out at its call site with the same catch, in the frame that
-     * holds the lock: a helper's own entry could overflow before it could mark anything
-     * (OwnerLock's notes "A lock whose acquire or release threw").
-     */
 
     // ------------------------------------------------------------------ locks left behind
 
@@ -545,7 +541,7 @@ public final class StoreEngine {
             } finally {
                 long victimLock = lockedVictim;
                 if (victimLock != 0) {
-                    lockedVictim = 0; // before the release: if it throws, the mark below stands for it
+                    lockedVictim = 0; // before the release: a release that throws leaves the lock to the sweep
                     locks.release(victimLock);
                 }
             }
