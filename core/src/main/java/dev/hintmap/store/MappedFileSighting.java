@@ -19,8 +19,9 @@ import java.nio.file.Path;
  * <p>The (device, inode) pair to look for is learnt once, lazily, from the line of
  * {@code /proc/self/maps} that contains this store's own mapping: what {@code stat} says can
  * differ from what {@code maps} prints (overlayfs maps the underlying file), while every process
- * mapping the file sees the same line. Only the slow path of a lock wait and the writer-table
- * scan at open read {@code /proc}; a record never does.
+ * mapping the file sees the same line. Only the slow path of a lock wait (and a listing of the
+ * writers) reads a maps file; the writer-table scan at open does not use this rule (FORMAT.md
+ * §6.1), and a record never reads {@code /proc}.
  *
  * <p>When a maps file cannot be read (another user's process, {@code hidepid}, a race with its
  * exit) the answer is {@link Sighting#UNKNOWN}, and the caller keeps the older rule: never take a
