@@ -5,7 +5,7 @@
  *   layout_fingerprint <16 hex>   hm_layout_fingerprint() (§3.4)
  *
  * The lines before the last are what Java's Layouts.describe() prints; they are committed, after
- * the fingerprint, in core/src/test/resources/vectors/layout.txt, which both test suites compare
+ * the fingerprint, in src/test/resources/vectors/layout.txt, which both test suites compare
  * with their own layout. Exit 0, or 1 if the description cannot be built. */
 #include "hintmap.h"
 #include "hm_layout.h"

@@ -57,7 +57,7 @@ static inline uint64_t hm_sat_add(uint64_t a, uint64_t b) {
  * the C structs, the HM_*_OFFSET constants, the _Static_asserts (offsetof/sizeof of the structs
  * against the offsets written in the list, i.e. the tables of FORMAT.md), the input list of the
  * layout fingerprint (§3.4, hm_layout_fingerprint) and the canonical description of the layout
- * (hm-layout, compared with core/src/test/resources/vectors/layout.txt and so with Java's
+ * (hm-layout, compared with src/test/resources/vectors/layout.txt and so with Java's
  * Layouts.describe()). A field added here therefore changes the fingerprint and the description,
  * and `make test` fails until FORMAT.md, the Java layouts and the vector agree with it.
  *

@@ -2,7 +2,7 @@
  * test_unit.c - unit tests of libhintmap (run under -fsanitize=address,undefined).
  *
  * Usage: test_unit [VECTORS_DIR [FILTER]]
- * VECTORS_DIR defaults to HM_VECTORS_DIR (../core/src/test/resources/vectors).
+ * VECTORS_DIR defaults to HM_VECTORS_DIR (../src/test/resources/vectors).
  */
 #define _GNU_SOURCE 1
 #include "hintmap.h"
@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #ifndef HM_VECTORS_DIR
-#define HM_VECTORS_DIR "../core/src/test/resources/vectors"
+#define HM_VECTORS_DIR "../src/test/resources/vectors"
 #endif
 
 static const char *g_vectors = HM_VECTORS_DIR;

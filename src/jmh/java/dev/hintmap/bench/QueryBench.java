@@ -1,0 +1,103 @@
+package dev.hintmap.bench;
+
+import dev.hintmap.RegionRecord;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.infra.Blackhole;
+import org.openjdk.jmh.infra.ThreadParams;
+
+/**
+ * The optimizer's questions on existing regions: {@code isHot} and {@code recordFor} over
+ * {@value #REGIONS} regions (every other one hot), keys drawn Zipf(s = {@value #ZIPF_S}), at 1 and
+ * 2 threads. {@code recordFor} results are consumed as the optimizer would (count and mean), so
+ * a returned record the JIT can scalar-replace costs no allocation.
+ *
+ * <pre>./mvnw -Pjmh clean test-compile exec:exec@jmh -Djmh.args="QueryBench -f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc"</pre>
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@State(Scope.Benchmark)
+public class QueryBench {
+    static final int REGIONS = 64;
+    static final double ZIPF_S = 1.0;
+    static final int CAPACITY = 256;
+    static final int KEYS = 1 << 16;
+    static final int MASK = KEYS - 1;
+
+    @Param({"HINTMAP", "REFERENCE", "CONCURRENT", "CHRONICLE", "AGRONA"})
+    public StoreKind store;
+
+    BenchStore target;
+    String[] names;
+
+    @Setup
+    public void setUp() {
+        target = store.create(CAPACITY);
+        names = Workload.names(REGIONS);
+        for (int i = 0; i < REGIONS; i++) {
+            long ns = i % 2 == 0 ? 2 * BenchStore.HOT_THRESHOLD_NS : BenchStore.HOT_THRESHOLD_NS / 4;
+            for (int r = 0; r < 4; r++) {
+                target.record(names[i], ns, 8 * ns);
+            }
+        }
+    }
+
+    @TearDown
+    public void tearDown() {
+        target.close();
+    }
+
+    /** One thread's precomputed keys and position. */
+    @State(Scope.Thread)
+    public static class Cursor {
+        int[] keys;
+        int i;
+
+        @Setup
+        public void setUp(ThreadParams thread) {
+            keys = Workload.zipfKeys(KEYS, REGIONS, ZIPF_S, 101 + thread.getThreadIndex());
+        }
+    }
+
+    @Benchmark
+    @Threads(1)
+    public boolean isHot_1t(Cursor c) {
+        return target.isHot(names[c.keys[c.i++ & MASK]]);
+    }
+
+    @Benchmark
+    @Threads(2)
+    public boolean isHot_2t(Cursor c) {
+        return target.isHot(names[c.keys[c.i++ & MASK]]);
+    }
+
+    @Benchmark
+    @Threads(1)
+    public void recordFor_1t(Cursor c, Blackhole bh) {
+        consume(target.recordFor(names[c.keys[c.i++ & MASK]]), bh);
+    }
+
+    @Benchmark
+    @Threads(2)
+    public void recordFor_2t(Cursor c, Blackhole bh) {
+        consume(target.recordFor(names[c.keys[c.i++ & MASK]]), bh);
+    }
+
+    private static void consume(RegionRecord r, Blackhole bh) {
+        if (r == null) {
+            bh.consume(-1L);
+        } else {
+            bh.consume(r.dispatchCount());
+            bh.consume(r.meanKernelNs());
+        }
+    }
+}

@@ -1,0 +1,173 @@
+package dev.hintmap.cli;
+
+import dev.hintmap.HintFiles;
+import dev.hintmap.HintSnapshot;
+import dev.hintmap.HintStore;
+import dev.hintmap.HintStoreOptions;
+import dev.hintmap.RegionOrder;
+import dev.hintmap.VerifyReport;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code hintmap demo}: the whole system at work. Two native {@code hm-bench} "GPU driver" processes
+ * (C library) and one Java runtime process record kernel dispatches into one shared file while this
+ * process shows {@code top --watch} on it; then it prints {@code stat}, the hottest regions and the
+ * result of {@code verify}.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = {"Run the full demo (native and Java writers, live top).",
+            "Native hm-bench writers and a Java writer record into one shared hint file while a live top view"
+                    + " watches it; then it prints stat, the hottest regions and verify."})
+final class DemoCommand implements Callable<Integer> {
+    /** The native writers: name prefix, regions, Zipf skew, kernel time distribution, rate per thread. */
+    private static final String[][] NATIVE_WRITERS = {
+        {"cuda_gemm_bf16_", "24", "1.1", "lognormal:150000:0.6", "4000"},
+        {"cuda_conv2d_nhwc_", "36", "0.9", "lognormal:40000:0.8", "6000"},
+    };
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    FileArgs files;
+
+    @Option(names = "--seconds", paramLabel = "S", defaultValue = "15",
+            description = "how long the writers record and top watches (default: ${DEFAULT-VALUE})")
+    int seconds;
+
+    @Option(names = "--file", paramLabel = "FILE",
+            description = "the shared hint file, recreated (default: target/demo/demo.hints)")
+    Path file;
+
+    @Option(names = "--capacity", paramLabel = "N", defaultValue = "64",
+            description = "capacity of the demo file: below the 68 regions the writers use, so CLOCK evicts"
+                    + " (default: ${DEFAULT-VALUE})")
+    int capacity;
+
+    @Override
+    public Integer call() throws Exception {
+        if (seconds < 1 || seconds > 3600) {
+            throw new ParameterException(spec.commandLine(), "--seconds must be in [1, 3600], not " + seconds);
+        }
+        Path home = Path.of(System.getProperty("hintmap.home", ".")).toAbsolutePath().normalize();
+        Path hmBench = home.resolve("native-bench/build/hm-bench");
+        if (!Files.isExecutable(hmBench)) {
+            throw new IOException(hmBench + " not found: build it with `make -C native-bench tools`"
+                    + " (./hintmap does this on first use)");
+        }
+        Path demoFile = (file != null ? file : home.resolve("target/demo/demo.hints")).toAbsolutePath();
+        Files.createDirectories(demoFile.getParent());
+        Files.deleteIfExists(demoFile);
+        PrintWriter out = spec.commandLine().getOut();
+        try (HintStore created = HintStore.open(demoFile, HintStoreOptions.defaults().capacity(capacity))) {
+            out.println("demo: created " + demoFile + " (capacity " + created.capacity() + ", hot threshold "
+                    + Units.duration(created.hotThresholdNs()) + ")");
+        }
+        // The writers outlast the live view by a little, so that every refresh shows them at work
+        // (they start before this JVM's first snapshot, the Java writer a JVM start-up later).
+        int writing = seconds + 2;
+        List<Process> writers = new ArrayList<>();
+        List<Path> logs = new ArrayList<>();
+        Thread cleanup = new Thread(() -> writers.forEach(Process::destroyForcibly));
+        Runtime.getRuntime().addShutdownHook(cleanup);
+        try {
+            for (String[] w : NATIVE_WRITERS) {
+                writers.add(start(logs, demoFile, List.of(hmBench.toString(), "-f", demoFile.toString(), "--shared", "-q",
+                        "-t", "1", "-d", Integer.toString(writing), "-P", w[0], "-r", w[1], "-s", w[2], "-k", w[3],
+                        "-R", w[4], "-S", Integer.toString(writers.size() + 1))));
+            }
+            String java = ProcessHandle.current().info().command().orElse("java");
+            writers.add(start(logs, demoFile, List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx128m", "-cp",
+                    System.getProperty("java.class.path"), DemoWriter.class.getName(), demoFile.toString(),
+                    Integer.toString(writing), "2", "3000")));
+            out.println("demo: 2 native hm-bench writers (C library) and 1 Java writer (2 threads) record for "
+                    + writing + " s; pids " + writers.stream().map(p -> Long.toString(p.pid())).toList());
+            out.flush();
+            try (HintStore reader = files.openReadOnly(demoFile)) {
+                WatchScreen.run(out, 1000, seconds, (previous, width, height) -> {
+                    HintSnapshot now = reader.snapshot();
+                    int rows = height > 0 ? Math.max(1, Math.min(20, height - 5)) : 20;
+                    return new WatchScreen.Frame(now, TopView.render(now, previous, rows, RegionOrder.TOTAL_NS, width));
+                });
+            }
+            for (int i = 0; i < writers.size(); i++) {
+                Process p = writers.get(i);
+                if (!p.waitFor(seconds + 60L, TimeUnit.SECONDS)) {
+                    throw new IOException("writer " + p.pid() + " did not finish");
+                }
+                String log = Files.readString(logs.get(i), StandardCharsets.UTF_8);
+                if (p.exitValue() != 0) {
+                    throw new IOException("writer " + p.pid() + " exited " + p.exitValue() + ":\n" + log);
+                }
+                out.println(summary(log, p.pid()));
+            }
+        } finally {
+            writers.forEach(Process::destroyForcibly);
+            Runtime.getRuntime().removeShutdownHook(cleanup);
+            for (Path log : logs) {
+                Files.deleteIfExists(log);
+            }
+        }
+        out.println();
+        out.println("$ hintmap stat " + demoFile);
+        try (HintStore store = files.openReadOnly(demoFile)) {
+            StatCommand.print(out, store.info(), store.snapshot().hotCount(), Instant.now());
+            out.println();
+            out.println("$ hintmap top -n 10 " + demoFile);
+            TopView.render(store.snapshot(), null, 10, RegionOrder.TOTAL_NS, 0).forEach(out::println);
+        }
+        VerifyReport report = HintFiles.verify(demoFile, files.options());
+        out.println();
+        out.println("$ hintmap verify " + demoFile);
+        out.println((report.ok() ? "OK " : "FAILED ") + Units.count(report.regions()) + " regions, "
+                + report.errors().size() + " problem(s)");
+        out.flush();
+        return report.ok() ? ExitCode.OK : ExitCode.PROBLEMS;
+    }
+
+    private static Process start(List<Path> logs, Path demoFile, List<String> command) throws IOException {
+        Path log = Files.createTempFile(demoFile.getParent(), "writer-", ".log");
+        logs.add(log);
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    /** hm-bench's result line, or the Java writer's own summary. */
+    private static String summary(String log, long pid) {
+        for (String line : log.split("\n")) {
+            if (line.startsWith("result ")) {
+                String records = field(line, "records");
+                String rate = field(line, "records_per_s");
+                return "native hm-bench pid " + pid + ": " + Units.count(Long.parseLong(records)) + " dispatches, "
+                        + Units.count(Long.parseLong(rate)) + "/s";
+            }
+            if (line.startsWith("java writer")) {
+                return line;
+            }
+        }
+        return "writer " + pid + ": " + log.strip();
+    }
+
+    private static String field(String line, String key) {
+        for (String part : line.split(" ")) {
+            if (part.startsWith(key + "=")) {
+                return part.substring(key.length() + 1);
+            }
+        }
+        return "0";
+    }
+}
