@@ -1,5 +1,5 @@
 /*
- * hintmap.c - the C implementation of docs/FORMAT.md version 1.
+ * hint_file_opener.c (was hintmap.c) - the C implementation of docs/FORMAT.md version 1.
  *
  * Section references (§n) are to FORMAT.md. Every atomic access to the mapping
  * names its memory order; the one-line comment next to it says why.
