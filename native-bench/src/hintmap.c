@@ -1,0 +1,222 @@
+/*
+ * hintmap.c - the public API of include/hintmap.h that reads as the Java HintStore and Region
+ * (dev.hintmap.HintStore, dev.hintmap.Region): error strings, options, record and lookup by name,
+ * region handles, iteration, size and statistics. Thin wrappers: the protocol is in
+ * store_engine.c, opening in hint_file_opener.c, the lifetime in mapped_store.c.
+ *
+ * Section references (§n) are to docs/FORMAT.md. Every atomic access to the mapping names its
+ * memory order; the one-line comment next to it says why. Decisions that FORMAT.md leaves open
+ * are marked "DECISION:". The library's internal interface is src/hm_internal.h.
+ */
+#define _GNU_SOURCE 1
+#define HM_LIBRARY_SOURCE 1 /* this file is part of the library: hm_internal.h declares its internals */
+
+#include "hm_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *hm_strerror(int code) {
+    switch (code) {
+    case HM_OK: return "success";
+    case HM_DROPPED: return "sample dropped (capacity 0, probe bound, or a lock a live process holds)";
+    case HM_EINVAL: return "invalid argument";
+    case HM_ENAMETOOLONG: return "region name longer than max_name_bytes";
+    case HM_EEMPTYNAME: return "region name is empty";
+    case HM_EBADNAME: return "region name is not valid UTF-8";
+    case HM_ENOTHINT: return "not a hint file (wrong magic)";
+    case HM_ETRUNCATED: return "hint file is truncated";
+    case HM_EUNFINISHED: return "hint file initialisation never finished (magic is 0)";
+    case HM_EVERSION: return "unsupported (newer or unknown) format version";
+    case HM_ECHECKSUM: return "header checksum mismatch (corrupt header)";
+    case HM_ELAYOUT: return "layout fingerprint mismatch (built with another layout)";
+    case HM_EINCONSISTENT: return "header field out of range or inconsistent";
+    case HM_EOPTIONS: return "options contradict the existing file";
+    case HM_EIO: return "I/O error";
+    case HM_ENOMEM: return "out of memory";
+    case HM_ENOTFOUND: return "region not found";
+    case HM_EWRITERS: return "writer table full";
+    case HM_EREADONLY: return "store is read-only";
+    case HM_ECLOSED: return "store is closed";
+    case HM_ESYMLINK: return "symbolic link at the final path component refused";
+    case HM_EOWNER: return "file owned by another user refused";
+    case HM_ENOSPC: return "no space to create or allocate the hint file (ENOSPC, EDQUOT or file-size limit)";
+    case HM_ECHANGED: return "hint file truncated, resized, replaced or removed under the mapping";
+    case HM_ESPARSE:
+        return "the file has unallocated ranges: a writer's open allocates them; or copy it with cp --sparse=never";
+    default: return "unknown error";
+    }
+}
+
+/* ------------------------------------------------------------------ options */
+
+void hm_options_init(hm_options *o) {
+    if (o == NULL) return;
+    memset(o, 0, sizeof *o);
+    o->capacity = HM_DEFAULT_CAPACITY;
+    o->max_name_bytes = HM_DEFAULT_MAX_NAME_BYTES;
+    o->hot_threshold_ns = HM_DEFAULT_HOT_THRESHOLD_NS;
+    o->read_only = 0;
+    o->set_mask = 0;
+    o->flags = 0;
+}
+
+void hm_options_set_capacity(hm_options *o, uint32_t v) {
+    if (o) { o->capacity = v; o->set_mask |= HM_OPT_CAPACITY; }
+}
+void hm_options_set_max_name_bytes(hm_options *o, uint32_t v) {
+    if (o) { o->max_name_bytes = v; o->set_mask |= HM_OPT_MAX_NAME_BYTES; }
+}
+void hm_options_set_hot_threshold_ns(hm_options *o, uint64_t v) {
+    if (o) { o->hot_threshold_ns = v; o->set_mask |= HM_OPT_HOT_THRESHOLD; }
+}
+
+/* ------------------------------------------------------------------ public record / lookup */
+
+int hm_record(hm_store *s, const char *name, size_t name_len, uint64_t kernel_ns, uint64_t bytes_touched) {
+    CHECK_STORE(s);
+    if (s->read_only) return hmi_fail(s, HM_EREADONLY, "cannot record: store was opened read-only");
+    uint64_t words[HM_MAX_NAME_WORDS];
+    hm_name nm;
+    int rc = hmi_name_encode(s, name, name_len, words, &nm);
+    if (rc < 0) return rc;
+    uint32_t k;
+    uint64_t g;
+    return hmi_record_name(s, &nm, clamp63(kernel_ns), clamp63(bytes_touched), &k, &g);
+}
+
+int hm_lookup(hm_store *s, const char *name, size_t name_len, hm_region_record *out) {
+    CHECK_STORE(s);
+    if (out == NULL) return hmi_fail(s, HM_EINVAL, "out must not be NULL");
+    uint64_t words[HM_MAX_NAME_WORDS];
+    hm_name nm;
+    int rc = hmi_name_encode(s, name, name_len, words, &nm);
+    if (rc < 0) return rc;
+    uint32_t k;
+    uint64_t g;
+    return hmi_resolve(s, &nm, &k, &g, out, NULL) ? HM_OK : HM_ENOTFOUND;
+}
+
+int hm_is_hot(hm_store *s, const char *name, size_t name_len) {
+    hm_region_record r;
+    int rc = hm_lookup(s, name, name_len, &r);
+    if (rc == HM_ENOTFOUND) return 0; /* an unknown region is not hot */
+    if (rc < 0) return rc;
+    return r.kernel_ns_total / r.dispatch_count >= s->hot_threshold_ns;
+}
+
+int hm_region_at(hm_store *s, uint32_t slot, char *name_buf, size_t buf_len, size_t *name_len, hm_region_record *out) {
+    CHECK_STORE(s);
+    if (out == NULL || name_len == NULL || (name_buf == NULL && buf_len != 0))
+        return hmi_fail(s, HM_EINVAL, "out and name_len must not be NULL");
+    if (slot >= hm_high_water(s)) return HM_ENOTFOUND;
+    uint64_t words[HM_MAX_NAME_WORDS];
+    uint32_t len;
+    uint64_t g;
+    if (!hmi_slot_read(s, slot, NULL, out, &g, words, &len)) return HM_ENOTFOUND;
+    *name_len = len;
+    if (buf_len < len) return hmi_fail(s, HM_EINVAL, "name buffer of %zu bytes is too small for %u", buf_len, len);
+    memcpy(name_buf, words, len);
+    if (buf_len > len) name_buf[len] = '\0';
+    return HM_OK;
+}
+
+int hm_size(hm_store *s, uint64_t *out) {
+    CHECK_STORE(s);
+    if (out == NULL) return hmi_fail(s, HM_EINVAL, "out must not be NULL");
+    *out = hmi_size(s); /* §7.5 */
+    return HM_OK;
+}
+
+uint32_t hm_capacity(const hm_store *s) { return s && !atomic_load_explicit(&s->closed, RLX) ? s->capacity : 0; }
+uint32_t hm_max_name_bytes(const hm_store *s) { return s && !atomic_load_explicit(&s->closed, RLX) ? s->max_name_bytes : 0; }
+uint64_t hm_hot_threshold_ns(const hm_store *s) { return s && !atomic_load_explicit(&s->closed, RLX) ? s->hot_threshold_ns : 0; }
+
+uint32_t hm_high_water(const hm_store *s) {
+    if (s == NULL || atomic_load_explicit(&s->closed, RLX)) return 0;
+    uint64_t hw = atomic_load_explicit(&s->hdr->high_water, ACQ); /* acquire: pairs with hmi_clock_choose release */
+    return hw > s->capacity ? s->capacity : (uint32_t)hw;
+}
+
+int hm_stats_get(hm_store *s, hm_stats *out) {
+    CHECK_STORE(s);
+    if (out == NULL) return hmi_fail(s, HM_EINVAL, "out must not be NULL");
+    hm_file_header *h = s->hdr;
+    /* relaxed: monitoring values, not a snapshot */
+    out->live_count = atomic_load_explicit(&h->live_count, RLX);
+    out->high_water = atomic_load_explicit(&h->high_water, RLX);
+    out->evictions = atomic_load_explicit(&h->evictions, RLX);
+    out->recoveries = atomic_load_explicit(&h->recoveries, RLX);
+    out->dropped_inserts = atomic_load_explicit(&h->dropped_inserts, RLX);
+    out->stolen_locks = atomic_load_explicit(&h->stolen_locks, RLX);
+    out->created_epoch_ms = s->created_epoch_ms;
+    return HM_OK;
+}
+
+/* ------------------------------------------------------------------ handles */
+
+int hm_region_resolve(hm_store *s, const char *name, size_t name_len, hm_region **out) {
+    CHECK_STORE(s);
+    if (out == NULL) return hmi_fail(s, HM_EINVAL, "out must not be NULL");
+    *out = NULL;
+    uint64_t words[HM_MAX_NAME_WORDS];
+    hm_name nm;
+    int rc = hmi_name_encode(s, name, name_len, words, &nm);
+    if (rc < 0) return rc;
+    hm_region *r = malloc(sizeof *r + (size_t)nm.nwords * sizeof(uint64_t));
+    if (r == NULL) return hmi_fail(s, HM_ENOMEM, "out of memory for a region handle");
+    memcpy(r->words, words, (size_t)nm.nwords * sizeof(uint64_t));
+    r->nm = nm;
+    r->nm.words = r->words;
+    r->s = s;
+    r->resolved = hmi_resolve(s, &r->nm, &r->slot, &r->gen, NULL, NULL);
+    atomic_fetch_add_explicit(&s->refs, 1, RLX); /* relaxed: we already hold a reference */
+    *out = r;
+    return HM_OK;
+}
+
+int hm_region_add(hm_region *r, uint64_t kernel_ns, uint64_t bytes_touched) {
+    if (r == NULL) return HM_EINVAL;
+    hm_store *s = r->s;
+    if (atomic_load_explicit(&s->closed, RLX)) return HM_ECLOSED;
+    if (s->read_only) return hmi_fail(s, HM_EREADONLY, "cannot record: store was opened read-only");
+    uint64_t ns = clamp63(kernel_ns), bytes = clamp63(bytes_touched);
+    if (r->resolved) {
+        int done = hmi_slot_record(s, r->slot, r->gen, ns, bytes);
+        if (done > 0) return HM_OK;
+        if (done < 0) return HM_DROPPED; /* §6.2 give up; the handle stays resolved */
+    }
+    r->resolved = 0; /* evicted or reused (gen changed): re-resolve or insert */
+    uint32_t k;
+    uint64_t g;
+    int rc = hmi_record_name(s, &r->nm, ns, bytes, &k, &g);
+    if (rc == HM_OK) {
+        r->slot = k;
+        r->gen = g;
+        r->resolved = 1;
+    }
+    return rc;
+}
+
+int hm_region_lookup(hm_region *r, hm_region_record *out) {
+    if (r == NULL || out == NULL) return HM_EINVAL;
+    hm_store *s = r->s;
+    if (atomic_load_explicit(&s->closed, RLX)) return HM_ECLOSED;
+    uint64_t g;
+    if (r->resolved && hmi_slot_read(s, r->slot, &r->nm, out, &g, NULL, NULL)) return HM_OK;
+    uint32_t k;
+    if (hmi_resolve(s, &r->nm, &k, &g, out, NULL)) {
+        r->slot = k;
+        r->gen = g;
+        r->resolved = 1;
+        return HM_OK;
+    }
+    r->resolved = 0;
+    return HM_ENOTFOUND;
+}
+
+void hm_region_free(hm_region *r) {
+    if (r == NULL) return;
+    hmi_store_unref(r->s);
+    free(r);
+}
