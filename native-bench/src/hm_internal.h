@@ -312,8 +312,39 @@ HMI_INTERNAL int hmi_owner_dead(hm_store *s, uint64_t owner);
 
 /* ------------------------------------------------------------------ owner_lock.c */
 
-/* §6.2: 1 taken (*stolen, optional, set when taken from a dead holder), 0 gave up. */
-HMI_INTERNAL __attribute__((warn_unused_result)) int hmi_lock_acquire(hm_store *s, _Atomic uint64_t *l, int *stolen);
+/* The uncontended acquisition is inline here (every record takes a slot lock); the waits,
+ * liveness checks, steals and give-ups of §6.2 are in owner_lock.c. */
+HMI_INTERNAL __attribute__((warn_unused_result)) int hmi_lock_acquire_contended(hm_store *s, _Atomic uint64_t *l,
+                                                                                int *stolen);
+HMI_INTERNAL void hmi_giveup_forget(hm_store *s, const _Atomic uint64_t *l);
+
+/* Takes lock word `l` only if it is free right now. */
+static inline int lock_try(hm_store *s, _Atomic uint64_t *l) {
+    uint64_t expected = 0;
+    /* acquire on success: the critical section sees everything the previous holder released */
+    return atomic_compare_exchange_strong_explicit(l, &expected, s->owner, ACQ, RLX);
+}
+
+/* We took lock `l`: its word changed, so whatever we gave up on it is over ("until the word
+ * changes", §6.2). Costs one relaxed load per acquisition while the memo is empty. */
+static inline void giveup_clear(hm_store *s, const _Atomic uint64_t *l) {
+    if (__builtin_expect(atomic_load_explicit(&s->giveup_count, RLX) == 0, 1)) return; /* relaxed: a hint */
+    hmi_giveup_forget(s, l);
+}
+
+/* Acquires lock word `l` with this store's owner word (§6.2). Returns 1 when taken; *stolen
+ * (optional) is set when it was taken over from a dead holder. Returns 0 when it gave up: a
+ * live holder kept it for lock_wait_limit of wall-clock time, or the store gave up on this
+ * same (lock, owner word) before and either checked that holder less than giveup_recheck_ns
+ * (1 ms) ago, or checks it once now and finds it still alive. A waiter that gives up has
+ * changed nothing. */
+static inline __attribute__((warn_unused_result)) int lock_acquire(hm_store *s, _Atomic uint64_t *l, int *stolen) {
+    if (lock_try(s, l)) {
+        giveup_clear(s, l);
+        return 1;
+    }
+    return hmi_lock_acquire_contended(s, l, stolen);
+}
 
 /* ------------------------------------------------------------------ hash_index.c (struct_lock held) */
 

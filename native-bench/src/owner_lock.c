@@ -23,13 +23,6 @@ static int holder_dead(hm_store *s, uint64_t holder) {
     return hmi_owner_dead(s, holder);
 }
 
-/* Takes lock word `l` only if it is free right now. */
-static inline int lock_try(hm_store *s, _Atomic uint64_t *l) {
-    uint64_t expected = 0;
-    /* acquire on success: the critical section sees everything the previous holder released */
-    return atomic_compare_exchange_strong_explicit(l, &expected, s->owner, ACQ, RLX);
-}
-
 #define HM_GIVEUP_UNKNOWN 0 /* giveup_known: the store did not give up on this (lock, owner word) */
 #define HM_GIVEUP_FRESH   1 /* it did, and checked the holder less than giveup_recheck_ns ago   */
 #define HM_GIVEUP_STALE   2 /* it did, and the last check is older                               */
@@ -70,10 +63,8 @@ static void giveup_remember(hm_store *s, const _Atomic uint64_t *l, uint64_t own
     pthread_mutex_unlock(&s->giveup_mu);
 }
 
-/* We took lock `l`: its word changed, so whatever we gave up on it is over ("until the word
- * changes", §6.2). Costs one relaxed load per acquisition while the memo is empty. */
-static inline void giveup_clear(hm_store *s, const _Atomic uint64_t *l) {
-    if (__builtin_expect(atomic_load_explicit(&s->giveup_count, RLX) == 0, 1)) return; /* relaxed: a hint */
+/* giveup_clear (hm_internal.h) when the memo is not empty: forgets what we gave up on `l`. */
+void hmi_giveup_forget(hm_store *s, const _Atomic uint64_t *l) {
     int found = 0;
     for (unsigned i = 0; i < HM_GIVEUP_MEMO && !found; i++) /* relaxed: a hint, confirmed under the mutex */
         found = atomic_load_explicit(&s->giveup[i].lock, RLX) == (uintptr_t)l;
@@ -100,17 +91,8 @@ static int lock_steal(hm_store *s, _Atomic uint64_t *l, uint64_t holder, int *st
     return 1;
 }
 
-/* Acquires lock word `l` with this store's owner word (§6.2). Returns 1 when taken; *stolen
- * (optional) is set when it was taken over from a dead holder. Returns 0 when it gave up: a
- * live holder kept it for lock_wait_limit of wall-clock time, or the store gave up on this
- * same (lock, owner word) before and either checked that holder less than giveup_recheck_ns
- * (1 ms) ago, or checks it once now and finds it still alive. A waiter that gives up has
- * changed nothing. */
-__attribute__((warn_unused_result)) int hmi_lock_acquire(hm_store *s, _Atomic uint64_t *l, int *stolen) {
-    if (lock_try(s, l)) {
-        giveup_clear(s, l);
-        return 1;
-    }
+/* lock_acquire (hm_internal.h) after lock_try found `l` taken: the rest of §6.2. */
+__attribute__((warn_unused_result)) int hmi_lock_acquire_contended(hm_store *s, _Atomic uint64_t *l, int *stolen) {
     if (atomic_load_explicit(&s->giveup_count, RLX) != 0) { /* relaxed: a hint, the memo is under its mutex */
         /* §6.2 give up, remembered: a holder this store gave up on is not waited for again, and
          * not checked more than once per check period (one /proc read costs tens of µs, which

@@ -147,7 +147,7 @@ static int resolve_locked(const hm_store *s, const hm_name *nm, uint32_t skip_k,
  * process held the slot lock for lock_wait_limit, §6.2: the sample is dropped). */
 int hmi_slot_record(hm_store *s, uint32_t k, uint64_t g, uint64_t ns, uint64_t bytes) {
     hm_slot *sl = slot_at(s, k);
-    if (!hmi_lock_acquire(s, &sl->lock, NULL)) return -1;
+    if (!lock_acquire(s, &sl->lock, NULL)) return -1;
     if (atomic_load_explicit(&sl->gen, RLX) != g) { /* relaxed: gen changes only under this lock */
         lock_release(&sl->lock);
         return 0;
@@ -186,7 +186,7 @@ int hmi_slot_record(hm_store *s, uint32_t k, uint64_t g, uint64_t ns, uint64_t b
  * gave up on the slot lock (§6.2) without changing anything. */
 static int slot_free(hm_store *s, uint32_t k) {
     hm_slot *sl = slot_at(s, k);
-    if (!hmi_lock_acquire(s, &sl->lock, NULL)) return 0;
+    if (!lock_acquire(s, &sl->lock, NULL)) return 0;
     uint64_t gen = atomic_load_explicit(&sl->gen, RLX);
     uint64_t busy = gen | 1;
     if (busy != gen) {
@@ -302,7 +302,7 @@ static __attribute__((warn_unused_result)) int lock_victim(hm_store *s, uint32_t
     for (uint32_t second_chances = 0;; second_chances++) {
         uint32_t k = hmi_clock_choose(s);
         hm_slot *sl = slot_at(s, k);
-        if (!hmi_lock_acquire(s, &sl->lock, NULL)) {
+        if (!lock_acquire(s, &sl->lock, NULL)) {
             /* §6.2 give up: the victim's lock is held by a live process. Undo the choice so that
              * the change leaves the index and every region as they were (the hand may have
              * cleared some reference bits: that only ages regions). */
@@ -404,7 +404,7 @@ static int slot_assign(hm_store *s, uint32_t k, const hm_name *nm, uint64_t ns, 
 static int record_structural(hm_store *s, const hm_name *nm, uint64_t ns, uint64_t bytes,
                              uint32_t *k_out, uint64_t *g_out) {
     hm_file_header *h = s->hdr;
-    if (!hmi_lock_acquire(s, &h->struct_lock, NULL)) return HM_DROPPED;        /* §6.2 give up */
+    if (!lock_acquire(s, &h->struct_lock, NULL)) return HM_DROPPED;        /* §6.2 give up */
     uint32_t k = 0;
     uint64_t g = 0;
     int rc;

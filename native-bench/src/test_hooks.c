@@ -39,13 +39,13 @@ int hm_test_hold_slot_lock(hm_store *s, const char *name, size_t name_len) {
     int rc = hm_test_slot_of(s, name, name_len, &k);
     if (rc < 0) return rc;
     if (s->read_only) return HM_EREADONLY;
-    return hmi_lock_acquire(s, &slot_at(s, k)->lock, NULL) ? HM_OK : HM_DROPPED;
+    return lock_acquire(s, &slot_at(s, k)->lock, NULL) ? HM_OK : HM_DROPPED;
 }
 
 int hm_test_hold_struct_lock(hm_store *s) {
     CHECK_STORE(s);
     if (s->read_only) return HM_EREADONLY;
-    return hmi_lock_acquire(s, &s->hdr->struct_lock, NULL) ? HM_OK : HM_DROPPED;
+    return lock_acquire(s, &s->hdr->struct_lock, NULL) ? HM_OK : HM_DROPPED;
 }
 
 void hm_test_set_lock_wait_limit_ns(hm_store *s, uint64_t ns) {
