@@ -1,0 +1,58 @@
+/*
+ * encoded_name.c - region names: UTF-8 validation and the encoding into little-endian words (FORMAT
+ * §3.6).
+ * Twin of the Java class dev.hintmap.store.EncodedName.
+ *
+ * Section references (§n) are to docs/FORMAT.md. Every atomic access to the mapping names its
+ * memory order; the one-line comment next to it says why. Decisions that FORMAT.md leaves open
+ * are marked "DECISION:". The library's internal interface is src/hm_internal.h.
+ */
+#define _GNU_SOURCE 1
+#define HM_LIBRARY_SOURCE 1 /* this file is part of the library: hm_internal.h declares its internals */
+
+#include "hm_internal.h"
+
+#include <string.h>
+
+static int utf8_valid(const unsigned char *p, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = p[i];
+        if (c < 0x80) { i++; continue; }
+        size_t need;
+        uint32_t cp;
+        if (c >= 0xC2 && c <= 0xDF) { need = 1; cp = c & 0x1F; }
+        else if ((c & 0xF0) == 0xE0) { need = 2; cp = c & 0x0F; }
+        else if (c >= 0xF0 && c <= 0xF4) { need = 3; cp = c & 0x07; }
+        else return 0;
+        if (n - i <= need) return 0;
+        for (size_t k = 1; k <= need; k++) {
+            unsigned b = p[i + k];
+            if ((b & 0xC0) != 0x80) return 0;
+            cp = cp << 6 | (b & 0x3F);
+        }
+        if (need == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) return 0; /* overlong, surrogate */
+        if (need == 3 && (cp < 0x10000 || cp > 0x10FFFF)) return 0;
+        i += need + 1;
+    }
+    return 1;
+}
+
+/* Validates `name` for store s and encodes it into words (HM_MAX_NAME_WORDS capacity). */
+int hmi_name_encode(hm_store *s, const char *name, size_t len, uint64_t *words, hm_name *out) {
+    if (name == NULL) return hmi_fail(s, HM_EINVAL, "region name is NULL");
+    if (len == 0) return hmi_fail(s, HM_EEMPTYNAME, "region name is empty");
+    if (len > s->max_name_bytes)
+        return hmi_fail(s, HM_ENAMETOOLONG, "region name of %zu bytes is longer than max_name_bytes %u",
+                        len, s->max_name_bytes);
+    if (!utf8_valid((const unsigned char *)name, len))
+        return hmi_fail(s, HM_EBADNAME, "region name is not valid UTF-8");
+    uint32_t nwords = (uint32_t)((len + 7) / 8);
+    words[nwords - 1] = 0;
+    memcpy(words, name, len);
+    out->len = (uint32_t)len;
+    out->nwords = nwords;
+    out->words = words;
+    out->hash = hash_words(words, out->len, nwords);
+    return HM_OK;
+}
