@@ -580,7 +580,7 @@ public final class MappedStore implements AutoCloseable {
     }
 
     /** Flushes the mapping to the file (msync). */
-    public void force() {
+    public void flush() {
         requireOpen();
         if (file != null && !readOnly) {
             data.force();
@@ -756,7 +756,7 @@ public final class MappedStore implements AutoCloseable {
      * <p>Does not flush: a process that exits or crashes loses nothing (the mapping's pages are
      * the file's page cache), and the kernel writes them back within its writeback interval
      * (about 30 s); only a machine crash in that interval loses samples, which are hints.
-     * {@link #force()} is the durability point for a caller that wants one (FORMAT.md §5
+     * {@link #flush()} is the durability point for a caller that wants one (FORMAT.md §5
      * "Durability").
      *
      * <p>The writer entry is given back only after the data arena is closed, so that no thread

@@ -242,7 +242,7 @@ public final class StoreEngine {
      *
      * @return the name length when the slot is LIVE (and matches), else 0
      */
-    int readSlot(int k, EncodedName name, byte[] nameOut, Snapshot out) {
+    int slotRead(int k, EncodedName name, byte[] nameOut, Snapshot out) {
         long slot = slots.slot(k);
         for (int attempt = 0; attempt < MAX_READ_ATTEMPTS; attempt++) {
             long g1 = memory.acquireLong(Slots.gen(slot));
@@ -306,7 +306,7 @@ public final class StoreEngine {
     }
 
     /** Finds the region {@code name} (§7.3) and reads its record into {@code out}. */
-    public boolean lookup(EncodedName name, Snapshot out) {
+    public boolean resolve(EncodedName name, Snapshot out) {
         if (slots.capacity == 0) {
             return false;
         }
@@ -324,7 +324,7 @@ public final class StoreEngine {
                     long k = HashIndex.slotOf(e);
                     if (k < 0 || k >= slots.capacity) {
                         indexSuspect = true; // damaged file: repaired under the structure lock
-                    } else if (readSlot((int) k, name, null, out) > 0) {
+                    } else if (slotRead((int) k, name, null, out) > 0) {
                         return true;
                     }
                 }
@@ -340,8 +340,8 @@ public final class StoreEngine {
     }
 
     /** Reads slot {@code k} with its name, for iteration; returns the name length or 0. */
-    public int readSlot(int k, byte[] nameOut, Snapshot out) {
-        return readSlot(k, null, nameOut, out);
+    public int slotRead(int k, byte[] nameOut, Snapshot out) {
+        return slotRead(k, null, nameOut, out);
     }
 
     // ------------------------------------------------------------------ writing
@@ -366,17 +366,17 @@ public final class StoreEngine {
         sweepIfNeeded();
         try {
             for (int attempt = 0; attempt < MAX_RECORD_ATTEMPTS; attempt++) {
-                if (lookup(name, scratch)) {
-                    if (addInto(scratch.slot, scratch.gen, count, total, max, bytes)) {
+                if (resolve(name, scratch)) {
+                    if (slotRecord(scratch.slot, scratch.gen, count, total, max, bytes)) {
                         return;
                     }
                     continue; // evicted between lookup and lock: resolve again
                 }
-                if (insertOrFind(name, count, total, max, bytes, scratch)) {
+                if (recordStructural(name, count, total, max, bytes, scratch)) {
                     return;
                 }
                 // present after all (another writer inserted it): scratch names it, record as usual
-                if (addInto(scratch.slot, scratch.gen, count, total, max, bytes)) {
+                if (slotRecord(scratch.slot, scratch.gen, count, total, max, bytes)) {
                     return;
                 }
             }
@@ -396,7 +396,7 @@ public final class StoreEngine {
     public boolean recordInto(int k, long gen, long kernelNs, long bytes) {
         sweepIfNeeded();
         try {
-            return addInto(k, gen, 1, kernelNs, kernelNs, bytes);
+            return slotRecord(k, gen, 1, kernelNs, kernelNs, bytes);
         } catch (Throwable e) {
             locks.throwables++; // as in add
             throw e;
@@ -404,7 +404,7 @@ public final class StoreEngine {
     }
 
     /** §7.1 with a whole record instead of one sample; false when the slot was reassigned. */
-    private boolean addInto(int k, long gen, long count, long total, long max, long bytes) {
+    private boolean slotRecord(int k, long gen, long count, long total, long max, long bytes) {
         long slot = slots.slot(k);
         long lock = Slots.lock(slot);
         boolean held = false;
@@ -505,7 +505,7 @@ public final class StoreEngine {
      *     be present, with {@code scratch.slot}/{@code gen} naming it: the caller records there
      *     after the structure lock is released
      */
-    private boolean insertOrFind(EncodedName name, long count, long total, long max, long bytes, Snapshot scratch) {
+    private boolean recordStructural(EncodedName name, long count, long total, long max, long bytes, Snapshot scratch) {
         boolean held = false;
         try {
             held = locks.acquire(Layouts.STRUCT_LOCK); // from here on, a throwable anywhere still releases it
@@ -518,7 +518,7 @@ public final class StoreEngine {
                 scratch.slot = -1; // recovery gave up on a slot lock: the next holder recovers
                 return true;
             }
-            int found = findLocked(name);
+            int found = resolveLocked(name);
             if (found >= 0) {
                 scratch.slot = found;
                 scratch.gen = memory.plainLong(Slots.gen(slots.slot(found)));
@@ -537,7 +537,7 @@ public final class StoreEngine {
                     return true;
                 }
                 probe(HeldLockProbe.Section.INSERT_SLOT);
-                assign(k, name, count, total, max, bytes, scratch);
+                slotAssign(k, name, count, total, max, bytes, scratch);
             } finally {
                 long victimLock = lockedVictim;
                 if (victimLock != 0) {
@@ -546,7 +546,7 @@ public final class StoreEngine {
                 }
             }
             if (needsRebuild) {
-                rebuildIndex();
+                indexRebuild();
             }
             return true;
         } finally {
@@ -608,7 +608,7 @@ public final class StoreEngine {
     }
 
     /** Exact lookup under the structure lock: names and the index cannot change meanwhile. */
-    private int findLocked(EncodedName name) {
+    private int resolveLocked(EncodedName name) {
         long tag = HashIndex.tag(name.hash);
         int j = index.home(name.hash);
         for (int p = 0; p < index.maxProbe; p++) {
@@ -633,7 +633,7 @@ public final class StoreEngine {
     }
 
     /** Steps 5–11 of §7.4: gives slot {@code k}, whose lock the caller holds, to {@code name} with its first record. */
-    private void assign(int k, EncodedName name, long count, long total, long max, long bytes, Snapshot scratch) {
+    private void slotAssign(int k, EncodedName name, long count, long total, long max, long bytes, Snapshot scratch) {
         long slot = slots.slot(k); // its lock is held (lockVictim)
         memory.releaseLong(Layouts.JOURNAL_SLOT, k + 1L);
         Memory.storeStoreFence();
@@ -646,7 +646,7 @@ public final class StoreEngine {
         long live = memory.plainLong(Layouts.LIVE_COUNT);
         int oldLength = memory.plainInt(Slots.nameLen(slot));
         if (oldLength > 0 && oldLength <= slots.maxNameBytes) { // LIVE (recovery leaves no BUSY slot behind)
-            if (!index.remove(memory.plainLong(Slots.hash(slot)), k)) {
+            if (!index.delete(memory.plainLong(Slots.hash(slot)), k)) {
                 needsRebuild = true; // the index lost this entry (damaged file): rebuild before unlocking
             }
             live--;
@@ -699,9 +699,9 @@ public final class StoreEngine {
     /** Set under the structure lock when the index proved inconsistent with the slots. */
     private boolean needsRebuild;
     /**
-     * The lock offset of the victim slot {@link #lockVictim} holds for {@link #insertOrFind}, or
+     * The lock offset of the victim slot {@link #lockVictim} holds for {@link #recordStructural}, or
      * 0; under the structure lock. A field, not a return value, so that a throwable between the
-     * two frames still leaves the lock to insertOrFind's {@code finally}.
+     * two frames still leaves the lock to recordStructural's {@code finally}.
      */
     private long lockedVictim;
     /** Set by any thread that met an index entry naming no slot: the next structural change rebuilds. */
@@ -727,10 +727,10 @@ public final class StoreEngine {
      */
     boolean recover() {
         long journal = memory.plainLong(Layouts.JOURNAL_SLOT);
-        if (journal > 0 && journal <= slots.capacity && !freeSlot((int) (journal - 1))) {
+        if (journal > 0 && journal <= slots.capacity && !slotFree((int) (journal - 1))) {
             return false;
         }
-        if (!rebuildIndex()) {
+        if (!indexRebuild()) {
             return false;
         }
         memory.releaseLong(Layouts.JOURNAL_SLOT, 0L);
@@ -739,7 +739,7 @@ public final class StoreEngine {
     }
 
     /** Frees slot {@code k} under its lock; false when the lock's live holder kept it (§6.2). */
-    private boolean freeSlot(int k) {
+    private boolean slotFree(int k) {
         long slot = slots.slot(k);
         long lock = Slots.lock(slot);
         boolean held = false;
@@ -749,7 +749,7 @@ public final class StoreEngine {
                 return false;
             }
             probe(HeldLockProbe.Section.RECOVERY_SLOT);
-            clearSlot(k, slot);
+            slotClear(k, slot);
         } finally {
             if (held) {
                 locks.release(lock);
@@ -758,7 +758,7 @@ public final class StoreEngine {
         return true;
     }
 
-    private void clearSlot(int k, long slot) {
+    private void slotClear(int k, long slot) {
         long gen = memory.plainLong(Slots.gen(slot));
         long busy = gen | 1;
         memory.opaqueLong(Slots.gen(slot), busy);
@@ -773,7 +773,7 @@ public final class StoreEngine {
     }
 
     /** §8 step 2; false when it gave up on a slot lock, leaving {@code index_seq} odd for the next holder. */
-    private boolean rebuildIndex() {
+    private boolean indexRebuild() {
         long indexSeq = memory.plainLong(Layouts.INDEX_SEQ) | 1;
         memory.opaqueLong(Layouts.INDEX_SEQ, indexSeq);
         Memory.storeStoreFence();
@@ -794,11 +794,11 @@ public final class StoreEngine {
                 continue; // FREE
             }
             boolean valid = (gen & 1) == 0 && readStoredName(slot, length, stored)
-                    && findLocked(stored) < 0 // a second slot with the same name is dropped
+                    && resolveLocked(stored) < 0 // a second slot with the same name is dropped
                     && index.insert(stored.hash, k);
             if (valid) {
                 live++;
-            } else if (!freeSlot(k)) {
+            } else if (!slotFree(k)) {
                 return false;
             }
         }

@@ -472,7 +472,7 @@ public final class FileFuzzing {
                 }
                 store.decay(0.5);
                 store.forEach(FileFuzzing::checkRecord);
-                store.force();
+                store.flush();
             }
             try {
                 store.checkFile();

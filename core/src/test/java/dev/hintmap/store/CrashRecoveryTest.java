@@ -212,7 +212,7 @@ class CrashRecoveryTest {
         Path file = storeWith("a", "b", "c", "d");
         Slots slots = new Slots(GEOMETRY);
         withRawMapping(file, m -> {
-            // A recoverer died inside freeSlot(1): gen odd, name cleared, index rebuild half done.
+            // A recoverer died inside slotFree(1): gen odd, name cleared, index rebuild half done.
             long slot = slots.slot(1);
             m.plainLong(Slots.gen(slot), m.plainLong(Slots.gen(slot)) | 1);
             m.plainInt(Slots.nameLen(slot), 0);
