@@ -214,7 +214,7 @@ public final class HintStore implements AutoCloseable {
     public long evictions() {
         mapped.requireOpen();
         try {
-            return engine.counter(Layouts.EVICTIONS);
+            return engine.counter(Layouts.HDR_EVICTIONS);
         } catch (InternalError fault) {
             throw mapped.onFault(fault);
         } catch (IllegalStateException e) {

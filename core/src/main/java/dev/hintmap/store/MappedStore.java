@@ -126,7 +126,7 @@ public final class MappedStore implements AutoCloseable {
     private static WriterTable initialiseAnonymous(MemorySegment zeroed, Header header) {
         header.writeImmutablePart(zeroed);
         Memory memory = new Memory(zeroed);
-        memory.releaseLong(Layouts.MAGIC, Layouts.MAGIC_VALUE);
+        memory.releaseLong(Layouts.HDR_MAGIC, Layouts.MAGIC_VALUE);
         return new WriterTable(memory, header.geometry(), null); // no file: no other process to sight
     }
 
@@ -442,7 +442,7 @@ public final class MappedStore implements AutoCloseable {
             try (FileChannel channel = openDescriptorChannel(fd, false); Arena arena = Arena.ofConfined()) {
                 MemorySegment h = channel.map(FileChannel.MapMode.READ_WRITE, 0, Layouts.HEADER.byteSize(), arena);
                 header.writeImmutablePart(h);
-                new Memory(h).releaseLong(Layouts.MAGIC, Layouts.MAGIC_VALUE); // published last (§5)
+                new Memory(h).releaseLong(Layouts.HDR_MAGIC, Layouts.MAGIC_VALUE); // published last (§5)
                 h.force();
             }
             if (settings.beforePublish != null) {
@@ -559,14 +559,14 @@ public final class MappedStore implements AutoCloseable {
                         generation));
             }
         }
-        long indexSeq = memory.acquireLong(Layouts.INDEX_SEQ);
+        long indexSeq = memory.acquireLong(Layouts.HDR_INDEX_SEQ);
         return new HintFileInfo(file, Layouts.FORMAT_VERSION_VALUE, Layouts.fingerprint(), g.fileBytes(),
                 g.capacity(), g.maxNameBytes(), g.slotBytes(), g.indexEntries(), g.maxProbe(),
                 header.hotThresholdNs(), Instant.ofEpochMilli(header.createdEpochMs()),
                 engine.size(), engine.highWater(), indexSeq >>> 1,
-                engine.counter(Layouts.EVICTIONS), engine.counter(Layouts.RECOVERIES),
-                engine.counter(Layouts.DROPPED_INSERTS), engine.counter(Layouts.STOLEN_LOCKS),
-                (indexSeq & 1) != 0 || memory.acquireLong(Layouts.JOURNAL_SLOT) != 0,
+                engine.counter(Layouts.HDR_EVICTIONS), engine.counter(Layouts.HDR_RECOVERIES),
+                engine.counter(Layouts.HDR_DROPPED_INSERTS), engine.counter(Layouts.HDR_STOLEN_LOCKS),
+                (indexSeq & 1) != 0 || memory.acquireLong(Layouts.HDR_JOURNAL_SLOT) != 0,
                 attachments, attached);
     }
 
@@ -665,8 +665,8 @@ public final class MappedStore implements AutoCloseable {
         long magic;
         long fingerprint;
         try {
-            magic = memory.acquireLong(Layouts.MAGIC);
-            fingerprint = memory.acquireLong(Layouts.LAYOUT_FINGERPRINT);
+            magic = memory.acquireLong(Layouts.HDR_MAGIC);
+            fingerprint = memory.acquireLong(Layouts.HDR_LAYOUT_FINGERPRINT);
         } catch (InternalError fault) {
             throw (HintFileException) onFault(fault).getCause();
         }

@@ -102,7 +102,7 @@ public final class StoreEngine {
             }
             lastSweepNanos = now;
             long throwables = locks.throwables;
-            boolean pending = sighting(Layouts.STRUCT_LOCK, locks.structAcquisitions, 0, now,
+            boolean pending = sighting(Layouts.HDR_STRUCT_LOCK, locks.structAcquisitions, 0, now,
                     STRUCT_LEAK_PERIODS * locks.leakPeriodNanos());
             int used = highWater();
             for (int k = 0; k < used; k++) {
@@ -124,7 +124,7 @@ public final class StoreEngine {
         long now = System.nanoTime();
         synchronized (leakSightings) {
             boolean pending;
-            if (lock == Layouts.STRUCT_LOCK) {
+            if (lock == Layouts.HDR_STRUCT_LOCK) {
                 pending = sighting(lock, locks.structAcquisitions, 0, now, STRUCT_LEAK_PERIODS * locks.leakPeriodNanos());
             } else {
                 long slot = lock - Layouts.SLOT_LOCK; // a slot lock is the slot's first word
@@ -193,10 +193,10 @@ public final class StoreEngine {
     public int size() {
         long deadline = 0;
         for (int attempt = 0; ; attempt++) {
-            long v1 = memory.acquireLong(Layouts.INDEX_SEQ);
-            long live = memory.acquireLong(Layouts.LIVE_COUNT);
+            long v1 = memory.acquireLong(Layouts.HDR_INDEX_SEQ);
+            long live = memory.acquireLong(Layouts.HDR_LIVE_COUNT);
             Memory.acquireFence(); // the loads above happen before the re-check below
-            if ((v1 & 1) == 0 && memory.opaqueLong(Layouts.INDEX_SEQ) == v1) {
+            if ((v1 & 1) == 0 && memory.opaqueLong(Layouts.HDR_INDEX_SEQ) == v1) {
                 return clampCount(live);
             }
             if (attempt < SIZE_SPINS) {
@@ -208,7 +208,7 @@ public final class StoreEngine {
             if (deadline == 0) {
                 deadline = now + SIZE_STALL_NANOS;
             } else if (now - deadline > 0) {
-                return clampCount(memory.acquireLong(Layouts.LIVE_COUNT)); // a hint, possibly off by one
+                return clampCount(memory.acquireLong(Layouts.HDR_LIVE_COUNT)); // a hint, possibly off by one
             }
             Thread.yield();
         }
@@ -225,7 +225,7 @@ public final class StoreEngine {
 
     /** Slots that were ever used: iteration bound. */
     public int highWater() {
-        long hw = memory.acquireLong(Layouts.HIGH_WATER);
+        long hw = memory.acquireLong(Layouts.HDR_HIGH_WATER);
         return (int) Math.max(0, Math.min(hw, slots.capacity));
     }
 
@@ -265,10 +265,10 @@ public final class StoreEngine {
                 MemorySegment.copy(memory.segment, ValueLayout.JAVA_BYTE, Slots.nameWord(slot, 0), nameOut, 0, length);
             }
             long copy = Slots.copy(slot, s1);
-            long count = memory.plainLong(copy + Layouts.REC_COUNT);
-            long total = memory.plainLong(copy + Layouts.REC_TOTAL);
-            long max = memory.plainLong(copy + Layouts.REC_MAX);
-            long bytes = memory.plainLong(copy + Layouts.REC_BYTES);
+            long count = memory.plainLong(copy + Layouts.REC_DISPATCH_COUNT);
+            long total = memory.plainLong(copy + Layouts.REC_KERNEL_NS_TOTAL);
+            long max = memory.plainLong(copy + Layouts.REC_KERNEL_NS_MAX);
+            long bytes = memory.plainLong(copy + Layouts.REC_BYTES_TOTAL);
             Memory.acquireFence(); // the loads above happen before the re-checks below
             long s2 = memory.opaqueLong(Slots.seq(slot));
             long g2 = memory.opaqueLong(Slots.gen(slot));
@@ -313,7 +313,7 @@ public final class StoreEngine {
         long hash = name.hash;
         long tag = HashIndex.tag(hash);
         for (int attempt = 0; attempt < MAX_RESOLVE_ATTEMPTS; attempt++) {
-            long v1 = memory.acquireLong(Layouts.INDEX_SEQ);
+            long v1 = memory.acquireLong(Layouts.HDR_INDEX_SEQ);
             int j = index.home(hash);
             for (int p = 0; p < index.maxProbe; p++) {
                 long e = index.entryAcquire(j);
@@ -331,7 +331,7 @@ public final class StoreEngine {
                 j = (j + 1) & index.mask;
             }
             Memory.acquireFence();
-            if ((v1 & 1) == 0 && memory.opaqueLong(Layouts.INDEX_SEQ) == v1) {
+            if ((v1 & 1) == 0 && memory.opaqueLong(Layouts.HDR_INDEX_SEQ) == v1) {
                 return false;
             }
             Thread.onSpinWait();
@@ -425,10 +425,10 @@ public final class StoreEngine {
             long seq = memory.plainLong(Slots.seq(slot));
             long current = Slots.copy(slot, seq);
             long next = Slots.copy(slot, seq + 1);
-            memory.plainLong(next + Layouts.REC_COUNT, Saturating.add(memory.plainLong(current + Layouts.REC_COUNT), count));
-            memory.plainLong(next + Layouts.REC_TOTAL, Saturating.add(memory.plainLong(current + Layouts.REC_TOTAL), total));
-            memory.plainLong(next + Layouts.REC_MAX, Math.max(memory.plainLong(current + Layouts.REC_MAX), max));
-            memory.plainLong(next + Layouts.REC_BYTES, Saturating.add(memory.plainLong(current + Layouts.REC_BYTES), bytes));
+            memory.plainLong(next + Layouts.REC_DISPATCH_COUNT, Saturating.add(memory.plainLong(current + Layouts.REC_DISPATCH_COUNT), count));
+            memory.plainLong(next + Layouts.REC_KERNEL_NS_TOTAL, Saturating.add(memory.plainLong(current + Layouts.REC_KERNEL_NS_TOTAL), total));
+            memory.plainLong(next + Layouts.REC_KERNEL_NS_MAX, Math.max(memory.plainLong(current + Layouts.REC_KERNEL_NS_MAX), max));
+            memory.plainLong(next + Layouts.REC_BYTES_TOTAL, Saturating.add(memory.plainLong(current + Layouts.REC_BYTES_TOTAL), bytes));
             memory.releaseLong(Slots.seq(slot), seq + 1); // publishes the copy written above
             if (memory.opaqueInt(Slots.referenced(slot)) == 0) {
                 memory.opaqueInt(Slots.referenced(slot), 1); // racing with the hand only ages the region
@@ -472,10 +472,10 @@ public final class StoreEngine {
                 probe(HeldLockProbe.Section.DECAY_SLOT);
                 long seq = memory.plainLong(Slots.seq(slot));
                 long current = Slots.copy(slot, seq);
-                long count = memory.plainLong(current + Layouts.REC_COUNT);
-                long total = memory.plainLong(current + Layouts.REC_TOTAL);
-                long max = memory.plainLong(current + Layouts.REC_MAX);
-                long bytes = memory.plainLong(current + Layouts.REC_BYTES);
+                long count = memory.plainLong(current + Layouts.REC_DISPATCH_COUNT);
+                long total = memory.plainLong(current + Layouts.REC_KERNEL_NS_TOTAL);
+                long max = memory.plainLong(current + Layouts.REC_KERNEL_NS_MAX);
+                long bytes = memory.plainLong(current + Layouts.REC_BYTES_TOTAL);
                 if (!isPlausible(count, total, max, bytes)) {
                     return Decay.NOT_LIVE; // damaged: readers treat it as absent, ageing it would not help
                 }
@@ -508,7 +508,7 @@ public final class StoreEngine {
     private boolean recordStructural(EncodedName name, long count, long total, long max, long bytes, Snapshot scratch) {
         boolean held = false;
         try {
-            held = locks.acquire(Layouts.STRUCT_LOCK); // from here on, a throwable anywhere still releases it
+            held = locks.acquire(Layouts.HDR_STRUCT_LOCK); // from here on, a throwable anywhere still releases it
             if (!held) {
                 scratch.slot = -1; // gave up on a live holder (§6.2): dropped, nothing changed
                 return true;
@@ -526,7 +526,7 @@ public final class StoreEngine {
             }
             if (!index.hasRoom(name.hash)) {
                 // No entry within the probe bound: drop the sample without evicting anyone (§7.4 step 3).
-                memory.addPlainLong(Layouts.DROPPED_INSERTS, 1);
+                memory.addPlainLong(Layouts.HDR_DROPPED_INSERTS, 1);
                 scratch.slot = -1;
                 return true;
             }
@@ -552,7 +552,7 @@ public final class StoreEngine {
         } finally {
             // On an exception the journal and index_seq stay as they are: the next holder recovers.
             if (held) {
-                locks.release(Layouts.STRUCT_LOCK);
+                locks.release(Layouts.HDR_STRUCT_LOCK);
             }
         }
     }
@@ -573,8 +573,8 @@ public final class StoreEngine {
      * @return the slot, locked; -1 when a live holder kept its lock past the wait limit (§6.2)
      */
     private int lockVictim() {
-        long hand = memory.plainLong(Layouts.CLOCK_HAND);
-        long highWater = memory.plainLong(Layouts.HIGH_WATER);
+        long hand = memory.plainLong(Layouts.HDR_CLOCK_HAND);
+        long highWater = memory.plainLong(Layouts.HDR_HIGH_WATER);
         for (int secondChances = 0; ; secondChances++) {
             int k = ClockHand.choose(clockFrames);
             long slot = slots.slot(k);
@@ -585,8 +585,8 @@ public final class StoreEngine {
                 held = locks.acquire(lock); // from here on, a throwable anywhere still releases it
                 if (!held) {
                     // §6.2 give up: put the hand and high_water back (the bits it cleared only aged regions)
-                    memory.plainLong(Layouts.CLOCK_HAND, hand);
-                    memory.releaseLong(Layouts.HIGH_WATER, highWater);
+                    memory.plainLong(Layouts.HDR_CLOCK_HAND, hand);
+                    memory.releaseLong(Layouts.HDR_HIGH_WATER, highWater);
                     return -1;
                 }
                 lockedVictim = lock; // once chosen, the caller's finally releases it
@@ -635,22 +635,22 @@ public final class StoreEngine {
     /** Steps 5–11 of §7.4: gives slot {@code k}, whose lock the caller holds, to {@code name} with its first record. */
     private void slotAssign(int k, EncodedName name, long count, long total, long max, long bytes, Snapshot scratch) {
         long slot = slots.slot(k); // its lock is held (lockVictim)
-        memory.releaseLong(Layouts.JOURNAL_SLOT, k + 1L);
+        memory.releaseLong(Layouts.HDR_JOURNAL_SLOT, k + 1L);
         Memory.storeStoreFence();
-        long indexSeq = memory.plainLong(Layouts.INDEX_SEQ);
-        memory.opaqueLong(Layouts.INDEX_SEQ, indexSeq + 1);
+        long indexSeq = memory.plainLong(Layouts.HDR_INDEX_SEQ);
+        memory.opaqueLong(Layouts.HDR_INDEX_SEQ, indexSeq + 1);
         Memory.storeStoreFence();
         long busy = memory.plainLong(Slots.gen(slot)) | 1; // odd even if a damaged file left it odd
         memory.opaqueLong(Slots.gen(slot), busy);
         Memory.storeStoreFence(); // readers see BUSY before any field of the new region
-        long live = memory.plainLong(Layouts.LIVE_COUNT);
+        long live = memory.plainLong(Layouts.HDR_LIVE_COUNT);
         int oldLength = memory.plainInt(Slots.nameLen(slot));
         if (oldLength > 0 && oldLength <= slots.maxNameBytes) { // LIVE (recovery leaves no BUSY slot behind)
             if (!index.delete(memory.plainLong(Slots.hash(slot)), k)) {
                 needsRebuild = true; // the index lost this entry (damaged file): rebuild before unlocking
             }
             live--;
-            memory.addPlainLong(Layouts.EVICTIONS, 1);
+            memory.addPlainLong(Layouts.HDR_EVICTIONS, 1);
         } else if (oldLength != 0) {
             needsRebuild = true; // a malformed length (damaged file): any entry naming the slot is junk
         }
@@ -671,21 +671,21 @@ public final class StoreEngine {
             scratch.gen = busy + 1;
         } else {
             clearName(slot);
-            memory.addPlainLong(Layouts.DROPPED_INSERTS, 1);
-            memory.plainLong(Layouts.CLOCK_HAND, k); // the next insertion reuses the free slot
+            memory.addPlainLong(Layouts.HDR_DROPPED_INSERTS, 1);
+            memory.plainLong(Layouts.HDR_CLOCK_HAND, k); // the next insertion reuses the free slot
             scratch.slot = -1;
         }
-        memory.releaseLong(Layouts.LIVE_COUNT, Math.max(0, live)); // while index_seq is odd (§7.5)
+        memory.releaseLong(Layouts.HDR_LIVE_COUNT, Math.max(0, live)); // while index_seq is odd (§7.5)
         memory.releaseLong(Slots.gen(slot), busy + 1);
-        memory.releaseLong(Layouts.INDEX_SEQ, indexSeq + 2);
-        memory.releaseLong(Layouts.JOURNAL_SLOT, 0L);
+        memory.releaseLong(Layouts.HDR_INDEX_SEQ, indexSeq + 2);
+        memory.releaseLong(Layouts.HDR_JOURNAL_SLOT, 0L);
     }
 
     private void writeCopy(long copy, long count, long total, long max, long bytes) {
-        memory.plainLong(copy + Layouts.REC_COUNT, count);
-        memory.plainLong(copy + Layouts.REC_TOTAL, total);
-        memory.plainLong(copy + Layouts.REC_MAX, max);
-        memory.plainLong(copy + Layouts.REC_BYTES, bytes);
+        memory.plainLong(copy + Layouts.REC_DISPATCH_COUNT, count);
+        memory.plainLong(copy + Layouts.REC_KERNEL_NS_TOTAL, total);
+        memory.plainLong(copy + Layouts.REC_KERNEL_NS_MAX, max);
+        memory.plainLong(copy + Layouts.REC_BYTES_TOTAL, bytes);
     }
 
     private void clearName(long slot) {
@@ -712,11 +712,11 @@ public final class StoreEngine {
     /** §8: a dead writer left a structural change unfinished, or a coordination word is out of range. */
     private boolean needsRecovery() {
         long capacity = slots.capacity;
-        return memory.plainLong(Layouts.JOURNAL_SLOT) != 0
-                || (memory.plainLong(Layouts.INDEX_SEQ) & 1) != 0
-                || Long.compareUnsigned(memory.plainLong(Layouts.CLOCK_HAND), capacity) >= 0
-                || Long.compareUnsigned(memory.plainLong(Layouts.HIGH_WATER), capacity) > 0
-                || Long.compareUnsigned(memory.plainLong(Layouts.LIVE_COUNT), capacity) > 0;
+        return memory.plainLong(Layouts.HDR_JOURNAL_SLOT) != 0
+                || (memory.plainLong(Layouts.HDR_INDEX_SEQ) & 1) != 0
+                || Long.compareUnsigned(memory.plainLong(Layouts.HDR_CLOCK_HAND), capacity) >= 0
+                || Long.compareUnsigned(memory.plainLong(Layouts.HDR_HIGH_WATER), capacity) > 0
+                || Long.compareUnsigned(memory.plainLong(Layouts.HDR_LIVE_COUNT), capacity) > 0;
     }
 
     /**
@@ -726,15 +726,15 @@ public final class StoreEngine {
      *     {@code index_seq} are left as they are, for the next holder of the structure lock
      */
     boolean recover() {
-        long journal = memory.plainLong(Layouts.JOURNAL_SLOT);
+        long journal = memory.plainLong(Layouts.HDR_JOURNAL_SLOT);
         if (journal > 0 && journal <= slots.capacity && !slotFree((int) (journal - 1))) {
             return false;
         }
         if (!indexRebuild()) {
             return false;
         }
-        memory.releaseLong(Layouts.JOURNAL_SLOT, 0L);
-        memory.addPlainLong(Layouts.RECOVERIES, 1);
+        memory.releaseLong(Layouts.HDR_JOURNAL_SLOT, 0L);
+        memory.addPlainLong(Layouts.HDR_RECOVERIES, 1);
         return true;
     }
 
@@ -769,20 +769,20 @@ public final class StoreEngine {
         writeCopy(Slots.copy(slot, seq + 1), 0, 0, 0, 0);
         memory.opaqueInt(Slots.referenced(slot), 0);
         memory.releaseLong(Slots.gen(slot), busy + 1);
-        memory.plainLong(Layouts.CLOCK_HAND, k); // the next insertion takes the free slot, not a live region
+        memory.plainLong(Layouts.HDR_CLOCK_HAND, k); // the next insertion takes the free slot, not a live region
     }
 
     /** §8 step 2; false when it gave up on a slot lock, leaving {@code index_seq} odd for the next holder. */
     private boolean indexRebuild() {
-        long indexSeq = memory.plainLong(Layouts.INDEX_SEQ) | 1;
-        memory.opaqueLong(Layouts.INDEX_SEQ, indexSeq);
+        long indexSeq = memory.plainLong(Layouts.HDR_INDEX_SEQ) | 1;
+        memory.opaqueLong(Layouts.HDR_INDEX_SEQ, indexSeq);
         Memory.storeStoreFence();
         index.clear();
-        long storedHighWater = memory.plainLong(Layouts.HIGH_WATER);
+        long storedHighWater = memory.plainLong(Layouts.HDR_HIGH_WATER);
         long highWater = Long.compareUnsigned(storedHighWater, slots.capacity) > 0 ? slots.capacity : storedHighWater;
-        memory.plainLong(Layouts.HIGH_WATER, highWater);
-        if (Long.compareUnsigned(memory.plainLong(Layouts.CLOCK_HAND), Math.max(1, slots.capacity)) >= 0) {
-            memory.plainLong(Layouts.CLOCK_HAND, 0L);
+        memory.plainLong(Layouts.HDR_HIGH_WATER, highWater);
+        if (Long.compareUnsigned(memory.plainLong(Layouts.HDR_CLOCK_HAND), Math.max(1, slots.capacity)) >= 0) {
+            memory.plainLong(Layouts.HDR_CLOCK_HAND, 0L);
         }
         long live = 0;
         EncodedName stored = new EncodedName(); // recovery only: allocation is fine here
@@ -802,8 +802,8 @@ public final class StoreEngine {
                 return false;
             }
         }
-        memory.releaseLong(Layouts.LIVE_COUNT, live);
-        memory.releaseLong(Layouts.INDEX_SEQ, indexSeq + 1);
+        memory.releaseLong(Layouts.HDR_LIVE_COUNT, live);
+        memory.releaseLong(Layouts.HDR_INDEX_SEQ, indexSeq + 1);
         needsRebuild = false;
         indexSuspect = false;
         return true;
@@ -845,22 +845,22 @@ public final class StoreEngine {
 
         @Override
         public long highWater() {
-            return memory.plainLong(Layouts.HIGH_WATER);
+            return memory.plainLong(Layouts.HDR_HIGH_WATER);
         }
 
         @Override
         public void highWater(long value) {
-            memory.releaseLong(Layouts.HIGH_WATER, value);
+            memory.releaseLong(Layouts.HDR_HIGH_WATER, value);
         }
 
         @Override
         public long hand() {
-            return memory.plainLong(Layouts.CLOCK_HAND);
+            return memory.plainLong(Layouts.HDR_CLOCK_HAND);
         }
 
         @Override
         public void hand(long value) {
-            memory.plainLong(Layouts.CLOCK_HAND, value);
+            memory.plainLong(Layouts.HDR_CLOCK_HAND, value);
         }
 
         @Override
