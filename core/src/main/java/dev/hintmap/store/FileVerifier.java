@@ -42,6 +42,7 @@ public final class FileVerifier {
     private final Memory memory;
     private final FileGeometry geometry;
     private final Slots slots;
+    private final RecordCopies copies;
     private final HashIndex index;
     private final WriterTable writers;
     private final List<Finding> findings = new ArrayList<>();
@@ -52,6 +53,7 @@ public final class FileVerifier {
         this.memory = memory;
         this.geometry = geometry;
         this.slots = new Slots(geometry);
+        this.copies = new RecordCopies(memory);
         this.index = new HashIndex(memory, slots, geometry);
         this.writers = writers;
     }
@@ -275,10 +277,10 @@ public final class FileVerifier {
         for (int attempt = 0; attempt < StoreEngine.MAX_READ_ATTEMPTS; attempt++) {
             long s1 = memory.acquireLong(Slots.seq(slot));
             long copy = Slots.copy(slot, s1);
-            long count = memory.plainLong(copy + Layouts.REC_DISPATCH_COUNT);
-            long total = memory.plainLong(copy + Layouts.REC_KERNEL_NS_TOTAL);
-            long max = memory.plainLong(copy + Layouts.REC_KERNEL_NS_MAX);
-            long bytes = memory.plainLong(copy + Layouts.REC_BYTES_TOTAL);
+            long count = copies.plainDispatchCount(copy);
+            long total = copies.plainKernelNsTotal(copy);
+            long max = copies.plainKernelNsMax(copy);
+            long bytes = copies.plainBytesTotal(copy);
             Memory.acquireFence();
             if (memory.opaqueLong(Slots.seq(slot)) != s1 || memory.opaqueLong(Slots.gen(slot)) != gen) {
                 Thread.onSpinWait();

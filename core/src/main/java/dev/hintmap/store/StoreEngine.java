@@ -53,6 +53,7 @@ public final class StoreEngine {
     private final Memory memory;
     private final FileGeometry geometry;
     private final Slots slots;
+    private final RecordCopies copies;
     private final HashIndex index;
     private final OwnerLock locks;
     /** Null outside tests ({@link StoreSettings#heldLockProbe}). */
@@ -67,6 +68,7 @@ public final class StoreEngine {
         this.memory = memory;
         this.geometry = geometry;
         this.slots = new Slots(geometry);
+        this.copies = new RecordCopies(memory);
         this.index = new HashIndex(memory, slots, geometry);
         this.locks = locks;
         this.probe = probe;
@@ -265,10 +267,10 @@ public final class StoreEngine {
                 MemorySegment.copy(memory.segment, ValueLayout.JAVA_BYTE, Slots.nameWord(slot, 0), nameOut, 0, length);
             }
             long copy = Slots.copy(slot, s1);
-            long count = memory.plainLong(copy + Layouts.REC_DISPATCH_COUNT);
-            long total = memory.plainLong(copy + Layouts.REC_KERNEL_NS_TOTAL);
-            long max = memory.plainLong(copy + Layouts.REC_KERNEL_NS_MAX);
-            long bytes = memory.plainLong(copy + Layouts.REC_BYTES_TOTAL);
+            long count = copies.plainDispatchCount(copy);
+            long total = copies.plainKernelNsTotal(copy);
+            long max = copies.plainKernelNsMax(copy);
+            long bytes = copies.plainBytesTotal(copy);
             Memory.acquireFence(); // the loads above happen before the re-checks below
             long s2 = memory.opaqueLong(Slots.seq(slot));
             long g2 = memory.opaqueLong(Slots.gen(slot));
@@ -425,10 +427,10 @@ public final class StoreEngine {
             long seq = memory.plainLong(Slots.seq(slot));
             long current = Slots.copy(slot, seq);
             long next = Slots.copy(slot, seq + 1);
-            memory.plainLong(next + Layouts.REC_DISPATCH_COUNT, Saturating.add(memory.plainLong(current + Layouts.REC_DISPATCH_COUNT), count));
-            memory.plainLong(next + Layouts.REC_KERNEL_NS_TOTAL, Saturating.add(memory.plainLong(current + Layouts.REC_KERNEL_NS_TOTAL), total));
-            memory.plainLong(next + Layouts.REC_KERNEL_NS_MAX, Math.max(memory.plainLong(current + Layouts.REC_KERNEL_NS_MAX), max));
-            memory.plainLong(next + Layouts.REC_BYTES_TOTAL, Saturating.add(memory.plainLong(current + Layouts.REC_BYTES_TOTAL), bytes));
+            copies.plainDispatchCount(next, Saturating.add(copies.plainDispatchCount(current), count));
+            copies.plainKernelNsTotal(next, Saturating.add(copies.plainKernelNsTotal(current), total));
+            copies.plainKernelNsMax(next, Math.max(copies.plainKernelNsMax(current), max));
+            copies.plainBytesTotal(next, Saturating.add(copies.plainBytesTotal(current), bytes));
             memory.releaseLong(Slots.seq(slot), seq + 1); // publishes the copy written above
             if (memory.opaqueInt(Slots.referenced(slot)) == 0) {
                 memory.opaqueInt(Slots.referenced(slot), 1); // racing with the hand only ages the region
@@ -472,15 +474,15 @@ public final class StoreEngine {
                 probe(HeldLockProbe.Section.DECAY_SLOT);
                 long seq = memory.plainLong(Slots.seq(slot));
                 long current = Slots.copy(slot, seq);
-                long count = memory.plainLong(current + Layouts.REC_DISPATCH_COUNT);
-                long total = memory.plainLong(current + Layouts.REC_KERNEL_NS_TOTAL);
-                long max = memory.plainLong(current + Layouts.REC_KERNEL_NS_MAX);
-                long bytes = memory.plainLong(current + Layouts.REC_BYTES_TOTAL);
+                long count = copies.plainDispatchCount(current);
+                long total = copies.plainKernelNsTotal(current);
+                long max = copies.plainKernelNsMax(current);
+                long bytes = copies.plainBytesTotal(current);
                 if (!isPlausible(count, total, max, bytes)) {
                     return Decay.NOT_LIVE; // damaged: readers treat it as absent, ageing it would not help
                 }
                 RegionRecord aged = new RegionRecord("", count, total, max, bytes).scaled(factor);
-                writeCopy(Slots.copy(slot, seq + 1), aged.dispatchCount(), aged.kernelNsTotal(), aged.kernelNsMax(),
+                copies.plainWrite(Slots.copy(slot, seq + 1), aged.dispatchCount(), aged.kernelNsTotal(), aged.kernelNsMax(),
                         aged.bytesTotal());
                 memory.releaseLong(Slots.seq(slot), seq + 1);
                 return Decay.AGED;
@@ -661,8 +663,8 @@ public final class StoreEngine {
             memory.plainLong(Slots.nameWord(slot, i), i < words ? name.words[i] : 0L);
         }
         long seq = memory.plainLong(Slots.seq(slot));
-        writeCopy(Slots.copy(slot, seq), 0, 0, 0, 0);
-        writeCopy(Slots.copy(slot, seq + 1), count, total, max, bytes);
+        copies.plainWrite(Slots.copy(slot, seq), 0, 0, 0, 0);
+        copies.plainWrite(Slots.copy(slot, seq + 1), count, total, max, bytes);
         memory.plainLong(Slots.seq(slot), seq + 1);
         memory.opaqueInt(Slots.referenced(slot), 0); // a first sample is no second reference (FORMAT.md §10)
         if (index.insert(name.hash, k)) {
@@ -679,13 +681,6 @@ public final class StoreEngine {
         memory.releaseLong(Slots.gen(slot), busy + 1);
         memory.releaseLong(Layouts.HDR_INDEX_SEQ, indexSeq + 2);
         memory.releaseLong(Layouts.HDR_JOURNAL_SLOT, 0L);
-    }
-
-    private void writeCopy(long copy, long count, long total, long max, long bytes) {
-        memory.plainLong(copy + Layouts.REC_DISPATCH_COUNT, count);
-        memory.plainLong(copy + Layouts.REC_KERNEL_NS_TOTAL, total);
-        memory.plainLong(copy + Layouts.REC_KERNEL_NS_MAX, max);
-        memory.plainLong(copy + Layouts.REC_BYTES_TOTAL, bytes);
     }
 
     private void clearName(long slot) {
@@ -765,8 +760,8 @@ public final class StoreEngine {
         Memory.storeStoreFence();
         clearName(slot);
         long seq = memory.plainLong(Slots.seq(slot));
-        writeCopy(Slots.copy(slot, seq), 0, 0, 0, 0);
-        writeCopy(Slots.copy(slot, seq + 1), 0, 0, 0, 0);
+        copies.plainWrite(Slots.copy(slot, seq), 0, 0, 0, 0);
+        copies.plainWrite(Slots.copy(slot, seq + 1), 0, 0, 0, 0);
         memory.opaqueInt(Slots.referenced(slot), 0);
         memory.releaseLong(Slots.gen(slot), busy + 1);
         memory.plainLong(Layouts.HDR_CLOCK_HAND, k); // the next insertion takes the free slot, not a live region

@@ -89,8 +89,9 @@ class CrashRecoveryTest {
             m.plainLong(Slots.lock(slot), WriterTable.ownerWord(1000, 7));
             long seq = m.plainLong(Slots.seq(slot));
             long inactive = Slots.copy(slot, seq + 1);
-            m.plainLong(inactive + Layouts.REC_DISPATCH_COUNT, 999); // the dead writer got this far
-            m.plainLong(inactive + Layouts.REC_KERNEL_NS_TOTAL, 123_456);
+            RecordCopies copies = new RecordCopies(m);
+            copies.plainDispatchCount(inactive, 999); // the dead writer got this far
+            copies.plainKernelNsTotal(inactive, 123_456);
             return null;
         });
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
@@ -262,9 +263,9 @@ class CrashRecoveryTest {
                 long slot = slots.slot(k);
                 long copy = Slots.copy(slot, m.plainLong(Slots.seq(slot)));
                 if (k == 0) {
-                    m.plainLong(copy + Layouts.REC_KERNEL_NS_TOTAL, -5); // top bit set
+                    new RecordCopies(m).plainKernelNsTotal(copy, -5); // top bit set
                 } else {
-                    m.plainLong(copy + Layouts.REC_KERNEL_NS_MAX, 1); // max below the mean
+                    new RecordCopies(m).plainKernelNsMax(copy, 1); // max below the mean
                 }
             }
             return null;

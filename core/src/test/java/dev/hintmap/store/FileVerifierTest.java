@@ -308,14 +308,15 @@ class FileVerifierTest {
     void recordsThatNoWriterCanProduceAreFoundByInvariant() throws Exception {
         Path file = sixRegions();
         corrupt(file, m -> {
+            RecordCopies copies = new RecordCopies(m);
             long c1 = currentCopy(m, 1);
-            m.plainLong(c1 + Layouts.REC_KERNEL_NS_MAX, m.plainLong(c1 + Layouts.REC_KERNEL_NS_TOTAL) + 1);
+            copies.plainKernelNsMax(c1, copies.plainKernelNsTotal(c1) + 1);
             long c2 = currentCopy(m, 2);
-            m.plainLong(c2 + Layouts.REC_DISPATCH_COUNT, 0);
+            copies.plainDispatchCount(c2, 0);
             long c3 = currentCopy(m, 3);
-            m.plainLong(c3 + Layouts.REC_KERNEL_NS_TOTAL, m.plainLong(c3 + Layouts.REC_DISPATCH_COUNT) * (m.plainLong(c3 + Layouts.REC_KERNEL_NS_MAX) + 1));
+            copies.plainKernelNsTotal(c3, copies.plainDispatchCount(c3) * (copies.plainKernelNsMax(c3) + 1));
             long c4 = currentCopy(m, 4);
-            m.plainLong(c4 + Layouts.REC_BYTES_TOTAL, -5);
+            copies.plainBytesTotal(c4, -5);
         });
         VerifyReport report = verify(file);
         expectError(report, "slot", 1, "kernel_ns_max");
