@@ -634,53 +634,62 @@ public final class StoreEngine {
         return -1;
     }
 
-    /** Steps 5–11 of §7.4: gives slot {@code k}, whose lock the caller holds, to {@code name} with its first record. */
+    /**
+     * Steps 5–11 of §7.4: gives slot {@code k}, whose lock the caller holds, to {@code name} with
+     * its first record. Each access names its memory mode and why, as C's {@code slot_assign}
+     * does; the structure lock and the slot lock are held throughout, so this thread's plain
+     * loads read what it (or the previous holder, ordered by the lock's acquire) stored.
+     */
     private void slotAssign(int k, EncodedName name, long count, long total, long max, long bytes, Snapshot scratch) {
         long slot = slots.slot(k); // its lock is held (lockVictim)
-        memory.releaseLong(Layouts.HDR_JOURNAL_SLOT, k + 1L);
+        // 5: opaque (C relaxed), as FORMAT §3.2 says: only a later struct_lock holder acts on it,
+        // ordered by the lock; the fence orders it before the odd index_seq of step 6
+        memory.opaqueLong(Layouts.HDR_JOURNAL_SLOT, k + 1L);
         Memory.storeStoreFence();
-        long indexSeq = memory.plainLong(Layouts.HDR_INDEX_SEQ);
-        memory.opaqueLong(Layouts.HDR_INDEX_SEQ, indexSeq + 1);
-        Memory.storeStoreFence();
+        long indexSeq = memory.plainLong(Layouts.HDR_INDEX_SEQ); // plain: only the struct_lock holder stores it
+        memory.opaqueLong(Layouts.HDR_INDEX_SEQ, indexSeq + 1); // 6: opaque, odd; lock-free readers load it
+        Memory.storeStoreFence(); // readers see index_seq odd before any index entry changes
         long busy = memory.plainLong(Slots.gen(slot)) | 1; // odd even if a damaged file left it odd
-        memory.opaqueLong(Slots.gen(slot), busy);
+        memory.opaqueLong(Slots.gen(slot), busy); // 7: opaque, BUSY; readers load gen lock-free
         Memory.storeStoreFence(); // readers see BUSY before any field of the new region
-        long live = memory.plainLong(Layouts.HDR_LIVE_COUNT);
-        int oldLength = memory.plainInt(Slots.nameLen(slot));
-        if (oldLength > 0 && oldLength <= slots.maxNameBytes) { // LIVE (recovery leaves no BUSY slot behind)
+        long live = memory.plainLong(Layouts.HDR_LIVE_COUNT); // plain: only the struct_lock holder stores it
+        int oldLength = memory.plainInt(Slots.nameLen(slot)); // plain: the slot lock's holder wrote it last
+        if (oldLength > 0 && oldLength <= slots.maxNameBytes) { // 8: evict a LIVE region (recovery leaves no BUSY slot)
             if (!index.delete(memory.plainLong(Slots.hash(slot)), k)) {
                 needsRebuild = true; // the index lost this entry (damaged file): rebuild before unlocking
             }
             live--;
-            memory.addPlainLong(Layouts.HDR_EVICTIONS, 1);
+            memory.addPlainLong(Layouts.HDR_EVICTIONS, 1); // the struct_lock holder's counter: plain load, release store
         } else if (oldLength != 0) {
             needsRebuild = true; // a malformed length (damaged file): any entry naming the slot is junk
         }
+        // 9: plain: gen is odd, so readers discard what they read here; the release of gen in step 11 publishes it
         memory.plainLong(Slots.hash(slot), name.hash);
         memory.plainInt(Slots.nameLen(slot), name.byteLength);
         int words = name.wordCount();
         for (int i = 0; i < slots.nameAreaWords; i++) {
             memory.plainLong(Slots.nameWord(slot, i), i < words ? name.words[i] : 0L);
         }
-        long seq = memory.plainLong(Slots.seq(slot));
-        copies.plainWrite(Slots.copy(slot, seq), 0, 0, 0, 0);
+        long seq = memory.plainLong(Slots.seq(slot)); // plain: only the slot lock's holder stores seq
+        copies.plainWrite(Slots.copy(slot, seq), 0, 0, 0, 0); // plain, published by step 11 as above
         copies.plainWrite(Slots.copy(slot, seq + 1), count, total, max, bytes);
-        memory.plainLong(Slots.seq(slot), seq + 1);
-        memory.opaqueInt(Slots.referenced(slot), 0); // a first sample is no second reference (FORMAT.md §10)
-        if (index.insert(name.hash, k)) {
+        memory.plainLong(Slots.seq(slot), seq + 1); // plain: gen's release in step 11 publishes it with the copies
+        // opaque: the CLOCK hand clears it without the slot lock; a first sample is no second reference (FORMAT.md §10)
+        memory.opaqueInt(Slots.referenced(slot), 0);
+        if (index.insert(name.hash, k)) { // 10
             live++;
             scratch.slot = k;
             scratch.gen = busy + 1;
         } else {
-            clearName(slot);
-            memory.addPlainLong(Layouts.HDR_DROPPED_INSERTS, 1);
-            memory.plainLong(Layouts.HDR_CLOCK_HAND, k); // the next insertion reuses the free slot
+            clearName(slot); // plain, as step 9: the slot becomes FREE
+            memory.addPlainLong(Layouts.HDR_DROPPED_INSERTS, 1); // as evictions above
+            memory.plainLong(Layouts.HDR_CLOCK_HAND, k); // plain: only struct_lock holders use the hand; reuse the free slot
             scratch.slot = -1;
         }
-        memory.releaseLong(Layouts.HDR_LIVE_COUNT, Math.max(0, live)); // while index_seq is odd (§7.5)
-        memory.releaseLong(Slots.gen(slot), busy + 1);
-        memory.releaseLong(Layouts.HDR_INDEX_SEQ, indexSeq + 2);
-        memory.releaseLong(Layouts.HDR_JOURNAL_SLOT, 0L);
+        memory.releaseLong(Layouts.HDR_LIVE_COUNT, Math.max(0, live)); // release, while index_seq is odd (§7.5)
+        memory.releaseLong(Slots.gen(slot), busy + 1); // 11: release: even, publishes the slot
+        memory.releaseLong(Layouts.HDR_INDEX_SEQ, indexSeq + 2); // release: even, index stable
+        memory.releaseLong(Layouts.HDR_JOURNAL_SLOT, 0L); // release: change complete (§3.2, as C)
     }
 
     private void clearName(long slot) {
