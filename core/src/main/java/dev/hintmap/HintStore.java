@@ -2,6 +2,7 @@ package dev.hintmap;
 
 import dev.hintmap.format.Layouts;
 import dev.hintmap.store.EncodedNames;
+import dev.hintmap.store.HintFileOpener;
 import dev.hintmap.store.MappedStore;
 import dev.hintmap.store.Snapshot;
 import dev.hintmap.store.StoreEngine;
@@ -91,7 +92,7 @@ public final class HintStore implements AutoCloseable {
     static HintStore open(Path file, HintStoreOptions options, StoreSettings settings) throws IOException {
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(options, "options");
-        return new HintStore(MappedStore.open(file, options, settings));
+        return new HintStore(HintFileOpener.open(file, options, settings));
     }
 
     /** An anonymous store, private to this process, with the same semantics as a file. */
