@@ -71,13 +71,13 @@ public final class HintSnapshot {
     }
 
     /** The region's record, or empty when the copy does not hold it. */
-    public Optional<RegionRecord> recordFor(String regionGenerator) {
-        return Optional.ofNullable(byName.get(regionGenerator));
+    public Optional<RegionRecord> recordFor(String name) {
+        return Optional.ofNullable(byName.get(name));
     }
 
     /** As {@link HintStore#isHot}: mean kernel ns at least the threshold; false when absent. */
-    public boolean isHot(String regionGenerator) {
-        RegionRecord r = byName.get(regionGenerator);
+    public boolean isHot(String name) {
+        RegionRecord r = byName.get(name);
         return r != null && r.meanKernelNs() >= hotThresholdNs;
     }
 

@@ -2,6 +2,7 @@ package dev.hintmap;
 
 import dev.hintmap.format.Layouts;
 import dev.hintmap.store.EncodedNames;
+import dev.hintmap.store.HintFileOpener;
 import dev.hintmap.store.MappedStore;
 import dev.hintmap.store.Snapshot;
 import dev.hintmap.store.StoreEngine;
@@ -91,7 +92,7 @@ public final class HintStore implements AutoCloseable {
     static HintStore open(Path file, HintStoreOptions options, StoreSettings settings) throws IOException {
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(options, "options");
-        return new HintStore(MappedStore.open(file, options, settings));
+        return new HintStore(HintFileOpener.open(file, options, settings));
     }
 
     /** An anonymous store, private to this process, with the same semantics as a file. */
@@ -109,26 +110,26 @@ public final class HintStore implements AutoCloseable {
     }
 
     /**
-     * Records one dispatch of {@code regionGenerator}.
+     * Records one dispatch of the region {@code name}.
      *
-     * @param regionGenerator the region's name: non-empty, at most the store's maximum UTF-8
+     * @param name the region's name: non-empty, at most the store's maximum UTF-8
      *     length, encodable as UTF-8
      * @param kernelNs the dispatch's kernel time, {@code >= 0}
      * @param bytesTouched bytes the dispatch touched, {@code >= 0}
      * @throws IllegalArgumentException for a bad name or a negative value; nothing is recorded
      * @throws IllegalStateException if the store is closed or read-only (checked first)
      */
-    public void record(String regionGenerator, long kernelNs, long bytesTouched) {
+    public void record(String name, long kernelNs, long bytesTouched) {
         mapped.requireOpen();
         requireWritable();
         requireNonNegative(kernelNs, bytesTouched);
         EncodedNames.Scratch scratch = EncodedNames.scratch();
-        EncodedNames.CachedName name = EncodedNames.cached(scratch, regionGenerator, engine.maxNameBytes());
+        EncodedNames.CachedName cached = EncodedNames.cached(scratch, name, engine.maxNameBytes());
         if (capacity == 0) {
             return;
         }
         try {
-            EncodedNames.record(engine, name, scratch.snapshot, kernelNs, bytesTouched);
+            EncodedNames.record(engine, cached, scratch.snapshot, kernelNs, bytesTouched);
         } catch (InternalError fault) {
             throw mapped.onFault(fault);
         } catch (IllegalStateException e) {
@@ -137,42 +138,42 @@ public final class HintStore implements AutoCloseable {
     }
 
     /**
-     * A handle that records into {@code regionGenerator} without hashing or looking up the name
+     * A handle that records into the region {@code name} without hashing or looking it up
      * on each call. It follows the region through eviction and re-insertion.
      *
      * @throws IllegalArgumentException for a bad name
      * @throws IllegalStateException if the store is closed
      */
-    public Region region(String regionGenerator) {
+    public Region region(String name) {
         mapped.requireOpen();
-        return new Region(this, EncodedNames.encodeCopy(regionGenerator, engine.maxNameBytes()), regionGenerator);
+        return new Region(this, EncodedNames.encodeCopy(name, engine.maxNameBytes()), name);
     }
 
     /** Whether the region's mean kernel time is at least {@link #hotThresholdNs()}; false when absent. */
-    public boolean isHot(String regionGenerator) {
-        Snapshot s = find(regionGenerator);
+    public boolean isHot(String name) {
+        Snapshot s = find(name);
         return s != null && s.meanKernelNs() >= hotThresholdNs;
     }
 
     /** Dispatches recorded for the region; 0 when absent. */
-    public long dispatchCount(String regionGenerator) {
-        Snapshot s = find(regionGenerator);
+    public long dispatchCount(String name) {
+        Snapshot s = find(name);
         return s == null ? 0 : s.dispatchCount();
     }
 
     /** Mean kernel time of the region in ns, rounded down; 0 when absent. */
-    public long meanKernelNs(String regionGenerator) {
-        Snapshot s = find(regionGenerator);
+    public long meanKernelNs(String name) {
+        Snapshot s = find(name);
         return s == null ? 0 : s.meanKernelNs();
     }
 
     /** A consistent copy of the region's record, or empty when the region is absent. */
-    public Optional<RegionRecord> recordFor(String regionGenerator) {
-        Snapshot s = find(regionGenerator);
+    public Optional<RegionRecord> recordFor(String name) {
+        Snapshot s = find(name);
         if (s == null) {
             return Optional.empty();
         }
-        return Optional.of(new RegionRecord(regionGenerator, s.dispatchCount(), s.kernelNsTotal(),
+        return Optional.of(new RegionRecord(name, s.dispatchCount(), s.kernelNsTotal(),
                 s.kernelNsMax(), s.bytesTotal()));
     }
 
@@ -214,7 +215,7 @@ public final class HintStore implements AutoCloseable {
     public long evictions() {
         mapped.requireOpen();
         try {
-            return engine.counter(Layouts.EVICTIONS);
+            return engine.counter(Layouts.HDR_EVICTIONS);
         } catch (InternalError fault) {
             throw mapped.onFault(fault);
         } catch (IllegalStateException e) {
@@ -238,7 +239,7 @@ public final class HintStore implements AutoCloseable {
         try {
             int slots = engine.highWater();
             for (int k = 0; k < slots; k++) {
-                int length = engine.readSlot(k, name, s);
+                int length = engine.slotRead(k, name, s);
                 if (length > 0) {
                     action.accept(record(name, length, s));
                 }
@@ -273,14 +274,14 @@ public final class HintStore implements AutoCloseable {
         try {
             int slots = engine.highWater();
             for (int slot = 0; slot < slots; slot++) {
-                if (engine.readSlot(slot, null, s) == 0) {
+                if (engine.slotRead(slot, null, s) == 0) {
                     continue;
                 }
                 if (top.size() == k
                         && order.key(s.dispatchCount(), s.kernelNsTotal(), s.kernelNsMax()) < order.key(top.peek())) {
                     continue; // colder than everything kept: its name is never decoded
                 }
-                int length = engine.readSlot(slot, name, s);
+                int length = engine.slotRead(slot, name, s);
                 if (length == 0) {
                     continue; // evicted since the first read
                 }
@@ -384,7 +385,7 @@ public final class HintStore implements AutoCloseable {
                     case AGED -> aged++;
                     case NOT_LIVE -> { }
                     case LOCK_HELD -> {
-                        int length = engine.readSlot(slot, name, s); // lock-free: the holder may never let go
+                        int length = engine.slotRead(slot, name, s); // lock-free: the holder may never let go
                         if (length > 0) {
                             skipped.add(new String(name, 0, length, StandardCharsets.UTF_8));
                         }
@@ -433,9 +434,9 @@ public final class HintStore implements AutoCloseable {
      * Flushes recorded data to the file (msync), a checkpoint for the profile. Closing does not
      * require it: the mapping is shared, and the operating system writes it back in any case.
      */
-    public void force() {
+    public void flush() {
         try {
-            mapped.force();
+            mapped.flush();
         } catch (InternalError fault) {
             throw mapped.onFault(fault);
         } catch (IllegalStateException e) {
@@ -472,12 +473,12 @@ public final class HintStore implements AutoCloseable {
 
     // ------------------------------------------------------------------ internals
 
-    private Snapshot find(String regionGenerator) {
+    private Snapshot find(String name) {
         mapped.requireOpen();
         EncodedNames.Scratch scratch = EncodedNames.scratch();
-        EncodedNames.CachedName name = EncodedNames.cached(scratch, regionGenerator, engine.maxNameBytes());
+        EncodedNames.CachedName cached = EncodedNames.cached(scratch, name, engine.maxNameBytes());
         try {
-            return EncodedNames.lookup(engine, name, scratch.snapshot) ? scratch.snapshot : null;
+            return EncodedNames.resolve(engine, cached, scratch.snapshot) ? scratch.snapshot : null;
         } catch (InternalError fault) {
             throw mapped.onFault(fault);
         } catch (IllegalStateException e) {

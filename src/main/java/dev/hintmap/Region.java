@@ -11,20 +11,20 @@ import dev.hintmap.store.EncodedNames;
  */
 public final class Region {
     private final HintStore store;
-    private final EncodedName name;
-    private final String regionGenerator;
+    private final EncodedName encoded;
+    private final String name;
     /** Slot and generation last resolved, or null; replaced as a whole, never mutated. */
     private volatile EncodedNames.Resolution resolution;
 
-    Region(HintStore store, EncodedName name, String regionGenerator) {
+    Region(HintStore store, EncodedName encoded, String name) {
         this.store = store;
+        this.encoded = encoded;
         this.name = name;
-        this.regionGenerator = regionGenerator;
     }
 
     /** The region's name. */
     public String name() {
-        return regionGenerator;
+        return name;
     }
 
     /**
@@ -47,7 +47,7 @@ public final class Region {
             if (r != null && store.engine().recordInto(r.slot(), r.gen(), kernelNs, bytesTouched)) {
                 return;
             }
-            resolution = EncodedNames.recordResolving(store.engine(), name, kernelNs, bytesTouched);
+            resolution = EncodedNames.recordResolving(store.engine(), encoded, kernelNs, bytesTouched);
         } catch (InternalError fault) {
             throw store.mapped().onFault(fault);
         } catch (IllegalStateException e) {
@@ -57,6 +57,6 @@ public final class Region {
 
     @Override
     public String toString() {
-        return "Region[" + regionGenerator + "]";
+        return "Region[" + name + "]";
     }
 }

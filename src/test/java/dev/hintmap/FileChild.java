@@ -90,8 +90,8 @@ public final class FileChild {
             try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
                 channel.read(header, 0);
             }
-            System.out.println("created=" + header.getLong((int) dev.hintmap.format.Layouts.CREATED_EPOCH_MS)
-                    + " checksum=" + Long.toHexString(header.getLong((int) dev.hintmap.format.Layouts.HEADER_CHECKSUM)));
+            System.out.println("created=" + header.getLong((int) dev.hintmap.format.Layouts.HDR_CREATED_EPOCH_MS)
+                    + " checksum=" + Long.toHexString(header.getLong((int) dev.hintmap.format.Layouts.HDR_HEADER_CHECKSUM)));
         }
     }
 

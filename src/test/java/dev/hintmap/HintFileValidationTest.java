@@ -105,14 +105,14 @@ class HintFileValidationTest {
     @Test
     void shouldRejectFileWhoseInitialisationNeverFinished() throws IOException {
         Path file = validFile();
-        patch(file, Layouts.MAGIC, u64(0));
+        patch(file, Layouts.HDR_MAGIC, u64(0));
         assertOpenFails(file, Problem.UNFINISHED, "magic");
     }
 
     @Test
     void shouldRejectFileWithNewerFormatVersion() throws IOException {
         Path file = validFile();
-        patch(file, Layouts.FORMAT_VERSION, u32(2));
+        patch(file, Layouts.HDR_FORMAT_VERSION, u32(2));
         HintFileException e = assertOpenFails(file, Problem.UNSUPPORTED_VERSION, "format_version");
         assertTrue(e.getMessage().contains("newer hintmap"), e.getMessage());
     }
@@ -120,7 +120,7 @@ class HintFileValidationTest {
     @Test
     void shouldRejectFileWithOlderFormatVersion() throws IOException {
         Path file = validFile();
-        patch(file, Layouts.FORMAT_VERSION, u32(0));
+        patch(file, Layouts.HDR_FORMAT_VERSION, u32(0));
         assertOpenFails(file, Problem.UNSUPPORTED_VERSION, "format_version");
     }
 
@@ -137,7 +137,7 @@ class HintFileValidationTest {
     @Test
     void shouldRejectFileWithAnotherHeaderSizeBeforeCheckingTheChecksum() throws IOException {
         Path file = validFile();
-        patch(file, Layouts.HEADER_BYTES, u32(8192));
+        patch(file, Layouts.HDR_HEADER_BYTES, u32(8192));
         HintFileException e = assertOpenFails(file, Problem.INCONSISTENT, "header_bytes");
         assertTrue(e.getMessage().contains("expected 4096"), e.getMessage());
     }
@@ -145,7 +145,7 @@ class HintFileValidationTest {
     @Test
     void shouldRejectFileWrittenWithAnotherLayoutEvenWithAValidChecksum() throws IOException {
         Path file = validFile();
-        patch(file, Layouts.LAYOUT_FINGERPRINT, u64(0x1234));
+        patch(file, Layouts.HDR_LAYOUT_FINGERPRINT, u64(0x1234));
         rewriteChecksum(file);
         assertOpenFails(file, Problem.LAYOUT_MISMATCH, "layout_fingerprint");
     }
@@ -153,7 +153,7 @@ class HintFileValidationTest {
     @Test
     void shouldRejectInconsistentDerivedFieldEvenWithAValidChecksum() throws IOException {
         Path file = validFile();
-        patch(file, Layouts.INDEX_ENTRIES, u32(64));
+        patch(file, Layouts.HDR_INDEX_ENTRIES, u32(64));
         rewriteChecksum(file);
         HintFileException e = assertOpenFails(file, Problem.INCONSISTENT, "index_entries");
         assertTrue(e.getMessage().contains("expected 32"), e.getMessage());
@@ -162,7 +162,7 @@ class HintFileValidationTest {
     @Test
     void shouldRejectOutOfRangeCapacityEvenWithAValidChecksum() throws IOException {
         Path file = validFile();
-        patch(file, Layouts.CAPACITY, u32(-1));
+        patch(file, Layouts.HDR_CAPACITY, u32(-1));
         rewriteChecksum(file);
         HintFileException e = assertOpenFails(file, Problem.INCONSISTENT, "capacity");
         assertTrue(e.getMessage().contains("outside [0, 67108864]"), e.getMessage());
@@ -211,9 +211,9 @@ class HintFileValidationTest {
     /** Recomputes header_checksum so that a test can reach the checks behind it. */
     private static void rewriteChecksum(Path file) throws IOException {
         byte[] content = Files.readAllBytes(file);
-        int from = (int) Layouts.FORMAT_VERSION;
-        int length = (int) (Layouts.HEADER_CHECKSUM - from);
+        int from = (int) Layouts.HDR_FORMAT_VERSION;
+        int length = (int) (Layouts.HDR_HEADER_CHECKSUM - from);
         long sum = dev.hintmap.format.Hm64.ofBytes(Arrays.copyOfRange(content, from, from + length), length);
-        patch(file, Layouts.HEADER_CHECKSUM, u64(sum));
+        patch(file, Layouts.HDR_HEADER_CHECKSUM, u64(sum));
     }
 }

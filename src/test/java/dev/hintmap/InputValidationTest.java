@@ -99,7 +99,7 @@ class InputValidationTest {
         for (Runnable call : new Runnable[] {
             () -> store.record("a", 1, 1), () -> store.isHot("a"), () -> store.dispatchCount("a"),
             () -> store.meanKernelNs("a"), () -> store.recordFor("a"), store::size, store::isEmpty,
-            () -> store.forEach(r -> {}), store::force, () -> region.record(1, 1), () -> store.region("b"),
+            () -> store.forEach(r -> {}), store::flush, () -> region.record(1, 1), () -> store.region("b"),
             store::capacity, store::hotThresholdNs, store::maxNameBytes, store::file, store::isReadOnly, store::evictions,
         }) {
             IllegalStateException e = assertThrows(IllegalStateException.class, call::run);

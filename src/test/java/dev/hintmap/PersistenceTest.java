@@ -31,7 +31,7 @@ class PersistenceTest {
                     store.record("region-" + i, 100L * i + n, 10L * n);
                 }
             }
-            store.force();
+            store.flush();
         }
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
             assertEquals(32, store.capacity());

@@ -40,7 +40,7 @@ public final class ClockChoiceStress {
 
         int count(EncodedName name) {
             Snapshot s = new Snapshot();
-            return engine.lookup(name, s) ? (int) s.dispatchCount : 0;
+            return engine.resolve(name, s) ? (int) s.dispatchCount : 0;
         }
     }
 

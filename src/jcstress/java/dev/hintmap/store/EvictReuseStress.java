@@ -49,7 +49,7 @@ public final class EvictReuseStress {
 
         /** The total of {@code name}'s record, 0 when absent, {@code -count} when the count is not 1 or 2. */
         int total(EncodedName name, Snapshot s) {
-            if (!engine.lookup(name, s)) {
+            if (!engine.resolve(name, s)) {
                 return 0;
             }
             return s.dispatchCount == 1 || s.dispatchCount == 2 ? (int) s.kernelNsTotal : (int) -s.dispatchCount;
@@ -83,11 +83,11 @@ public final class EvictReuseStress {
         @Arbiter
         public void arbiter(OneSlot s, IIII_Result r) {
             Snapshot snap = new Snapshot();
-            if (s.engine.lookup(s.a, snap)) {
+            if (s.engine.resolve(s.a, snap)) {
                 r.r1 = (int) snap.dispatchCount;
                 r.r2 = (int) snap.kernelNsTotal;
             }
-            if (s.engine.lookup(s.b, snap)) {
+            if (s.engine.resolve(s.b, snap)) {
                 r.r3 = (int) snap.dispatchCount;
                 r.r4 = (int) snap.kernelNsTotal;
             }
@@ -123,7 +123,7 @@ public final class EvictReuseStress {
     public static class IterateVsEvict {
         @Actor
         public void iterate(OneSlot s, II_Result r) {
-            int length = s.engine.readSlot(0, s.nameOut, s.scratch1);
+            int length = s.engine.slotRead(0, s.nameOut, s.scratch1);
             if (length == 0) {
                 return;
             }

@@ -35,7 +35,7 @@ public final class InsertInsertStress {
         void result(IIII_Result r) {
             r.r1 = engine.size();
             Snapshot s = new Snapshot();
-            if (engine.lookup(name1, s)) {
+            if (engine.resolve(name1, s)) {
                 r.r2 = (int) s.dispatchCount;
                 r.r3 = (int) s.kernelNsTotal;
                 r.r4 = (int) s.bytesTotal;

@@ -40,7 +40,7 @@ public final class InsertSizeStress {
 
         @Actor
         public void reader(Empty s, II_Result r) {
-            r.r1 = s.engine.lookup(s.name, s.readerScratch) ? 1 : 0;
+            r.r1 = s.engine.resolve(s.name, s.readerScratch) ? 1 : 0;
             r.r2 = s.engine.size();
         }
     }
@@ -59,7 +59,7 @@ public final class InsertSizeStress {
         @Actor
         public void reader(Empty s, II_Result r) {
             r.r1 = s.engine.size();
-            r.r2 = s.engine.lookup(s.name, s.readerScratch) ? 1 : 0;
+            r.r2 = s.engine.resolve(s.name, s.readerScratch) ? 1 : 0;
         }
     }
 }

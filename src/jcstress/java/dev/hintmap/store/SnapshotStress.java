@@ -94,12 +94,12 @@ public final class SnapshotStress {
 
         @Actor
         public void reader(Region s, IIII_Result r) {
-            readRepeatedly(() -> s.engine.lookup(s.name, s.readerScratch), s.readerScratch, r);
+            readRepeatedly(() -> s.engine.resolve(s.name, s.readerScratch), s.readerScratch, r);
         }
     }
 
     @JCStressTest
-    @Description("Iteration (readSlot with the name, as forEach reads) racing with records: never torn.")
+    @Description("Iteration (slotRead with the name, as forEach reads) racing with records: never torn.")
     @Outcome(id = "1, 1, 1, 1", expect = ACCEPTABLE, desc = "consistent: only the first sample")
     @Outcome(id = "41, 41, 41, 41", expect = ACCEPTABLE, desc = "consistent: all 41 samples")
     @Outcome(id = "([1-9][0-9]*), \\1, \\1, \\1", expect = ACCEPTABLE, desc = "consistent snapshot after n samples")
@@ -114,7 +114,7 @@ public final class SnapshotStress {
 
         @Actor
         public void reader(Region s, IIII_Result r) {
-            readRepeatedly(() -> s.engine.readSlot(0, s.nameOut, s.readerScratch) == 4, s.readerScratch, r);
+            readRepeatedly(() -> s.engine.slotRead(0, s.nameOut, s.readerScratch) == 4, s.readerScratch, r);
         }
     }
 }

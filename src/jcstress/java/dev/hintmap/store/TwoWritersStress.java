@@ -44,7 +44,7 @@ public final class TwoWritersStress {
 
         void result(IIII_Result r) {
             Snapshot s = new Snapshot();
-            if (engine.lookup(name, s)) {
+            if (engine.resolve(name, s)) {
                 r.r1 = (int) s.dispatchCount;
                 r.r2 = (int) s.kernelNsTotal;
                 r.r3 = (int) s.kernelNsMax;

@@ -45,7 +45,7 @@ final class DecayCommand implements Callable<Integer> {
         DecayResult result;
         try (HintStore store = files.openExistingForWriting(file)) {
             result = store.decay(factor);
-            store.force();
+            store.flush();
         }
         out.println(String.format(Locale.ROOT, "decayed %s region(s) of %s by %s", Units.count(result.aged()), file,
                 factor));

@@ -76,7 +76,7 @@ final class OutputFile {
                                 + Units.count(regions.size()) + " regions");
                     }
                 }
-                store.force();
+                store.flush();
                 dropped = store.info().droppedInserts();
             }
             if (replace.mayReplace()) {

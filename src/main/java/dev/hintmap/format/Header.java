@@ -17,28 +17,28 @@ public record Header(FileGeometry geometry, long hotThresholdNs, long createdEpo
 
     /** Writes lines 0-1 except {@code magic} into a zeroed header; the caller publishes magic last. */
     public void writeImmutablePart(MemorySegment h) {
-        h.set(Layouts.U32, Layouts.FORMAT_VERSION, Layouts.FORMAT_VERSION_VALUE);
-        h.set(Layouts.U32, Layouts.HEADER_BYTES, (int) Layouts.HEADER.byteSize());
-        h.set(Layouts.U64, Layouts.LAYOUT_FINGERPRINT, Layouts.fingerprint());
-        h.set(Layouts.U32, Layouts.CAPACITY, geometry.capacity());
-        h.set(Layouts.U32, Layouts.MAX_NAME_BYTES, geometry.maxNameBytes());
-        h.set(Layouts.U32, Layouts.SLOT_BYTES, geometry.slotBytes());
-        h.set(Layouts.U32, Layouts.INDEX_ENTRIES, geometry.indexEntries());
-        h.set(Layouts.U32, Layouts.MAX_PROBE, geometry.maxProbe());
-        h.set(Layouts.U32, Layouts.WRITER_ENTRIES, geometry.writerEntries());
-        h.set(Layouts.U64, Layouts.HOT_THRESHOLD_NS, hotThresholdNs);
-        h.set(Layouts.U64, Layouts.CREATED_EPOCH_MS, createdEpochMs);
-        h.set(Layouts.U64, Layouts.WRITER_TABLE_OFFSET, geometry.writerTableOffset());
-        h.set(Layouts.U64, Layouts.INDEX_OFFSET, geometry.indexOffset());
-        h.set(Layouts.U64, Layouts.SLOTS_OFFSET, geometry.slotsOffset());
-        h.set(Layouts.U64, Layouts.FILE_BYTES, geometry.fileBytes());
-        h.set(Layouts.U64, Layouts.HEADER_CHECKSUM, checksum(h));
+        h.set(Layouts.U32, Layouts.HDR_FORMAT_VERSION, Layouts.FORMAT_VERSION_VALUE);
+        h.set(Layouts.U32, Layouts.HDR_HEADER_BYTES, (int) Layouts.HEADER.byteSize());
+        h.set(Layouts.U64, Layouts.HDR_LAYOUT_FINGERPRINT, Layouts.fingerprint());
+        h.set(Layouts.U32, Layouts.HDR_CAPACITY, geometry.capacity());
+        h.set(Layouts.U32, Layouts.HDR_MAX_NAME_BYTES, geometry.maxNameBytes());
+        h.set(Layouts.U32, Layouts.HDR_SLOT_BYTES, geometry.slotBytes());
+        h.set(Layouts.U32, Layouts.HDR_INDEX_ENTRIES, geometry.indexEntries());
+        h.set(Layouts.U32, Layouts.HDR_MAX_PROBE, geometry.maxProbe());
+        h.set(Layouts.U32, Layouts.HDR_WRITER_ENTRIES, geometry.writerEntries());
+        h.set(Layouts.U64, Layouts.HDR_HOT_THRESHOLD_NS, hotThresholdNs);
+        h.set(Layouts.U64, Layouts.HDR_CREATED_EPOCH_MS, createdEpochMs);
+        h.set(Layouts.U64, Layouts.HDR_WRITER_TABLE_OFFSET, geometry.writerTableOffset());
+        h.set(Layouts.U64, Layouts.HDR_INDEX_OFFSET, geometry.indexOffset());
+        h.set(Layouts.U64, Layouts.HDR_SLOTS_OFFSET, geometry.slotsOffset());
+        h.set(Layouts.U64, Layouts.HDR_FILE_BYTES, geometry.fileBytes());
+        h.set(Layouts.U64, Layouts.HDR_HEADER_CHECKSUM, checksum(h));
     }
 
     /** {@code hm64} of the bytes between {@code magic} and {@code header_checksum}. */
     static long checksum(MemorySegment h) {
-        int from = (int) Layouts.FORMAT_VERSION;
-        int length = (int) (Layouts.HEADER_CHECKSUM - from);
+        int from = (int) Layouts.HDR_FORMAT_VERSION;
+        int length = (int) (Layouts.HDR_HEADER_CHECKSUM - from);
         byte[] bytes = h.asSlice(from, length).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
         return Hm64.ofBytes(bytes, length);
     }
@@ -56,7 +56,7 @@ public record Header(FileGeometry geometry, long hotThresholdNs, long createdEpo
             throw new HintFileException(file, Problem.TRUNCATED, null,
                     "file is " + fileSize + " bytes, shorter than the " + headerBytes + "-byte header");
         }
-        long magic = h.get(Layouts.U64, Layouts.MAGIC);
+        long magic = h.get(Layouts.U64, Layouts.HDR_MAGIC);
         if (magic == 0) {
             throw new HintFileException(file, Problem.UNFINISHED, "magic",
                     "file was never completely initialised (magic is 0): its creator died or is still creating it");
@@ -65,7 +65,7 @@ public record Header(FileGeometry geometry, long hotThresholdNs, long createdEpo
             throw new HintFileException(file, Problem.NOT_A_HINT_FILE, "magic",
                     String.format("not a hint file: magic is 0x%016x, expected 0x%016x", magic, Layouts.MAGIC_VALUE));
         }
-        int version = h.get(Layouts.U32, Layouts.FORMAT_VERSION);
+        int version = h.get(Layouts.U32, Layouts.HDR_FORMAT_VERSION);
         if (version != Layouts.FORMAT_VERSION_VALUE) {
             String who = Integer.compareUnsigned(version, Layouts.FORMAT_VERSION_VALUE) > 0
                     ? "a newer hintmap" : "an older or unknown hintmap";
@@ -73,40 +73,40 @@ public record Header(FileGeometry geometry, long hotThresholdNs, long createdEpo
                     "format version " + Integer.toUnsignedString(version) + " was written by " + who
                             + "; this library reads version " + Layouts.FORMAT_VERSION_VALUE);
         }
-        requireEqual(file, "header_bytes", Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.HEADER_BYTES)), headerBytes);
-        long storedChecksum = h.get(Layouts.U64, Layouts.HEADER_CHECKSUM);
+        requireEqual(file, "header_bytes", Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.HDR_HEADER_BYTES)), headerBytes);
+        long storedChecksum = h.get(Layouts.U64, Layouts.HDR_HEADER_CHECKSUM);
         long actualChecksum = checksum(h);
         if (storedChecksum != actualChecksum) {
             throw new HintFileException(file, Problem.CORRUPT_HEADER, "header_checksum",
                     String.format("header is corrupt: checksum 0x%016x does not match its contents (0x%016x)",
                             storedChecksum, actualChecksum));
         }
-        long fingerprint = h.get(Layouts.U64, Layouts.LAYOUT_FINGERPRINT);
+        long fingerprint = h.get(Layouts.U64, Layouts.HDR_LAYOUT_FINGERPRINT);
         if (fingerprint != Layouts.fingerprint()) {
             throw new HintFileException(file, Problem.LAYOUT_MISMATCH, "layout_fingerprint",
                     String.format("written by a build with another binary layout (fingerprint 0x%016x, this build 0x%016x)",
                             fingerprint, Layouts.fingerprint()));
         }
-        long capacity = Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.CAPACITY));
+        long capacity = Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.HDR_CAPACITY));
         requireRange(file, "capacity", capacity, 0, FileGeometry.MAX_CAPACITY);
-        long maxName = Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.MAX_NAME_BYTES));
+        long maxName = Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.HDR_MAX_NAME_BYTES));
         requireRange(file, "max_name_bytes", maxName, 1, FileGeometry.MAX_NAME_BYTES_LIMIT);
-        long threshold = h.get(Layouts.U64, Layouts.HOT_THRESHOLD_NS);
+        long threshold = h.get(Layouts.U64, Layouts.HDR_HOT_THRESHOLD_NS);
         requireRange(file, "hot_threshold_ns", threshold, 0, Long.MAX_VALUE);
         FileGeometry g = new FileGeometry((int) capacity, (int) maxName);
-        requireEqual(file, "slot_bytes", Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.SLOT_BYTES)), g.slotBytes());
-        requireEqual(file, "index_entries", Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.INDEX_ENTRIES)), g.indexEntries());
-        requireEqual(file, "max_probe", Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.MAX_PROBE)), g.maxProbe());
-        requireEqual(file, "writer_entries", Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.WRITER_ENTRIES)), g.writerEntries());
-        requireEqual(file, "writer_table_offset", h.get(Layouts.U64, Layouts.WRITER_TABLE_OFFSET), g.writerTableOffset());
-        requireEqual(file, "index_offset", h.get(Layouts.U64, Layouts.INDEX_OFFSET), g.indexOffset());
-        requireEqual(file, "slots_offset", h.get(Layouts.U64, Layouts.SLOTS_OFFSET), g.slotsOffset());
-        requireEqual(file, "file_bytes", h.get(Layouts.U64, Layouts.FILE_BYTES), g.fileBytes());
+        requireEqual(file, "slot_bytes", Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.HDR_SLOT_BYTES)), g.slotBytes());
+        requireEqual(file, "index_entries", Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.HDR_INDEX_ENTRIES)), g.indexEntries());
+        requireEqual(file, "max_probe", Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.HDR_MAX_PROBE)), g.maxProbe());
+        requireEqual(file, "writer_entries", Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.HDR_WRITER_ENTRIES)), g.writerEntries());
+        requireEqual(file, "writer_table_offset", h.get(Layouts.U64, Layouts.HDR_WRITER_TABLE_OFFSET), g.writerTableOffset());
+        requireEqual(file, "index_offset", h.get(Layouts.U64, Layouts.HDR_INDEX_OFFSET), g.indexOffset());
+        requireEqual(file, "slots_offset", h.get(Layouts.U64, Layouts.HDR_SLOTS_OFFSET), g.slotsOffset());
+        requireEqual(file, "file_bytes", h.get(Layouts.U64, Layouts.HDR_FILE_BYTES), g.fileBytes());
         if (fileSize != g.fileBytes()) {
             throw new HintFileException(file, fileSize < g.fileBytes() ? Problem.TRUNCATED : Problem.INCONSISTENT,
                     "file_bytes", "file is " + fileSize + " bytes but its header declares " + g.fileBytes());
         }
-        return new Header(g, threshold, h.get(Layouts.U64, Layouts.CREATED_EPOCH_MS));
+        return new Header(g, threshold, h.get(Layouts.U64, Layouts.HDR_CREATED_EPOCH_MS));
     }
 
     private static void requireEqual(Path file, String field, long actual, long expected) throws HintFileException {

@@ -27,7 +27,7 @@ public final class Layouts {
 
     /** Cache line the slots and header lines are aligned to. */
     public static final int CACHE_LINE = 64;
-    public static final int WORD = 8;
+    public static final int WORD_BYTES = 8;
     public static final int PAGE = 4096;
 
     public static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -93,38 +93,43 @@ public final class Layouts {
 
     public static final int INDEX_ENTRY_BYTES = 8;
 
+    /*
+     * Offset constants are named <STRUCT>_<FORMAT field name in upper case> (HDR_, WRITER_,
+     * SLOT_, REC_); the C header's offset macro for the same field is HM_ + that name + _OFFSET
+     * (native-bench/include/hintmap_format.h), so one word finds a field in both libraries.
+     */
     private static long off(StructLayout layout, String field) {
         return layout.byteOffset(groupElement(field));
     }
 
     // Header offsets.
-    public static final long MAGIC = off(HEADER, "magic");
-    public static final long FORMAT_VERSION = off(HEADER, "format_version");
-    public static final long HEADER_BYTES = off(HEADER, "header_bytes");
-    public static final long LAYOUT_FINGERPRINT = off(HEADER, "layout_fingerprint");
-    public static final long CAPACITY = off(HEADER, "capacity");
-    public static final long MAX_NAME_BYTES = off(HEADER, "max_name_bytes");
-    public static final long SLOT_BYTES = off(HEADER, "slot_bytes");
-    public static final long INDEX_ENTRIES = off(HEADER, "index_entries");
-    public static final long MAX_PROBE = off(HEADER, "max_probe");
-    public static final long WRITER_ENTRIES = off(HEADER, "writer_entries");
-    public static final long HOT_THRESHOLD_NS = off(HEADER, "hot_threshold_ns");
-    public static final long CREATED_EPOCH_MS = off(HEADER, "created_epoch_ms");
-    public static final long WRITER_TABLE_OFFSET = off(HEADER, "writer_table_offset");
-    public static final long INDEX_OFFSET = off(HEADER, "index_offset");
-    public static final long SLOTS_OFFSET = off(HEADER, "slots_offset");
-    public static final long FILE_BYTES = off(HEADER, "file_bytes");
-    public static final long HEADER_CHECKSUM = off(HEADER, "header_checksum");
-    public static final long STRUCT_LOCK = off(HEADER, "struct_lock");
-    public static final long JOURNAL_SLOT = off(HEADER, "journal_slot");
-    public static final long INDEX_SEQ = off(HEADER, "index_seq");
-    public static final long CLOCK_HAND = off(HEADER, "clock_hand");
-    public static final long LIVE_COUNT = off(HEADER, "live_count");
-    public static final long HIGH_WATER = off(HEADER, "high_water");
-    public static final long EVICTIONS = off(HEADER, "evictions");
-    public static final long RECOVERIES = off(HEADER, "recoveries");
-    public static final long DROPPED_INSERTS = off(HEADER, "dropped_inserts");
-    public static final long STOLEN_LOCKS = off(HEADER, "stolen_locks");
+    public static final long HDR_MAGIC = off(HEADER, "magic");
+    public static final long HDR_FORMAT_VERSION = off(HEADER, "format_version");
+    public static final long HDR_HEADER_BYTES = off(HEADER, "header_bytes");
+    public static final long HDR_LAYOUT_FINGERPRINT = off(HEADER, "layout_fingerprint");
+    public static final long HDR_CAPACITY = off(HEADER, "capacity");
+    public static final long HDR_MAX_NAME_BYTES = off(HEADER, "max_name_bytes");
+    public static final long HDR_SLOT_BYTES = off(HEADER, "slot_bytes");
+    public static final long HDR_INDEX_ENTRIES = off(HEADER, "index_entries");
+    public static final long HDR_MAX_PROBE = off(HEADER, "max_probe");
+    public static final long HDR_WRITER_ENTRIES = off(HEADER, "writer_entries");
+    public static final long HDR_HOT_THRESHOLD_NS = off(HEADER, "hot_threshold_ns");
+    public static final long HDR_CREATED_EPOCH_MS = off(HEADER, "created_epoch_ms");
+    public static final long HDR_WRITER_TABLE_OFFSET = off(HEADER, "writer_table_offset");
+    public static final long HDR_INDEX_OFFSET = off(HEADER, "index_offset");
+    public static final long HDR_SLOTS_OFFSET = off(HEADER, "slots_offset");
+    public static final long HDR_FILE_BYTES = off(HEADER, "file_bytes");
+    public static final long HDR_HEADER_CHECKSUM = off(HEADER, "header_checksum");
+    public static final long HDR_STRUCT_LOCK = off(HEADER, "struct_lock");
+    public static final long HDR_JOURNAL_SLOT = off(HEADER, "journal_slot");
+    public static final long HDR_INDEX_SEQ = off(HEADER, "index_seq");
+    public static final long HDR_CLOCK_HAND = off(HEADER, "clock_hand");
+    public static final long HDR_LIVE_COUNT = off(HEADER, "live_count");
+    public static final long HDR_HIGH_WATER = off(HEADER, "high_water");
+    public static final long HDR_EVICTIONS = off(HEADER, "evictions");
+    public static final long HDR_RECOVERIES = off(HEADER, "recoveries");
+    public static final long HDR_DROPPED_INSERTS = off(HEADER, "dropped_inserts");
+    public static final long HDR_STOLEN_LOCKS = off(HEADER, "stolen_locks");
 
     // Writer entry offsets.
     public static final long WRITER_TOKEN = off(WRITER_ENTRY, "token");
@@ -142,10 +147,10 @@ public final class Layouts {
     public static final long SLOT_NAME = SLOT_FIXED.byteSize();
 
     // Record copy offsets.
-    public static final long REC_COUNT = off(RECORD_COPY, "dispatch_count");
-    public static final long REC_TOTAL = off(RECORD_COPY, "kernel_ns_total");
-    public static final long REC_MAX = off(RECORD_COPY, "kernel_ns_max");
-    public static final long REC_BYTES = off(RECORD_COPY, "bytes_total");
+    public static final long REC_DISPATCH_COUNT = off(RECORD_COPY, "dispatch_count");
+    public static final long REC_KERNEL_NS_TOTAL = off(RECORD_COPY, "kernel_ns_total");
+    public static final long REC_KERNEL_NS_MAX = off(RECORD_COPY, "kernel_ns_max");
+    public static final long REC_BYTES_TOTAL = off(RECORD_COPY, "bytes_total");
     public static final long RECORD_COPY_BYTES = RECORD_COPY.byteSize();
 
     /** {@code H I N T M A P \0} read as a little-endian word. */
@@ -186,7 +191,7 @@ public final class Layouts {
      * whose layout differs from the C library's refuses the other's files.
      */
     public static long fingerprint() {
-        List<Long> values = new ArrayList<>(List.of((long) CACHE_LINE, (long) WORD, HEADER.byteSize(),
+        List<Long> values = new ArrayList<>(List.of((long) CACHE_LINE, (long) WORD_BYTES, HEADER.byteSize(),
                 WRITER_ENTRY.byteSize(), (long) INDEX_ENTRY_BYTES, SLOT_FIXED.byteSize(), RECORD_COPY.byteSize()));
         namedOffsets(HEADER, values);
         namedOffsets(SLOT_FIXED, values);

@@ -112,11 +112,11 @@ public final class EncodedNames {
     }
 
     /** Looks a name up through the thread's cache; fills {@code out} and returns true when present. */
-    public static boolean lookup(StoreEngine engine, CachedName entry, Snapshot out) {
-        if (entry.engine == engine && entry.slot >= 0 && engine.readSlot(entry.slot, entry.name, null, out) > 0) {
+    public static boolean resolve(StoreEngine engine, CachedName entry, Snapshot out) {
+        if (entry.engine == engine && entry.slot >= 0 && engine.slotRead(entry.slot, entry.name, null, out) > 0) {
             return true; // the slot still holds this name (whatever its generation: it is this region)
         }
-        boolean found = engine.lookup(entry.name, out);
+        boolean found = engine.resolve(entry.name, out);
         entry.resolvedIn(engine, found ? out.slot : -1, out.gen);
         return found;
     }

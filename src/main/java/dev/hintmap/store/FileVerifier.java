@@ -36,12 +36,13 @@ public final class FileVerifier {
     private static final long OWNER_INDEX_MASK = 0xFFFF_FFFFL;
     /** The monotonic counters of the header, by field name. */
     private static final Map<String, Long> COUNTERS = new java.util.TreeMap<>(Map.of(
-            "evictions", Layouts.EVICTIONS, "recoveries", Layouts.RECOVERIES,
-            "dropped_inserts", Layouts.DROPPED_INSERTS, "stolen_locks", Layouts.STOLEN_LOCKS));
+            "evictions", Layouts.HDR_EVICTIONS, "recoveries", Layouts.HDR_RECOVERIES,
+            "dropped_inserts", Layouts.HDR_DROPPED_INSERTS, "stolen_locks", Layouts.HDR_STOLEN_LOCKS));
 
     private final Memory memory;
     private final FileGeometry geometry;
     private final Slots slots;
+    private final RecordCopies copies;
     private final HashIndex index;
     private final WriterTable writers;
     private final List<Finding> findings = new ArrayList<>();
@@ -52,6 +53,7 @@ public final class FileVerifier {
         this.memory = memory;
         this.geometry = geometry;
         this.slots = new Slots(geometry);
+        this.copies = new RecordCopies(memory);
         this.index = new HashIndex(memory, slots, geometry);
         this.writers = writers;
     }
@@ -62,11 +64,11 @@ public final class FileVerifier {
         VerifyReport last = null;
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             FileVerifier v = new FileVerifier(store.memory(), store.header().geometry(), store.writers());
-            long before = store.memory().acquireLong(Layouts.INDEX_SEQ);
+            long before = store.memory().acquireLong(Layouts.HDR_INDEX_SEQ);
             boolean changing = (before & 1) != 0 && v.structureLockHolderAlive();
             v.run();
             Memory.acquireFence();
-            long after = store.memory().acquireLong(Layouts.INDEX_SEQ);
+            long after = store.memory().acquireLong(Layouts.HDR_INDEX_SEQ);
             last = new VerifyReport(store.file(), v.findings, v.liveSlots, v.usedEntries,
                     !changing && before == after);
             if (last.stable()) {
@@ -83,7 +85,7 @@ public final class FileVerifier {
         checkWriterTable();
         Map<String, Integer> names = new HashMap<>();
         BitSet live = new BitSet(slots.capacity);
-        long highWater = memory.acquireLong(Layouts.HIGH_WATER);
+        long highWater = memory.acquireLong(Layouts.HDR_HIGH_WATER);
         int deadLocks = 0;
         for (int k = 0; k < slots.capacity; k++) {
             long slot = slots.slot(k);
@@ -110,7 +112,7 @@ public final class FileVerifier {
                     + " (taken over by the next writer that needs them)");
         }
         checkIndex(live);
-        long liveCount = memory.acquireLong(Layouts.LIVE_COUNT);
+        long liveCount = memory.acquireLong(Layouts.HDR_LIVE_COUNT);
         if (liveCount != liveSlots) {
             error("coordination", -1, -1, "live_count", "is " + liveCount + " but " + liveSlots + " slots are LIVE");
         }
@@ -119,15 +121,15 @@ public final class FileVerifier {
     // ------------------------------------------------------------------ header, coordination, writers
 
     private void checkHeaderReserved() {
-        checkZero("header", -1, Layouts.FILE_BYTES + 8, Layouts.HEADER_CHECKSUM, "reserved (line 1)");
-        checkZero("header", -1, Layouts.STOLEN_LOCKS + 8, Layouts.HEADER.byteSize(), "reserved (line 3 and beyond)");
+        checkZero("header", -1, Layouts.HDR_FILE_BYTES + 8, Layouts.HDR_HEADER_CHECKSUM, "reserved (line 1)");
+        checkZero("header", -1, Layouts.HDR_STOLEN_LOCKS + 8, Layouts.HEADER.byteSize(), "reserved (line 3 and beyond)");
     }
 
     private void checkCoordination() {
         long capacity = slots.capacity;
-        long structLock = memory.acquireLong(Layouts.STRUCT_LOCK);
-        long journal = memory.acquireLong(Layouts.JOURNAL_SLOT);
-        long indexSeq = memory.acquireLong(Layouts.INDEX_SEQ);
+        long structLock = memory.acquireLong(Layouts.HDR_STRUCT_LOCK);
+        long journal = memory.acquireLong(Layouts.HDR_JOURNAL_SLOT);
+        long indexSeq = memory.acquireLong(Layouts.HDR_INDEX_SEQ);
         boolean holderAlive = structureLockHolderAlive();
         if (structLock != 0 && !validOwner(structLock)) {
             error("coordination", -1, -1, "struct_lock", ownerProblem(structLock));
@@ -142,13 +144,13 @@ public final class FileVerifier {
             error("coordination", -1, -1, "journal_slot", "is " + Long.toUnsignedString(journal)
                     + ", outside [0, " + capacity + "] (slot + 1)");
         }
-        long hand = memory.acquireLong(Layouts.CLOCK_HAND);
+        long hand = memory.acquireLong(Layouts.HDR_CLOCK_HAND);
         if (Long.compareUnsigned(hand, Math.max(1, capacity)) >= 0) {
             error("coordination", -1, -1, "clock_hand", "is " + Long.toUnsignedString(hand) + ", outside [0, "
                     + Math.max(0, capacity - 1) + "]");
         }
-        requireAtMost("high_water", Layouts.HIGH_WATER, capacity);
-        requireAtMost("live_count", Layouts.LIVE_COUNT, capacity);
+        requireAtMost("high_water", Layouts.HDR_HIGH_WATER, capacity);
+        requireAtMost("live_count", Layouts.HDR_LIVE_COUNT, capacity);
         for (Map.Entry<String, Long> counter : COUNTERS.entrySet()) {
             long value = memory.acquireLong(counter.getValue());
             if (value < 0) {
@@ -166,7 +168,7 @@ public final class FileVerifier {
     }
 
     private boolean structureLockHolderAlive() {
-        long structLock = memory.acquireLong(Layouts.STRUCT_LOCK);
+        long structLock = memory.acquireLong(Layouts.HDR_STRUCT_LOCK);
         return structLock != 0 && validOwner(structLock) && !writers.isDead(structLock, 0);
     }
 
@@ -221,7 +223,7 @@ public final class FileVerifier {
     private void checkNeverUsed(int k, long slot) {
         for (long offset = 0; offset < Layouts.SLOT_COPIES; offset += 8) {
             if (memory.plainLong(slot + offset) != 0) {
-                error("slot", k, -1, "gen", "slot at or beyond high_water " + memory.acquireLong(Layouts.HIGH_WATER)
+                error("slot", k, -1, "gen", "slot at or beyond high_water " + memory.acquireLong(Layouts.HDR_HIGH_WATER)
                         + " has a non-zero control line (offset " + offset + "): it was used, but high_water says never");
                 return;
             }
@@ -275,10 +277,10 @@ public final class FileVerifier {
         for (int attempt = 0; attempt < StoreEngine.MAX_READ_ATTEMPTS; attempt++) {
             long s1 = memory.acquireLong(Slots.seq(slot));
             long copy = Slots.copy(slot, s1);
-            long count = memory.plainLong(copy + Layouts.REC_COUNT);
-            long total = memory.plainLong(copy + Layouts.REC_TOTAL);
-            long max = memory.plainLong(copy + Layouts.REC_MAX);
-            long bytes = memory.plainLong(copy + Layouts.REC_BYTES);
+            long count = copies.plainDispatchCount(copy);
+            long total = copies.plainKernelNsTotal(copy);
+            long max = copies.plainKernelNsMax(copy);
+            long bytes = copies.plainBytesTotal(copy);
             Memory.acquireFence();
             if (memory.opaqueLong(Slots.seq(slot)) != s1 || memory.opaqueLong(Slots.gen(slot)) != gen) {
                 Thread.onSpinWait();

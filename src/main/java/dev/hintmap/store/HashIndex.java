@@ -74,7 +74,7 @@ final class HashIndex {
      * Removes the entry of {@code slot} (whose name hashes to {@code hash}) by backward-shift
      * deletion. Returns false when no such entry exists within the probe bound.
      */
-    boolean remove(long hash, int slot) {
+    boolean delete(long hash, int slot) {
         long wanted = entry(hash, slot);
         int hole = home(hash);
         int p = 0;

@@ -124,7 +124,7 @@ final class OwnerLock {
 
     /** After a CAS that took the lock: what the memos knew about its word is out of date. */
     private void acquired(long offset) {
-        if (offset == Layouts.STRUCT_LOCK) {
+        if (offset == Layouts.HDR_STRUCT_LOCK) {
             structAcquisitions++; // under the lock just taken: one writer at a time
         }
         if (anyStuck) {
@@ -210,7 +210,7 @@ final class OwnerLock {
     /** Steals the lock if {@code holder} is dead; false when it is alive (or the word moved on). */
     private boolean steal(long offset, long holder) {
         if (holderIsDead(holder) && memory.casLong(offset, holder, owner)) {
-            memory.atomicAddLong(Layouts.STOLEN_LOCKS, 1);
+            memory.atomicAddLong(Layouts.HDR_STOLEN_LOCKS, 1);
             acquired(offset);
             return true;
         }

@@ -53,6 +53,7 @@ public final class StoreEngine {
     private final Memory memory;
     private final FileGeometry geometry;
     private final Slots slots;
+    private final RecordCopies copies;
     private final HashIndex index;
     private final OwnerLock locks;
     /** Null outside tests ({@link StoreSettings#heldLockProbe}). */
@@ -67,6 +68,7 @@ public final class StoreEngine {
         this.memory = memory;
         this.geometry = geometry;
         this.slots = new Slots(geometry);
+        this.copies = new RecordCopies(memory);
         this.index = new HashIndex(memory, slots, geometry);
         this.locks = locks;
         this.probe = probe;
@@ -102,7 +104,7 @@ public final class StoreEngine {
             }
             lastSweepNanos = now;
             long throwables = locks.throwables;
-            boolean pending = sighting(Layouts.STRUCT_LOCK, locks.structAcquisitions, 0, now,
+            boolean pending = sighting(Layouts.HDR_STRUCT_LOCK, locks.structAcquisitions, 0, now,
                     STRUCT_LEAK_PERIODS * locks.leakPeriodNanos());
             int used = highWater();
             for (int k = 0; k < used; k++) {
@@ -124,7 +126,7 @@ public final class StoreEngine {
         long now = System.nanoTime();
         synchronized (leakSightings) {
             boolean pending;
-            if (lock == Layouts.STRUCT_LOCK) {
+            if (lock == Layouts.HDR_STRUCT_LOCK) {
                 pending = sighting(lock, locks.structAcquisitions, 0, now, STRUCT_LEAK_PERIODS * locks.leakPeriodNanos());
             } else {
                 long slot = lock - Layouts.SLOT_LOCK; // a slot lock is the slot's first word
@@ -193,10 +195,10 @@ public final class StoreEngine {
     public int size() {
         long deadline = 0;
         for (int attempt = 0; ; attempt++) {
-            long v1 = memory.acquireLong(Layouts.INDEX_SEQ);
-            long live = memory.acquireLong(Layouts.LIVE_COUNT);
+            long v1 = memory.acquireLong(Layouts.HDR_INDEX_SEQ);
+            long live = memory.acquireLong(Layouts.HDR_LIVE_COUNT);
             Memory.acquireFence(); // the loads above happen before the re-check below
-            if ((v1 & 1) == 0 && memory.opaqueLong(Layouts.INDEX_SEQ) == v1) {
+            if ((v1 & 1) == 0 && memory.opaqueLong(Layouts.HDR_INDEX_SEQ) == v1) {
                 return clampCount(live);
             }
             if (attempt < SIZE_SPINS) {
@@ -208,7 +210,7 @@ public final class StoreEngine {
             if (deadline == 0) {
                 deadline = now + SIZE_STALL_NANOS;
             } else if (now - deadline > 0) {
-                return clampCount(memory.acquireLong(Layouts.LIVE_COUNT)); // a hint, possibly off by one
+                return clampCount(memory.acquireLong(Layouts.HDR_LIVE_COUNT)); // a hint, possibly off by one
             }
             Thread.yield();
         }
@@ -225,7 +227,7 @@ public final class StoreEngine {
 
     /** Slots that were ever used: iteration bound. */
     public int highWater() {
-        long hw = memory.acquireLong(Layouts.HIGH_WATER);
+        long hw = memory.acquireLong(Layouts.HDR_HIGH_WATER);
         return (int) Math.max(0, Math.min(hw, slots.capacity));
     }
 
@@ -242,7 +244,7 @@ public final class StoreEngine {
      *
      * @return the name length when the slot is LIVE (and matches), else 0
      */
-    int readSlot(int k, EncodedName name, byte[] nameOut, Snapshot out) {
+    int slotRead(int k, EncodedName name, byte[] nameOut, Snapshot out) {
         long slot = slots.slot(k);
         for (int attempt = 0; attempt < MAX_READ_ATTEMPTS; attempt++) {
             long g1 = memory.acquireLong(Slots.gen(slot));
@@ -265,10 +267,10 @@ public final class StoreEngine {
                 MemorySegment.copy(memory.segment, ValueLayout.JAVA_BYTE, Slots.nameWord(slot, 0), nameOut, 0, length);
             }
             long copy = Slots.copy(slot, s1);
-            long count = memory.plainLong(copy + Layouts.REC_COUNT);
-            long total = memory.plainLong(copy + Layouts.REC_TOTAL);
-            long max = memory.plainLong(copy + Layouts.REC_MAX);
-            long bytes = memory.plainLong(copy + Layouts.REC_BYTES);
+            long count = copies.plainDispatchCount(copy);
+            long total = copies.plainKernelNsTotal(copy);
+            long max = copies.plainKernelNsMax(copy);
+            long bytes = copies.plainBytesTotal(copy);
             Memory.acquireFence(); // the loads above happen before the re-checks below
             long s2 = memory.opaqueLong(Slots.seq(slot));
             long g2 = memory.opaqueLong(Slots.gen(slot));
@@ -306,14 +308,14 @@ public final class StoreEngine {
     }
 
     /** Finds the region {@code name} (§7.3) and reads its record into {@code out}. */
-    public boolean lookup(EncodedName name, Snapshot out) {
+    public boolean resolve(EncodedName name, Snapshot out) {
         if (slots.capacity == 0) {
             return false;
         }
         long hash = name.hash;
         long tag = HashIndex.tag(hash);
         for (int attempt = 0; attempt < MAX_RESOLVE_ATTEMPTS; attempt++) {
-            long v1 = memory.acquireLong(Layouts.INDEX_SEQ);
+            long v1 = memory.acquireLong(Layouts.HDR_INDEX_SEQ);
             int j = index.home(hash);
             for (int p = 0; p < index.maxProbe; p++) {
                 long e = index.entryAcquire(j);
@@ -324,14 +326,14 @@ public final class StoreEngine {
                     long k = HashIndex.slotOf(e);
                     if (k < 0 || k >= slots.capacity) {
                         indexSuspect = true; // damaged file: repaired under the structure lock
-                    } else if (readSlot((int) k, name, null, out) > 0) {
+                    } else if (slotRead((int) k, name, null, out) > 0) {
                         return true;
                     }
                 }
                 j = (j + 1) & index.mask;
             }
             Memory.acquireFence();
-            if ((v1 & 1) == 0 && memory.opaqueLong(Layouts.INDEX_SEQ) == v1) {
+            if ((v1 & 1) == 0 && memory.opaqueLong(Layouts.HDR_INDEX_SEQ) == v1) {
                 return false;
             }
             Thread.onSpinWait();
@@ -340,8 +342,8 @@ public final class StoreEngine {
     }
 
     /** Reads slot {@code k} with its name, for iteration; returns the name length or 0. */
-    public int readSlot(int k, byte[] nameOut, Snapshot out) {
-        return readSlot(k, null, nameOut, out);
+    public int slotRead(int k, byte[] nameOut, Snapshot out) {
+        return slotRead(k, null, nameOut, out);
     }
 
     // ------------------------------------------------------------------ writing
@@ -366,17 +368,17 @@ public final class StoreEngine {
         sweepIfNeeded();
         try {
             for (int attempt = 0; attempt < MAX_RECORD_ATTEMPTS; attempt++) {
-                if (lookup(name, scratch)) {
-                    if (addInto(scratch.slot, scratch.gen, count, total, max, bytes)) {
+                if (resolve(name, scratch)) {
+                    if (slotRecord(scratch.slot, scratch.gen, count, total, max, bytes)) {
                         return;
                     }
                     continue; // evicted between lookup and lock: resolve again
                 }
-                if (insertOrFind(name, count, total, max, bytes, scratch)) {
+                if (recordStructural(name, count, total, max, bytes, scratch)) {
                     return;
                 }
                 // present after all (another writer inserted it): scratch names it, record as usual
-                if (addInto(scratch.slot, scratch.gen, count, total, max, bytes)) {
+                if (slotRecord(scratch.slot, scratch.gen, count, total, max, bytes)) {
                     return;
                 }
             }
@@ -396,7 +398,7 @@ public final class StoreEngine {
     public boolean recordInto(int k, long gen, long kernelNs, long bytes) {
         sweepIfNeeded();
         try {
-            return addInto(k, gen, 1, kernelNs, kernelNs, bytes);
+            return slotRecord(k, gen, 1, kernelNs, kernelNs, bytes);
         } catch (Throwable e) {
             locks.throwables++; // as in add
             throw e;
@@ -404,7 +406,7 @@ public final class StoreEngine {
     }
 
     /** §7.1 with a whole record instead of one sample; false when the slot was reassigned. */
-    private boolean addInto(int k, long gen, long count, long total, long max, long bytes) {
+    private boolean slotRecord(int k, long gen, long count, long total, long max, long bytes) {
         long slot = slots.slot(k);
         long lock = Slots.lock(slot);
         boolean held = false;
@@ -425,10 +427,10 @@ public final class StoreEngine {
             long seq = memory.plainLong(Slots.seq(slot));
             long current = Slots.copy(slot, seq);
             long next = Slots.copy(slot, seq + 1);
-            memory.plainLong(next + Layouts.REC_COUNT, Saturating.add(memory.plainLong(current + Layouts.REC_COUNT), count));
-            memory.plainLong(next + Layouts.REC_TOTAL, Saturating.add(memory.plainLong(current + Layouts.REC_TOTAL), total));
-            memory.plainLong(next + Layouts.REC_MAX, Math.max(memory.plainLong(current + Layouts.REC_MAX), max));
-            memory.plainLong(next + Layouts.REC_BYTES, Saturating.add(memory.plainLong(current + Layouts.REC_BYTES), bytes));
+            copies.plainDispatchCount(next, Saturating.add(copies.plainDispatchCount(current), count));
+            copies.plainKernelNsTotal(next, Saturating.add(copies.plainKernelNsTotal(current), total));
+            copies.plainKernelNsMax(next, Math.max(copies.plainKernelNsMax(current), max));
+            copies.plainBytesTotal(next, Saturating.add(copies.plainBytesTotal(current), bytes));
             memory.releaseLong(Slots.seq(slot), seq + 1); // publishes the copy written above
             if (memory.opaqueInt(Slots.referenced(slot)) == 0) {
                 memory.opaqueInt(Slots.referenced(slot), 1); // racing with the hand only ages the region
@@ -472,15 +474,15 @@ public final class StoreEngine {
                 probe(HeldLockProbe.Section.DECAY_SLOT);
                 long seq = memory.plainLong(Slots.seq(slot));
                 long current = Slots.copy(slot, seq);
-                long count = memory.plainLong(current + Layouts.REC_COUNT);
-                long total = memory.plainLong(current + Layouts.REC_TOTAL);
-                long max = memory.plainLong(current + Layouts.REC_MAX);
-                long bytes = memory.plainLong(current + Layouts.REC_BYTES);
+                long count = copies.plainDispatchCount(current);
+                long total = copies.plainKernelNsTotal(current);
+                long max = copies.plainKernelNsMax(current);
+                long bytes = copies.plainBytesTotal(current);
                 if (!isPlausible(count, total, max, bytes)) {
                     return Decay.NOT_LIVE; // damaged: readers treat it as absent, ageing it would not help
                 }
                 RegionRecord aged = new RegionRecord("", count, total, max, bytes).scaled(factor);
-                writeCopy(Slots.copy(slot, seq + 1), aged.dispatchCount(), aged.kernelNsTotal(), aged.kernelNsMax(),
+                copies.plainWrite(Slots.copy(slot, seq + 1), aged.dispatchCount(), aged.kernelNsTotal(), aged.kernelNsMax(),
                         aged.bytesTotal());
                 memory.releaseLong(Slots.seq(slot), seq + 1);
                 return Decay.AGED;
@@ -505,10 +507,10 @@ public final class StoreEngine {
      *     be present, with {@code scratch.slot}/{@code gen} naming it: the caller records there
      *     after the structure lock is released
      */
-    private boolean insertOrFind(EncodedName name, long count, long total, long max, long bytes, Snapshot scratch) {
+    private boolean recordStructural(EncodedName name, long count, long total, long max, long bytes, Snapshot scratch) {
         boolean held = false;
         try {
-            held = locks.acquire(Layouts.STRUCT_LOCK); // from here on, a throwable anywhere still releases it
+            held = locks.acquire(Layouts.HDR_STRUCT_LOCK); // from here on, a throwable anywhere still releases it
             if (!held) {
                 scratch.slot = -1; // gave up on a live holder (§6.2): dropped, nothing changed
                 return true;
@@ -518,7 +520,7 @@ public final class StoreEngine {
                 scratch.slot = -1; // recovery gave up on a slot lock: the next holder recovers
                 return true;
             }
-            int found = findLocked(name);
+            int found = resolveLocked(name);
             if (found >= 0) {
                 scratch.slot = found;
                 scratch.gen = memory.plainLong(Slots.gen(slots.slot(found)));
@@ -526,7 +528,7 @@ public final class StoreEngine {
             }
             if (!index.hasRoom(name.hash)) {
                 // No entry within the probe bound: drop the sample without evicting anyone (§7.4 step 3).
-                memory.addPlainLong(Layouts.DROPPED_INSERTS, 1);
+                memory.addPlainLong(Layouts.HDR_DROPPED_INSERTS, 1);
                 scratch.slot = -1;
                 return true;
             }
@@ -537,7 +539,7 @@ public final class StoreEngine {
                     return true;
                 }
                 probe(HeldLockProbe.Section.INSERT_SLOT);
-                assign(k, name, count, total, max, bytes, scratch);
+                slotAssign(k, name, count, total, max, bytes, scratch);
             } finally {
                 long victimLock = lockedVictim;
                 if (victimLock != 0) {
@@ -546,13 +548,13 @@ public final class StoreEngine {
                 }
             }
             if (needsRebuild) {
-                rebuildIndex();
+                indexRebuild();
             }
             return true;
         } finally {
             // On an exception the journal and index_seq stay as they are: the next holder recovers.
             if (held) {
-                locks.release(Layouts.STRUCT_LOCK);
+                locks.release(Layouts.HDR_STRUCT_LOCK);
             }
         }
     }
@@ -573,8 +575,8 @@ public final class StoreEngine {
      * @return the slot, locked; -1 when a live holder kept its lock past the wait limit (§6.2)
      */
     private int lockVictim() {
-        long hand = memory.plainLong(Layouts.CLOCK_HAND);
-        long highWater = memory.plainLong(Layouts.HIGH_WATER);
+        long hand = memory.plainLong(Layouts.HDR_CLOCK_HAND);
+        long highWater = memory.plainLong(Layouts.HDR_HIGH_WATER);
         for (int secondChances = 0; ; secondChances++) {
             int k = ClockHand.choose(clockFrames);
             long slot = slots.slot(k);
@@ -585,8 +587,8 @@ public final class StoreEngine {
                 held = locks.acquire(lock); // from here on, a throwable anywhere still releases it
                 if (!held) {
                     // §6.2 give up: put the hand and high_water back (the bits it cleared only aged regions)
-                    memory.plainLong(Layouts.CLOCK_HAND, hand);
-                    memory.releaseLong(Layouts.HIGH_WATER, highWater);
+                    memory.plainLong(Layouts.HDR_CLOCK_HAND, hand);
+                    memory.releaseLong(Layouts.HDR_HIGH_WATER, highWater);
                     return -1;
                 }
                 lockedVictim = lock; // once chosen, the caller's finally releases it
@@ -608,7 +610,7 @@ public final class StoreEngine {
     }
 
     /** Exact lookup under the structure lock: names and the index cannot change meanwhile. */
-    private int findLocked(EncodedName name) {
+    private int resolveLocked(EncodedName name) {
         long tag = HashIndex.tag(name.hash);
         int j = index.home(name.hash);
         for (int p = 0; p < index.maxProbe; p++) {
@@ -632,60 +634,62 @@ public final class StoreEngine {
         return -1;
     }
 
-    /** Steps 5–11 of §7.4: gives slot {@code k}, whose lock the caller holds, to {@code name} with its first record. */
-    private void assign(int k, EncodedName name, long count, long total, long max, long bytes, Snapshot scratch) {
+    /**
+     * Steps 5–11 of §7.4: gives slot {@code k}, whose lock the caller holds, to {@code name} with
+     * its first record. Each access names its memory mode and why, as C's {@code slot_assign}
+     * does; the structure lock and the slot lock are held throughout, so this thread's plain
+     * loads read what it (or the previous holder, ordered by the lock's acquire) stored.
+     */
+    private void slotAssign(int k, EncodedName name, long count, long total, long max, long bytes, Snapshot scratch) {
         long slot = slots.slot(k); // its lock is held (lockVictim)
-        memory.releaseLong(Layouts.JOURNAL_SLOT, k + 1L);
+        // 5: opaque (C relaxed), as FORMAT §3.2 says: only a later struct_lock holder acts on it,
+        // ordered by the lock; the fence orders it before the odd index_seq of step 6
+        memory.opaqueLong(Layouts.HDR_JOURNAL_SLOT, k + 1L);
         Memory.storeStoreFence();
-        long indexSeq = memory.plainLong(Layouts.INDEX_SEQ);
-        memory.opaqueLong(Layouts.INDEX_SEQ, indexSeq + 1);
-        Memory.storeStoreFence();
+        long indexSeq = memory.plainLong(Layouts.HDR_INDEX_SEQ); // plain: only the struct_lock holder stores it
+        memory.opaqueLong(Layouts.HDR_INDEX_SEQ, indexSeq + 1); // 6: opaque, odd; lock-free readers load it
+        Memory.storeStoreFence(); // readers see index_seq odd before any index entry changes
         long busy = memory.plainLong(Slots.gen(slot)) | 1; // odd even if a damaged file left it odd
-        memory.opaqueLong(Slots.gen(slot), busy);
+        memory.opaqueLong(Slots.gen(slot), busy); // 7: opaque, BUSY; readers load gen lock-free
         Memory.storeStoreFence(); // readers see BUSY before any field of the new region
-        long live = memory.plainLong(Layouts.LIVE_COUNT);
-        int oldLength = memory.plainInt(Slots.nameLen(slot));
-        if (oldLength > 0 && oldLength <= slots.maxNameBytes) { // LIVE (recovery leaves no BUSY slot behind)
-            if (!index.remove(memory.plainLong(Slots.hash(slot)), k)) {
+        long live = memory.plainLong(Layouts.HDR_LIVE_COUNT); // plain: only the struct_lock holder stores it
+        int oldLength = memory.plainInt(Slots.nameLen(slot)); // plain: the slot lock's holder wrote it last
+        if (oldLength > 0 && oldLength <= slots.maxNameBytes) { // 8: evict a LIVE region (recovery leaves no BUSY slot)
+            if (!index.delete(memory.plainLong(Slots.hash(slot)), k)) {
                 needsRebuild = true; // the index lost this entry (damaged file): rebuild before unlocking
             }
             live--;
-            memory.addPlainLong(Layouts.EVICTIONS, 1);
+            memory.addPlainLong(Layouts.HDR_EVICTIONS, 1); // the struct_lock holder's counter: plain load, release store
         } else if (oldLength != 0) {
             needsRebuild = true; // a malformed length (damaged file): any entry naming the slot is junk
         }
+        // 9: plain: gen is odd, so readers discard what they read here; the release of gen in step 11 publishes it
         memory.plainLong(Slots.hash(slot), name.hash);
         memory.plainInt(Slots.nameLen(slot), name.byteLength);
         int words = name.wordCount();
         for (int i = 0; i < slots.nameAreaWords; i++) {
             memory.plainLong(Slots.nameWord(slot, i), i < words ? name.words[i] : 0L);
         }
-        long seq = memory.plainLong(Slots.seq(slot));
-        writeCopy(Slots.copy(slot, seq), 0, 0, 0, 0);
-        writeCopy(Slots.copy(slot, seq + 1), count, total, max, bytes);
-        memory.plainLong(Slots.seq(slot), seq + 1);
-        memory.opaqueInt(Slots.referenced(slot), 0); // a first sample is no second reference (FORMAT.md §10)
-        if (index.insert(name.hash, k)) {
+        long seq = memory.plainLong(Slots.seq(slot)); // plain: only the slot lock's holder stores seq
+        copies.plainWrite(Slots.copy(slot, seq), 0, 0, 0, 0); // plain, published by step 11 as above
+        copies.plainWrite(Slots.copy(slot, seq + 1), count, total, max, bytes);
+        memory.plainLong(Slots.seq(slot), seq + 1); // plain: gen's release in step 11 publishes it with the copies
+        // opaque: the CLOCK hand clears it without the slot lock; a first sample is no second reference (FORMAT.md §10)
+        memory.opaqueInt(Slots.referenced(slot), 0);
+        if (index.insert(name.hash, k)) { // 10
             live++;
             scratch.slot = k;
             scratch.gen = busy + 1;
         } else {
-            clearName(slot);
-            memory.addPlainLong(Layouts.DROPPED_INSERTS, 1);
-            memory.plainLong(Layouts.CLOCK_HAND, k); // the next insertion reuses the free slot
+            clearName(slot); // plain, as step 9: the slot becomes FREE
+            memory.addPlainLong(Layouts.HDR_DROPPED_INSERTS, 1); // as evictions above
+            memory.plainLong(Layouts.HDR_CLOCK_HAND, k); // plain: only struct_lock holders use the hand; reuse the free slot
             scratch.slot = -1;
         }
-        memory.releaseLong(Layouts.LIVE_COUNT, Math.max(0, live)); // while index_seq is odd (§7.5)
-        memory.releaseLong(Slots.gen(slot), busy + 1);
-        memory.releaseLong(Layouts.INDEX_SEQ, indexSeq + 2);
-        memory.releaseLong(Layouts.JOURNAL_SLOT, 0L);
-    }
-
-    private void writeCopy(long copy, long count, long total, long max, long bytes) {
-        memory.plainLong(copy + Layouts.REC_COUNT, count);
-        memory.plainLong(copy + Layouts.REC_TOTAL, total);
-        memory.plainLong(copy + Layouts.REC_MAX, max);
-        memory.plainLong(copy + Layouts.REC_BYTES, bytes);
+        memory.releaseLong(Layouts.HDR_LIVE_COUNT, Math.max(0, live)); // release, while index_seq is odd (§7.5)
+        memory.releaseLong(Slots.gen(slot), busy + 1); // 11: release: even, publishes the slot
+        memory.releaseLong(Layouts.HDR_INDEX_SEQ, indexSeq + 2); // release: even, index stable
+        memory.releaseLong(Layouts.HDR_JOURNAL_SLOT, 0L); // release: change complete (§3.2, as C)
     }
 
     private void clearName(long slot) {
@@ -699,9 +703,9 @@ public final class StoreEngine {
     /** Set under the structure lock when the index proved inconsistent with the slots. */
     private boolean needsRebuild;
     /**
-     * The lock offset of the victim slot {@link #lockVictim} holds for {@link #insertOrFind}, or
+     * The lock offset of the victim slot {@link #lockVictim} holds for {@link #recordStructural}, or
      * 0; under the structure lock. A field, not a return value, so that a throwable between the
-     * two frames still leaves the lock to insertOrFind's {@code finally}.
+     * two frames still leaves the lock to recordStructural's {@code finally}.
      */
     private long lockedVictim;
     /** Set by any thread that met an index entry naming no slot: the next structural change rebuilds. */
@@ -712,11 +716,11 @@ public final class StoreEngine {
     /** §8: a dead writer left a structural change unfinished, or a coordination word is out of range. */
     private boolean needsRecovery() {
         long capacity = slots.capacity;
-        return memory.plainLong(Layouts.JOURNAL_SLOT) != 0
-                || (memory.plainLong(Layouts.INDEX_SEQ) & 1) != 0
-                || Long.compareUnsigned(memory.plainLong(Layouts.CLOCK_HAND), capacity) >= 0
-                || Long.compareUnsigned(memory.plainLong(Layouts.HIGH_WATER), capacity) > 0
-                || Long.compareUnsigned(memory.plainLong(Layouts.LIVE_COUNT), capacity) > 0;
+        return memory.plainLong(Layouts.HDR_JOURNAL_SLOT) != 0
+                || (memory.plainLong(Layouts.HDR_INDEX_SEQ) & 1) != 0
+                || Long.compareUnsigned(memory.plainLong(Layouts.HDR_CLOCK_HAND), capacity) >= 0
+                || Long.compareUnsigned(memory.plainLong(Layouts.HDR_HIGH_WATER), capacity) > 0
+                || Long.compareUnsigned(memory.plainLong(Layouts.HDR_LIVE_COUNT), capacity) > 0;
     }
 
     /**
@@ -726,20 +730,20 @@ public final class StoreEngine {
      *     {@code index_seq} are left as they are, for the next holder of the structure lock
      */
     boolean recover() {
-        long journal = memory.plainLong(Layouts.JOURNAL_SLOT);
-        if (journal > 0 && journal <= slots.capacity && !freeSlot((int) (journal - 1))) {
+        long journal = memory.plainLong(Layouts.HDR_JOURNAL_SLOT);
+        if (journal > 0 && journal <= slots.capacity && !slotFree((int) (journal - 1))) {
             return false;
         }
-        if (!rebuildIndex()) {
+        if (!indexRebuild()) {
             return false;
         }
-        memory.releaseLong(Layouts.JOURNAL_SLOT, 0L);
-        memory.addPlainLong(Layouts.RECOVERIES, 1);
+        memory.releaseLong(Layouts.HDR_JOURNAL_SLOT, 0L);
+        memory.addPlainLong(Layouts.HDR_RECOVERIES, 1);
         return true;
     }
 
     /** Frees slot {@code k} under its lock; false when the lock's live holder kept it (§6.2). */
-    private boolean freeSlot(int k) {
+    private boolean slotFree(int k) {
         long slot = slots.slot(k);
         long lock = Slots.lock(slot);
         boolean held = false;
@@ -749,7 +753,7 @@ public final class StoreEngine {
                 return false;
             }
             probe(HeldLockProbe.Section.RECOVERY_SLOT);
-            clearSlot(k, slot);
+            slotClear(k, slot);
         } finally {
             if (held) {
                 locks.release(lock);
@@ -758,31 +762,31 @@ public final class StoreEngine {
         return true;
     }
 
-    private void clearSlot(int k, long slot) {
+    private void slotClear(int k, long slot) {
         long gen = memory.plainLong(Slots.gen(slot));
         long busy = gen | 1;
         memory.opaqueLong(Slots.gen(slot), busy);
         Memory.storeStoreFence();
         clearName(slot);
         long seq = memory.plainLong(Slots.seq(slot));
-        writeCopy(Slots.copy(slot, seq), 0, 0, 0, 0);
-        writeCopy(Slots.copy(slot, seq + 1), 0, 0, 0, 0);
+        copies.plainWrite(Slots.copy(slot, seq), 0, 0, 0, 0);
+        copies.plainWrite(Slots.copy(slot, seq + 1), 0, 0, 0, 0);
         memory.opaqueInt(Slots.referenced(slot), 0);
         memory.releaseLong(Slots.gen(slot), busy + 1);
-        memory.plainLong(Layouts.CLOCK_HAND, k); // the next insertion takes the free slot, not a live region
+        memory.plainLong(Layouts.HDR_CLOCK_HAND, k); // the next insertion takes the free slot, not a live region
     }
 
     /** §8 step 2; false when it gave up on a slot lock, leaving {@code index_seq} odd for the next holder. */
-    private boolean rebuildIndex() {
-        long indexSeq = memory.plainLong(Layouts.INDEX_SEQ) | 1;
-        memory.opaqueLong(Layouts.INDEX_SEQ, indexSeq);
+    private boolean indexRebuild() {
+        long indexSeq = memory.plainLong(Layouts.HDR_INDEX_SEQ) | 1;
+        memory.opaqueLong(Layouts.HDR_INDEX_SEQ, indexSeq);
         Memory.storeStoreFence();
         index.clear();
-        long storedHighWater = memory.plainLong(Layouts.HIGH_WATER);
+        long storedHighWater = memory.plainLong(Layouts.HDR_HIGH_WATER);
         long highWater = Long.compareUnsigned(storedHighWater, slots.capacity) > 0 ? slots.capacity : storedHighWater;
-        memory.plainLong(Layouts.HIGH_WATER, highWater);
-        if (Long.compareUnsigned(memory.plainLong(Layouts.CLOCK_HAND), Math.max(1, slots.capacity)) >= 0) {
-            memory.plainLong(Layouts.CLOCK_HAND, 0L);
+        memory.plainLong(Layouts.HDR_HIGH_WATER, highWater);
+        if (Long.compareUnsigned(memory.plainLong(Layouts.HDR_CLOCK_HAND), Math.max(1, slots.capacity)) >= 0) {
+            memory.plainLong(Layouts.HDR_CLOCK_HAND, 0L);
         }
         long live = 0;
         EncodedName stored = new EncodedName(); // recovery only: allocation is fine here
@@ -794,16 +798,16 @@ public final class StoreEngine {
                 continue; // FREE
             }
             boolean valid = (gen & 1) == 0 && readStoredName(slot, length, stored)
-                    && findLocked(stored) < 0 // a second slot with the same name is dropped
+                    && resolveLocked(stored) < 0 // a second slot with the same name is dropped
                     && index.insert(stored.hash, k);
             if (valid) {
                 live++;
-            } else if (!freeSlot(k)) {
+            } else if (!slotFree(k)) {
                 return false;
             }
         }
-        memory.releaseLong(Layouts.LIVE_COUNT, live);
-        memory.releaseLong(Layouts.INDEX_SEQ, indexSeq + 1);
+        memory.releaseLong(Layouts.HDR_LIVE_COUNT, live);
+        memory.releaseLong(Layouts.HDR_INDEX_SEQ, indexSeq + 1);
         needsRebuild = false;
         indexSuspect = false;
         return true;
@@ -845,22 +849,22 @@ public final class StoreEngine {
 
         @Override
         public long highWater() {
-            return memory.plainLong(Layouts.HIGH_WATER);
+            return memory.plainLong(Layouts.HDR_HIGH_WATER);
         }
 
         @Override
         public void highWater(long value) {
-            memory.releaseLong(Layouts.HIGH_WATER, value);
+            memory.releaseLong(Layouts.HDR_HIGH_WATER, value);
         }
 
         @Override
         public long hand() {
-            return memory.plainLong(Layouts.CLOCK_HAND);
+            return memory.plainLong(Layouts.HDR_CLOCK_HAND);
         }
 
         @Override
         public void hand(long value) {
-            memory.plainLong(Layouts.CLOCK_HAND, value);
+            memory.plainLong(Layouts.HDR_CLOCK_HAND, value);
         }
 
         @Override

@@ -150,7 +150,7 @@ class MergeDecayVerifyTest {
         corrupt(file, m -> {
             m.set(Layouts.U64, g.slot(3) + Layouts.SLOT_HASH, 12345L);                  // a name hash
             m.set(Layouts.U64, g.index(0), 0L);                                          // an index entry, if any
-            m.set(Layouts.U64, Layouts.LIVE_COUNT, 99L);                                 // the region count
+            m.set(Layouts.U64, Layouts.HDR_LIVE_COUNT, 99L);                                 // the region count
         });
         Cli.Result r = Cli.run("verify", file.toString()).expect(ExitCode.PROBLEMS);
         assertTrue(r.out().contains("ERROR slot 3 [hash]: is 0x0000000000003039 but hm64 of the name is"), r.out());
@@ -162,7 +162,7 @@ class MergeDecayVerifyTest {
     void verifyReportsAFileItCannotOpenAsOneProblem() throws Exception {
         Path file = Cli.writtenByJava(dir.resolve("h.hints"));
         byte[] before = Files.readAllBytes(file);
-        corrupt(file, m -> m.set(Layouts.U32, Layouts.CAPACITY, 13));
+        corrupt(file, m -> m.set(Layouts.U32, Layouts.HDR_CAPACITY, 13));
         byte[] corrupted = Files.readAllBytes(file);
         Cli.Result r = Cli.run("verify", file.toString()).expect(ExitCode.PROBLEMS);
         assertTrue(r.out().contains("CORRUPT_HEADER") && r.out().contains("[header_checksum]"), r.out());

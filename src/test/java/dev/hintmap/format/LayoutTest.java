@@ -12,18 +12,18 @@ class LayoutTest {
     @Test
     void headerFieldsSitAtTheDocumentedOffsets() {
         assertEquals(4096, Layouts.HEADER.byteSize());
-        assertEquals(0, Layouts.MAGIC);
-        assertEquals(8, Layouts.FORMAT_VERSION);
-        assertEquals(16, Layouts.LAYOUT_FINGERPRINT);
-        assertEquals(24, Layouts.CAPACITY);
-        assertEquals(48, Layouts.HOT_THRESHOLD_NS);
-        assertEquals(88, Layouts.FILE_BYTES);
-        assertEquals(120, Layouts.HEADER_CHECKSUM);
-        assertEquals(128, Layouts.STRUCT_LOCK);
-        assertEquals(144, Layouts.INDEX_SEQ);
-        assertEquals(184, Layouts.RECOVERIES);
-        assertEquals(192, Layouts.DROPPED_INSERTS);
-        assertEquals(200, Layouts.STOLEN_LOCKS);
+        assertEquals(0, Layouts.HDR_MAGIC);
+        assertEquals(8, Layouts.HDR_FORMAT_VERSION);
+        assertEquals(16, Layouts.HDR_LAYOUT_FINGERPRINT);
+        assertEquals(24, Layouts.HDR_CAPACITY);
+        assertEquals(48, Layouts.HDR_HOT_THRESHOLD_NS);
+        assertEquals(88, Layouts.HDR_FILE_BYTES);
+        assertEquals(120, Layouts.HDR_HEADER_CHECKSUM);
+        assertEquals(128, Layouts.HDR_STRUCT_LOCK);
+        assertEquals(144, Layouts.HDR_INDEX_SEQ);
+        assertEquals(184, Layouts.HDR_RECOVERIES);
+        assertEquals(192, Layouts.HDR_DROPPED_INSERTS);
+        assertEquals(200, Layouts.HDR_STOLEN_LOCKS);
     }
 
     @Test

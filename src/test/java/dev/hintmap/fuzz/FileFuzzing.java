@@ -156,9 +156,9 @@ public final class FileFuzzing {
                 long deadToken = ((1L << 22) - 1) << 42 | 12_345; // pid 4194303: not running here
                 plantWriter(b, g, 5, deadToken, 1);
                 long owner = TestHooks.ownerWord(5, 1);
-                b.putLong((int) Layouts.STRUCT_LOCK, owner);
-                b.putLong((int) Layouts.JOURNAL_SLOT, 2);
-                b.putLong((int) Layouts.INDEX_SEQ, b.getLong((int) Layouts.INDEX_SEQ) | 1);
+                b.putLong((int) Layouts.HDR_STRUCT_LOCK, owner);
+                b.putLong((int) Layouts.HDR_JOURNAL_SLOT, 2);
+                b.putLong((int) Layouts.HDR_INDEX_SEQ, b.getLong((int) Layouts.HDR_INDEX_SEQ) | 1);
                 int slot1 = (int) (g.slotsOffset() + g.slotBytes());
                 b.putLong(slot1 + (int) Layouts.SLOT_GEN, b.getLong(slot1 + (int) Layouts.SLOT_GEN) | 1);
                 b.putLong(slot1 + (int) Layouts.SLOT_LOCK, owner);
@@ -184,23 +184,23 @@ public final class FileFuzzing {
     // ------------------------------------------------------------------ mutations
 
     private static final long[] HEADER_FIELDS_8 = {
-        Layouts.MAGIC, Layouts.LAYOUT_FINGERPRINT, Layouts.HOT_THRESHOLD_NS, Layouts.CREATED_EPOCH_MS,
-        Layouts.WRITER_TABLE_OFFSET, Layouts.INDEX_OFFSET, Layouts.SLOTS_OFFSET, Layouts.FILE_BYTES, Layouts.HEADER_CHECKSUM,
+        Layouts.HDR_MAGIC, Layouts.HDR_LAYOUT_FINGERPRINT, Layouts.HDR_HOT_THRESHOLD_NS, Layouts.HDR_CREATED_EPOCH_MS,
+        Layouts.HDR_WRITER_TABLE_OFFSET, Layouts.HDR_INDEX_OFFSET, Layouts.HDR_SLOTS_OFFSET, Layouts.HDR_FILE_BYTES, Layouts.HDR_HEADER_CHECKSUM,
     };
     private static final long[] HEADER_FIELDS_4 = {
-        Layouts.FORMAT_VERSION, Layouts.HEADER_BYTES, Layouts.CAPACITY, Layouts.MAX_NAME_BYTES, Layouts.SLOT_BYTES,
-        Layouts.INDEX_ENTRIES, Layouts.MAX_PROBE, Layouts.WRITER_ENTRIES,
+        Layouts.HDR_FORMAT_VERSION, Layouts.HDR_HEADER_BYTES, Layouts.HDR_CAPACITY, Layouts.HDR_MAX_NAME_BYTES, Layouts.HDR_SLOT_BYTES,
+        Layouts.HDR_INDEX_ENTRIES, Layouts.HDR_MAX_PROBE, Layouts.HDR_WRITER_ENTRIES,
     };
     private static final long[] COORDINATION = {
-        Layouts.STRUCT_LOCK, Layouts.JOURNAL_SLOT, Layouts.INDEX_SEQ, Layouts.CLOCK_HAND, Layouts.LIVE_COUNT,
-        Layouts.HIGH_WATER, Layouts.EVICTIONS, Layouts.RECOVERIES, Layouts.DROPPED_INSERTS, Layouts.STOLEN_LOCKS,
+        Layouts.HDR_STRUCT_LOCK, Layouts.HDR_JOURNAL_SLOT, Layouts.HDR_INDEX_SEQ, Layouts.HDR_CLOCK_HAND, Layouts.HDR_LIVE_COUNT,
+        Layouts.HDR_HIGH_WATER, Layouts.HDR_EVICTIONS, Layouts.HDR_RECOVERIES, Layouts.HDR_DROPPED_INSERTS, Layouts.HDR_STOLEN_LOCKS,
     };
     private static final long[] SLOT_FIELDS_8 = {
         Layouts.SLOT_LOCK, Layouts.SLOT_SEQ, Layouts.SLOT_GEN, Layouts.SLOT_HASH,
-        Layouts.SLOT_COPIES + Layouts.REC_COUNT, Layouts.SLOT_COPIES + Layouts.REC_TOTAL,
-        Layouts.SLOT_COPIES + Layouts.REC_MAX, Layouts.SLOT_COPIES + Layouts.REC_BYTES,
-        Layouts.SLOT_COPIES + Layouts.RECORD_COPY_BYTES + Layouts.REC_COUNT,
-        Layouts.SLOT_COPIES + Layouts.RECORD_COPY_BYTES + Layouts.REC_MAX,
+        Layouts.SLOT_COPIES + Layouts.REC_DISPATCH_COUNT, Layouts.SLOT_COPIES + Layouts.REC_KERNEL_NS_TOTAL,
+        Layouts.SLOT_COPIES + Layouts.REC_KERNEL_NS_MAX, Layouts.SLOT_COPIES + Layouts.REC_BYTES_TOTAL,
+        Layouts.SLOT_COPIES + Layouts.RECORD_COPY_BYTES + Layouts.REC_DISPATCH_COUNT,
+        Layouts.SLOT_COPIES + Layouts.RECORD_COPY_BYTES + Layouts.REC_KERNEL_NS_MAX,
         Layouts.SLOT_NAME, Layouts.SLOT_NAME + 8,
     };
     private static final long[] SLOT_FIELDS_4 = {Layouts.SLOT_NAME_LEN, Layouts.SLOT_REFERENCED};
@@ -211,11 +211,11 @@ public final class FileFuzzing {
         for (Mutation m : mutations) {
             content = apply(content, g, m);
         }
-        if (fixChecksum && content.length >= Layouts.HEADER_CHECKSUM + 8) {
-            int from = (int) Layouts.FORMAT_VERSION;
-            int length = (int) (Layouts.HEADER_CHECKSUM - from);
+        if (fixChecksum && content.length >= Layouts.HDR_HEADER_CHECKSUM + 8) {
+            int from = (int) Layouts.HDR_FORMAT_VERSION;
+            int length = (int) (Layouts.HDR_HEADER_CHECKSUM - from);
             long sum = Hm64.ofBytes(Arrays.copyOfRange(content, from, from + length), length);
-            ByteBuffer.wrap(content).order(ByteOrder.LITTLE_ENDIAN).putLong((int) Layouts.HEADER_CHECKSUM, sum);
+            ByteBuffer.wrap(content).order(ByteOrder.LITTLE_ENDIAN).putLong((int) Layouts.HDR_HEADER_CHECKSUM, sum);
         }
         return content;
     }
@@ -472,7 +472,7 @@ public final class FileFuzzing {
                 }
                 store.decay(0.5);
                 store.forEach(FileFuzzing::checkRecord);
-                store.force();
+                store.flush();
             }
             try {
                 store.checkFile();

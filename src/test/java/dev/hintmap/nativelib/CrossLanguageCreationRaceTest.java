@@ -79,10 +79,10 @@ class CrossLanguageCreationRaceTest {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             channel.read(header, 0);
         }
-        assertEquals("created=" + header.getLong((int) Layouts.CREATED_EPOCH_MS) + " checksum="
-                + Long.toHexString(header.getLong((int) Layouts.HEADER_CHECKSUM)), headers.iterator().next(),
+        assertEquals("created=" + header.getLong((int) Layouts.HDR_CREATED_EPOCH_MS) + " checksum="
+                + Long.toHexString(header.getLong((int) Layouts.HDR_HEADER_CHECKSUM)), headers.iterator().next(),
                 "and it is the file at the path");
-        assertTrue(header.getLong((int) Layouts.CREATED_EPOCH_MS) >= startAt - 50, "created by one of the racers");
+        assertTrue(header.getLong((int) Layouts.HDR_CREATED_EPOCH_MS) >= startAt - 50, "created by one of the racers");
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
             assertEquals((long) JAVA_CREATORS * JAVA_RECORDS + (long) C_CREATORS * C_RECORDS, store.dispatchCount("race"),
                     "no process of either language recorded into a file of its own");

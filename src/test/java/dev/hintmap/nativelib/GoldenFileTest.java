@@ -75,8 +75,8 @@ class GoldenFileTest {
 
     private static byte[] withoutCreationTime(byte[] b) {
         byte[] copy = b.clone(); // creation time and the checksum over it differ by design
-        Arrays.fill(copy, (int) Layouts.CREATED_EPOCH_MS, (int) Layouts.CREATED_EPOCH_MS + 8, (byte) 0);
-        Arrays.fill(copy, (int) Layouts.HEADER_CHECKSUM, (int) Layouts.HEADER_CHECKSUM + 8, (byte) 0);
+        Arrays.fill(copy, (int) Layouts.HDR_CREATED_EPOCH_MS, (int) Layouts.HDR_CREATED_EPOCH_MS + 8, (byte) 0);
+        Arrays.fill(copy, (int) Layouts.HDR_HEADER_CHECKSUM, (int) Layouts.HDR_HEADER_CHECKSUM + 8, (byte) 0);
         return copy;
     }
 

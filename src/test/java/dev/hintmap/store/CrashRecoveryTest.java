@@ -89,15 +89,16 @@ class CrashRecoveryTest {
             m.plainLong(Slots.lock(slot), WriterTable.ownerWord(1000, 7));
             long seq = m.plainLong(Slots.seq(slot));
             long inactive = Slots.copy(slot, seq + 1);
-            m.plainLong(inactive + Layouts.REC_COUNT, 999); // the dead writer got this far
-            m.plainLong(inactive + Layouts.REC_TOTAL, 123_456);
+            RecordCopies copies = new RecordCopies(m);
+            copies.plainDispatchCount(inactive, 999); // the dead writer got this far
+            copies.plainKernelNsTotal(inactive, 123_456);
             return null;
         });
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
             store.record("victim", 300, 30);
             assertEquals(new RegionRecord("victim", 2, 400, 300, 40), store.recordFor("victim").orElseThrow());
         }
-        long stolen = withRawMapping(file, m -> m.plainLong(Layouts.STOLEN_LOCKS));
+        long stolen = withRawMapping(file, m -> m.plainLong(Layouts.HDR_STOLEN_LOCKS));
         assertEquals(1, stolen);
         long reclaimed = withRawMapping(file, m -> m.plainLong(new WriterTable(m, GEOMETRY, null).entryOffset(1000) + Layouts.WRITER_TOKEN));
         assertEquals(0, reclaimed, "the dead writer's entry was reclaimed on open");
@@ -168,10 +169,10 @@ class CrashRecoveryTest {
         withRawMapping(file, m -> {
             plantWriter(m, 1003, dead, 1);
             long owner = WriterTable.ownerWord(1003, 1);
-            m.plainLong(Layouts.STRUCT_LOCK, owner);
+            m.plainLong(Layouts.HDR_STRUCT_LOCK, owner);
             // The dead writer was reassigning slot 1 (b) to "ghost": journal set, index and slot BUSY.
-            m.plainLong(Layouts.JOURNAL_SLOT, 2);
-            m.plainLong(Layouts.INDEX_SEQ, m.plainLong(Layouts.INDEX_SEQ) + 1);
+            m.plainLong(Layouts.HDR_JOURNAL_SLOT, 2);
+            m.plainLong(Layouts.HDR_INDEX_SEQ, m.plainLong(Layouts.HDR_INDEX_SEQ) + 1);
             long slot = slots.slot(1);
             m.plainLong(Slots.lock(slot), owner);
             m.plainLong(Slots.gen(slot), m.plainLong(Slots.gen(slot)) + 1);
@@ -199,10 +200,10 @@ class CrashRecoveryTest {
             assertEquals(4, store.size());
         }
         withRawMapping(file, m -> {
-            assertEquals(0, m.plainLong(Layouts.JOURNAL_SLOT));
-            assertEquals(0, m.plainLong(Layouts.INDEX_SEQ) & 1);
-            assertEquals(1, m.plainLong(Layouts.RECOVERIES));
-            assertEquals(0, m.plainLong(Layouts.STRUCT_LOCK));
+            assertEquals(0, m.plainLong(Layouts.HDR_JOURNAL_SLOT));
+            assertEquals(0, m.plainLong(Layouts.HDR_INDEX_SEQ) & 1);
+            assertEquals(1, m.plainLong(Layouts.HDR_RECOVERIES));
+            assertEquals(0, m.plainLong(Layouts.HDR_STRUCT_LOCK));
             return null;
         });
     }
@@ -212,11 +213,11 @@ class CrashRecoveryTest {
         Path file = storeWith("a", "b", "c", "d");
         Slots slots = new Slots(GEOMETRY);
         withRawMapping(file, m -> {
-            // A recoverer died inside freeSlot(1): gen odd, name cleared, index rebuild half done.
+            // A recoverer died inside slotFree(1): gen odd, name cleared, index rebuild half done.
             long slot = slots.slot(1);
             m.plainLong(Slots.gen(slot), m.plainLong(Slots.gen(slot)) | 1);
             m.plainInt(Slots.nameLen(slot), 0);
-            m.plainLong(Layouts.INDEX_SEQ, m.plainLong(Layouts.INDEX_SEQ) | 1);
+            m.plainLong(Layouts.HDR_INDEX_SEQ, m.plainLong(Layouts.HDR_INDEX_SEQ) | 1);
             return null;
         });
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
@@ -239,7 +240,7 @@ class CrashRecoveryTest {
     void damagedHighWaterIsClampedToCapacityAndNoRegionIsLost() throws Exception {
         Path file = storeWith("a", "b", "c", "d");
         withRawMapping(file, m -> {
-            m.plainLong(Layouts.HIGH_WATER, Long.MIN_VALUE); // 2^63 unsigned
+            m.plainLong(Layouts.HDR_HIGH_WATER, Long.MIN_VALUE); // 2^63 unsigned
             return null;
         });
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
@@ -262,9 +263,9 @@ class CrashRecoveryTest {
                 long slot = slots.slot(k);
                 long copy = Slots.copy(slot, m.plainLong(Slots.seq(slot)));
                 if (k == 0) {
-                    m.plainLong(copy + Layouts.REC_TOTAL, -5); // top bit set
+                    new RecordCopies(m).plainKernelNsTotal(copy, -5); // top bit set
                 } else {
-                    m.plainLong(copy + Layouts.REC_MAX, 1); // max below the mean
+                    new RecordCopies(m).plainKernelNsMax(copy, 1); // max below the mean
                 }
             }
             return null;
@@ -315,7 +316,7 @@ class CrashRecoveryTest {
             long to = slots.slot(1);
             m.plainLong(Slots.hash(to), m.plainLong(Slots.hash(from)));
             m.plainLong(Slots.nameWord(to, 0), m.plainLong(Slots.nameWord(from, 0)));
-            m.plainLong(Layouts.INDEX_SEQ, m.plainLong(Layouts.INDEX_SEQ) | 1); // force a rebuild
+            m.plainLong(Layouts.HDR_INDEX_SEQ, m.plainLong(Layouts.HDR_INDEX_SEQ) | 1); // force a rebuild
             return null;
         });
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
@@ -352,7 +353,7 @@ class CrashRecoveryTest {
             store.record("other", 1, 1);
             assertEquals(129, store.size());
         }
-        long dropped = withRawMapping(file, m -> m.plainLong(Layouts.DROPPED_INSERTS));
+        long dropped = withRawMapping(file, m -> m.plainLong(Layouts.HDR_DROPPED_INSERTS));
         assertEquals(1, dropped);
     }
 

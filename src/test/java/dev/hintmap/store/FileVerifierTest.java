@@ -186,10 +186,10 @@ class FileVerifierTest {
     void countersAtTheirMaximumStayThereAndTheFileStaysSound() throws Exception {
         Path file = sixRegions();
         corrupt(file, m -> {
-            m.plainLong(Layouts.EVICTIONS, Long.MAX_VALUE);
-            m.plainLong(Layouts.RECOVERIES, Long.MAX_VALUE);
-            m.plainLong(Layouts.STOLEN_LOCKS, Long.MAX_VALUE);
-            m.plainLong(Layouts.CLOCK_HAND, CAPACITY); // out of range: the next insertion recovers
+            m.plainLong(Layouts.HDR_EVICTIONS, Long.MAX_VALUE);
+            m.plainLong(Layouts.HDR_RECOVERIES, Long.MAX_VALUE);
+            m.plainLong(Layouts.HDR_STOLEN_LOCKS, Long.MAX_VALUE);
+            m.plainLong(Layouts.HDR_CLOCK_HAND, CAPACITY); // out of range: the next insertion recovers
             m.plainLong(Slots.lock(SLOTS.slot(0)), WriterTable.ownerWord(900, 1)); // an entry nobody holds: dead
         });
         assertFalse(verify(file).ok(), "the planted hand is an error until repaired");
@@ -200,9 +200,9 @@ class FileVerifierTest {
             }
         }
         corrupt(file, m -> {
-            assertEquals(Long.MAX_VALUE, m.plainLong(Layouts.EVICTIONS));
-            assertEquals(Long.MAX_VALUE, m.plainLong(Layouts.RECOVERIES));
-            assertEquals(Long.MAX_VALUE, m.plainLong(Layouts.STOLEN_LOCKS));
+            assertEquals(Long.MAX_VALUE, m.plainLong(Layouts.HDR_EVICTIONS));
+            assertEquals(Long.MAX_VALUE, m.plainLong(Layouts.HDR_RECOVERIES));
+            assertEquals(Long.MAX_VALUE, m.plainLong(Layouts.HDR_STOLEN_LOCKS));
         });
         VerifyReport report = verify(file);
         assertTrue(report.ok(), report.findings().toString());
@@ -213,7 +213,7 @@ class FileVerifierTest {
     @Test
     void aCorruptHeaderIsTheOneFinding() throws Exception {
         Path file = sixRegions();
-        corrupt(file, m -> m.plainInt(Layouts.MAX_NAME_BYTES, 65));
+        corrupt(file, m -> m.plainInt(Layouts.HDR_MAX_NAME_BYTES, 65));
         VerifyReport report = verify(file);
         Finding f = expectError(report, "header", -1, "header_checksum");
         assertTrue(f.message().contains("CORRUPT_HEADER"), f.toString());
@@ -231,10 +231,10 @@ class FileVerifierTest {
     void coordinationWordsOutOfRangeAreFound() throws Exception {
         Path file = sixRegions();
         corrupt(file, m -> {
-            m.plainLong(Layouts.CLOCK_HAND, CAPACITY);
-            m.plainLong(Layouts.HIGH_WATER, CAPACITY + 1);
-            m.plainLong(Layouts.LIVE_COUNT, 5);
-            m.plainLong(Layouts.EVICTIONS, -1);
+            m.plainLong(Layouts.HDR_CLOCK_HAND, CAPACITY);
+            m.plainLong(Layouts.HDR_HIGH_WATER, CAPACITY + 1);
+            m.plainLong(Layouts.HDR_LIVE_COUNT, 5);
+            m.plainLong(Layouts.HDR_EVICTIONS, -1);
         });
         VerifyReport report = verify(file);
         expectError(report, "coordination", -1, "clock_hand");
@@ -247,8 +247,8 @@ class FileVerifierTest {
     void anInterruptedStructuralChangeIsFound() throws Exception {
         Path file = sixRegions();
         corrupt(file, m -> {
-            m.plainLong(Layouts.JOURNAL_SLOT, 4);
-            m.plainLong(Layouts.INDEX_SEQ, m.plainLong(Layouts.INDEX_SEQ) | 1);
+            m.plainLong(Layouts.HDR_JOURNAL_SLOT, 4);
+            m.plainLong(Layouts.HDR_INDEX_SEQ, m.plainLong(Layouts.HDR_INDEX_SEQ) | 1);
         });
         assertTrue(expectError(verify(file), "coordination", -1, "journal_slot").message().contains("interrupted"));
     }
@@ -256,7 +256,7 @@ class FileVerifierTest {
     @Test
     void aStructureLockNamingNoWriterEntryIsFound() throws Exception {
         Path file = sixRegions();
-        corrupt(file, m -> m.plainLong(Layouts.STRUCT_LOCK, WriterTable.ownerWord(5000, 1)));
+        corrupt(file, m -> m.plainLong(Layouts.HDR_STRUCT_LOCK, WriterTable.ownerWord(5000, 1)));
         assertTrue(expectError(verify(file), "coordination", -1, "struct_lock").message().contains("5000"));
     }
 
@@ -308,14 +308,15 @@ class FileVerifierTest {
     void recordsThatNoWriterCanProduceAreFoundByInvariant() throws Exception {
         Path file = sixRegions();
         corrupt(file, m -> {
+            RecordCopies copies = new RecordCopies(m);
             long c1 = currentCopy(m, 1);
-            m.plainLong(c1 + Layouts.REC_MAX, m.plainLong(c1 + Layouts.REC_TOTAL) + 1);
+            copies.plainKernelNsMax(c1, copies.plainKernelNsTotal(c1) + 1);
             long c2 = currentCopy(m, 2);
-            m.plainLong(c2 + Layouts.REC_COUNT, 0);
+            copies.plainDispatchCount(c2, 0);
             long c3 = currentCopy(m, 3);
-            m.plainLong(c3 + Layouts.REC_TOTAL, m.plainLong(c3 + Layouts.REC_COUNT) * (m.plainLong(c3 + Layouts.REC_MAX) + 1));
+            copies.plainKernelNsTotal(c3, copies.plainDispatchCount(c3) * (copies.plainKernelNsMax(c3) + 1));
             long c4 = currentCopy(m, 4);
-            m.plainLong(c4 + Layouts.REC_BYTES, -5);
+            copies.plainBytesTotal(c4, -5);
         });
         VerifyReport report = verify(file);
         expectError(report, "slot", 1, "kernel_ns_max");

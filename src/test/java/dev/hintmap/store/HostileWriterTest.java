@@ -135,7 +135,7 @@ class HostileWriterTest {
         }
         long offset;
         switch (random.nextInt(4)) {
-            case 0 -> offset = Layouts.STRUCT_LOCK + 8L * random.nextInt(8); // coordination line
+            case 0 -> offset = Layouts.HDR_STRUCT_LOCK + 8L * random.nextInt(8); // coordination line
             case 1 -> offset = g.writerTableOffset() + 8L * random.nextInt(8);
             case 2 -> offset = g.indexOffset() + 8L * random.nextInt(g.indexEntries());
             default -> {

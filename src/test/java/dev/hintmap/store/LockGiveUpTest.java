@@ -99,7 +99,7 @@ class LockGiveUpTest {
             long entry = new WriterTable(m, GEOMETRY, null).entryOffset(ENTRY);
             m.plainLong(entry + Layouts.WRITER_TOKEN, token);
             m.plainLong(entry + Layouts.WRITER_GENERATION, 1);
-            m.plainLong(Layouts.STRUCT_LOCK, owner);
+            m.plainLong(Layouts.HDR_STRUCT_LOCK, owner);
             m.plainLong(Slots.lock(slots.slot(0)), owner); // slot 0 holds "a"
         });
         byte[] before = snapshotOfSlotsAndCoordination(file);
@@ -125,8 +125,8 @@ class LockGiveUpTest {
             Slots s = new Slots(GEOMETRY);
             long bSlot = s.slot(1);
             long seq = m.plainLong(Slots.seq(bSlot));
-            assertEquals(2, m.plainLong(Slots.copy(bSlot, seq) + Layouts.REC_COUNT));
-            assertEquals(owner, m.plainLong(Layouts.STRUCT_LOCK), "a live holder's lock is never taken");
+            assertEquals(2, new RecordCopies(m).plainDispatchCount(Slots.copy(bSlot, seq)));
+            assertEquals(owner, m.plainLong(Layouts.HDR_STRUCT_LOCK), "a live holder's lock is never taken");
             assertEquals(owner, m.plainLong(Slots.lock(s.slot(0))));
         });
         // b's record line holds the one legitimate change; everything else is compared byte for byte
@@ -140,7 +140,7 @@ class LockGiveUpTest {
             store.record("a", 500, 50); // gives up again, and remembers the stuck word
             store.record("new", 500, 50);
             withRawMapping(file, m -> { // the holder lets go: the remembered words change
-                m.plainLong(Layouts.STRUCT_LOCK, 0);
+                m.plainLong(Layouts.HDR_STRUCT_LOCK, 0);
                 m.plainLong(Slots.lock(slots.slot(0)), 0);
             });
             store.record("a", 500, 50);
@@ -206,8 +206,8 @@ class LockGiveUpTest {
             long entry = new WriterTable(m, GEOMETRY, null).entryOffset(ENTRY);
             m.plainLong(entry + Layouts.WRITER_TOKEN, token);
             m.plainLong(entry + Layouts.WRITER_GENERATION, 1);
-            handBefore[0] = m.plainLong(Layouts.CLOCK_HAND);
-            handBefore[1] = m.plainLong(Layouts.HIGH_WATER);
+            handBefore[0] = m.plainLong(Layouts.HDR_CLOCK_HAND);
+            handBefore[1] = m.plainLong(Layouts.HDR_HIGH_WATER);
             m.plainLong(Slots.lock(slots.slot((int) handBefore[0])), owner);
         });
         try (HintStore store = TestStores.open(file, HintStoreOptions.defaults(), LIMIT_NANOS)) {
@@ -217,9 +217,9 @@ class LockGiveUpTest {
             assertEquals(0, store.evictions());
         }
         withRawMapping(file, m -> {
-            assertEquals(handBefore[0], m.plainLong(Layouts.CLOCK_HAND), "the hand is put back");
-            assertEquals(handBefore[1], m.plainLong(Layouts.HIGH_WATER));
-            assertEquals(0, m.plainLong(Layouts.STRUCT_LOCK), "the structure lock is released");
+            assertEquals(handBefore[0], m.plainLong(Layouts.HDR_CLOCK_HAND), "the hand is put back");
+            assertEquals(handBefore[1], m.plainLong(Layouts.HDR_HIGH_WATER));
+            assertEquals(0, m.plainLong(Layouts.HDR_STRUCT_LOCK), "the structure lock is released");
         });
     }
 }

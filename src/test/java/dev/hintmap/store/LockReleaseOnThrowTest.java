@@ -89,7 +89,7 @@ class LockReleaseOnThrowTest {
             try (HintStore store = TestStores.open(file, options,
                     StoreSettings.DEFAULT.heldLockProbe(probe).leakedLockNanos(20_000_000L))) {
                 if (section == Section.RECOVERY_SLOT) {
-                    withRawMapping(file, m -> m.releaseLong(Layouts.JOURNAL_SLOT, 1)); // slot 0's change "crashed"
+                    withRawMapping(file, m -> m.releaseLong(Layouts.HDR_JOURNAL_SLOT, 1)); // slot 0's change "crashed"
                 }
                 probe.armed = throwable.get();
                 String fresh = "new" + round++;
@@ -131,7 +131,7 @@ class LockReleaseOnThrowTest {
                 for (int k = 0; k < CAPACITY; k++) {
                     held[0] |= m.acquireLong(Slots.lock(slots.slot(k)));
                 }
-                held[0] |= m.acquireLong(Layouts.STRUCT_LOCK);
+                held[0] |= m.acquireLong(Layouts.HDR_STRUCT_LOCK);
             });
             if (held[0] == 0) {
                 return;
@@ -163,7 +163,7 @@ class LockReleaseOnThrowTest {
         Slots slots = new Slots(GEOMETRY);
         WriterTable writers = new WriterTable(m, GEOMETRY, null);
         for (int k = -1; k < CAPACITY; k++) {
-            long word = m.acquireLong(k < 0 ? Layouts.STRUCT_LOCK : Slots.lock(slots.slot(k)));
+            long word = m.acquireLong(k < 0 ? Layouts.HDR_STRUCT_LOCK : Slots.lock(slots.slot(k)));
             String what = (k < 0 ? "struct_lock" : "slot " + k + " lock") + " after a throw in " + section;
             if (deadOwnerAllowed && word != 0) {
                 assertEquals(0L, writers.token((int) (word & 0xFFFF_FFFFL) - 1), what + " names a released entry");

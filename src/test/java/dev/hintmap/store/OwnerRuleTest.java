@@ -20,18 +20,18 @@ import org.junit.jupiter.api.io.TempDir;
 class OwnerRuleTest {
     private static final int ME = 1000;
     private static final int OTHER = 1001;
-    private static final MappedStore.Identity SELF = new MappedStore.Identity(ME, 100, new int[] {100, 200});
+    private static final HintFileOpener.Identity SELF = new HintFileOpener.Identity(ME, 100, new int[] {100, 200});
     private static final HintStoreOptions DEFAULTS = HintStoreOptions.defaults();
     private static final HintStoreOptions GROUP = DEFAULTS.groupShared(true);
 
     /** The rule for a file with no access ACL. */
-    private static String refusal(PosixFiles.Stat stat, MappedStore.Identity self, HintStoreOptions options) {
+    private static String refusal(PosixFiles.Stat stat, HintFileOpener.Identity self, HintStoreOptions options) {
         return refusal(stat, self, options, null);
     }
 
-    private static String refusal(PosixFiles.Stat stat, MappedStore.Identity self, HintStoreOptions options, byte[] acl) {
+    private static String refusal(PosixFiles.Stat stat, HintFileOpener.Identity self, HintStoreOptions options, byte[] acl) {
         try {
-            return MappedStore.ownerRefusal(stat, self, options, () -> acl);
+            return HintFileOpener.ownerRefusal(stat, self, options, () -> acl);
         } catch (PosixFiles.PosixException e) {
             throw new AssertionError(e);
         }

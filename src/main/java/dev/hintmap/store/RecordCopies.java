@@ -1,0 +1,65 @@
+package dev.hintmap.store;
+
+import dev.hintmap.format.Layouts;
+
+/**
+ * The fields of the record copies of one mapping's slots (FORMAT.md §3.7), one accessor per
+ * field and memory mode, named as {@link Memory} names its accesses. Every read or write of a
+ * record copy goes through here, so the field a line touches is spelled out at the call site
+ * (C: {@code hm_record_copy}'s members) and no offset arithmetic on a copy is repeated.
+ *
+ * <p>A copy is addressed by its offset, {@link Slots#copy(long, long)}. Only plain accesses
+ * exist: a copy is written by the slot lock's holder before the release store of {@code seq}
+ * publishes it, and read between the {@code seq}/{@code gen} checks of §7.2.1, which reject a
+ * torn read; no other mode is needed by either side.
+ *
+ * <p>Holds nothing but the mapping: the engine keeps one in a final field, and the record path
+ * allocates nothing through it.
+ */
+final class RecordCopies {
+    private final Memory memory;
+
+    RecordCopies(Memory memory) {
+        this.memory = memory;
+    }
+
+    long plainDispatchCount(long copy) {
+        return memory.plainLong(copy + Layouts.REC_DISPATCH_COUNT);
+    }
+
+    void plainDispatchCount(long copy, long value) {
+        memory.plainLong(copy + Layouts.REC_DISPATCH_COUNT, value);
+    }
+
+    long plainKernelNsTotal(long copy) {
+        return memory.plainLong(copy + Layouts.REC_KERNEL_NS_TOTAL);
+    }
+
+    void plainKernelNsTotal(long copy, long value) {
+        memory.plainLong(copy + Layouts.REC_KERNEL_NS_TOTAL, value);
+    }
+
+    long plainKernelNsMax(long copy) {
+        return memory.plainLong(copy + Layouts.REC_KERNEL_NS_MAX);
+    }
+
+    void plainKernelNsMax(long copy, long value) {
+        memory.plainLong(copy + Layouts.REC_KERNEL_NS_MAX, value);
+    }
+
+    long plainBytesTotal(long copy) {
+        return memory.plainLong(copy + Layouts.REC_BYTES_TOTAL);
+    }
+
+    void plainBytesTotal(long copy, long value) {
+        memory.plainLong(copy + Layouts.REC_BYTES_TOTAL, value);
+    }
+
+    /** Writes a whole copy, field by field in layout order, with plain stores. */
+    void plainWrite(long copy, long count, long total, long max, long bytes) {
+        plainDispatchCount(copy, count);
+        plainKernelNsTotal(copy, total);
+        plainKernelNsMax(copy, max);
+        plainBytesTotal(copy, bytes);
+    }
+}
