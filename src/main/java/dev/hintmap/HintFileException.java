@@ -20,6 +20,12 @@ public final class HintFileException extends IOException {
 
     /** What is wrong with the file, one value per distinct problem. */
     public enum Problem {
+        /**
+         * No file at the path: opened read-only (an optimizer before any run has recorded), or
+         * the parent directory is missing. "No hints yet", not an I/O error; the cause is the
+         * {@link java.nio.file.NoSuchFileException}.
+         */
+        MISSING,
         /** Shorter than its header, or than the size its header declares. */
         TRUNCATED,
         /** The creator has not finished initialising it (magic is still zero). */
@@ -68,7 +74,14 @@ public final class HintFileException extends IOException {
          * faulted although the file kept its size (a page that could not be allocated on a full
          * filesystem, an I/O error).
          */
-        IO
+        IO,
+        /**
+         * The JVM denies this library native access ({@code --illegal-native-access=deny}
+         * without {@code --enable-native-access=ALL-UNNAMED} on the class path, or
+         * {@code --enable-native-access=dev.hintmap} on the module path): no file was touched.
+         * The message names the flag to add.
+         */
+        NATIVE_ACCESS
     }
 
     private final transient Path file;

@@ -31,8 +31,9 @@ public final class HintFiles {
         try {
             store = HintStore.open(file, options.readOnly(true));
         } catch (HintFileException e) {
-            if (e.problem() == HintFileException.Problem.IO) {
-                throw e;
+            switch (e.problem()) {
+                case IO, MISSING, NATIVE_ACCESS -> throw e; // about reaching the file, not its content
+                default -> { }
             }
             String field = e.field() == null ? "file" : e.field();
             return new VerifyReport(file, List.of(new VerifyReport.Finding(VerifyReport.Severity.ERROR, "header", -1, -1,

@@ -81,7 +81,7 @@ public final class HintStore implements AutoCloseable {
      *     layout, contradicts explicit options, is refused (symbolic link, foreign owner, not a
      *     regular file), or cannot be created (no space), read or mapped; its
      *     {@link HintFileException#problem()} says which (a file missing when opened read-only is
-     *     {@code IO} caused by a {@link java.nio.file.NoSuchFileException})
+     *     {@link HintFileException.Problem#MISSING})
      * @throws IOException for other I/O failures
      */
     public static HintStore open(Path file, HintStoreOptions options) throws IOException {

@@ -106,7 +106,7 @@ public final class FileChild {
                 store.size();
                 opened++;
             } catch (HintFileException e) {
-                if (e.problem() == HintFileException.Problem.IO && e.getMessage().contains("no such hint file")) {
+                if (e.problem() == HintFileException.Problem.MISSING) {
                     missing++;
                 } else {
                     bad++;

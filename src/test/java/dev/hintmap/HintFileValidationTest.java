@@ -188,12 +188,23 @@ class HintFileValidationTest {
     }
 
     @Test
-    void readOnlyOpenOfMissingFileFailsWithoutCreatingIt() {
+    void readOnlyOpenOfMissingFileIsMissingNotAnIoErrorAndCreatesNothing() {
         Path file = dir.resolve("missing.hints");
         HintFileException e = assertThrows(HintFileException.class,
                 () -> HintStore.open(file, HintStoreOptions.defaults().readOnly(true)));
-        assertEquals(Problem.IO, e.problem());
+        assertEquals(Problem.MISSING, e.problem());
+        assertTrue(e.getCause() instanceof java.nio.file.NoSuchFileException, String.valueOf(e.getCause()));
         assertTrue(Files.notExists(file));
+    }
+
+    @Test
+    void openInAMissingDirectoryIsMissingForReadersAndWriters() {
+        Path file = dir.resolve("no-such-dir").resolve("x.hints");
+        for (boolean readOnly : new boolean[] {true, false}) {
+            HintFileException e = assertThrows(HintFileException.class,
+                    () -> HintStore.open(file, HintStoreOptions.defaults().readOnly(readOnly)));
+            assertEquals(Problem.MISSING, e.problem(), "readOnly=" + readOnly + ": " + e.getMessage());
+        }
     }
 
     @Test

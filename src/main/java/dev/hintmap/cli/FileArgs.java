@@ -34,7 +34,7 @@ final class FileArgs {
     /** Opens an existing file for writing, refusing to create one. */
     HintStore openExistingForWriting(Path file) throws IOException {
         if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-            throw new HintFileException(file, HintFileException.Problem.IO, null, "no such hint file",
+            throw new HintFileException(file, HintFileException.Problem.MISSING, null, "no such hint file",
                     new NoSuchFileException(file.toString()));
         }
         return HintStore.open(file, options());

@@ -65,9 +65,9 @@ public final class HintmapCli implements Runnable {
         Throwable cause = e instanceof UncheckedIOException u ? u.getCause() : e;
         if (cause instanceof HintFileException h) {
             err.println(command + ": " + h.getMessage());
-            boolean missing = h.getCause() instanceof java.nio.file.NoSuchFileException;
-            boolean io = (h.problem() == HintFileException.Problem.IO && !missing)
-                    || h.problem() == HintFileException.Problem.NO_SPACE;
+            boolean io = h.problem() == HintFileException.Problem.IO
+                    || h.problem() == HintFileException.Problem.NO_SPACE
+                    || h.problem() == HintFileException.Problem.NATIVE_ACCESS;
             return io ? ExitCode.IO_ERROR : ExitCode.BAD_FILE;
         }
         if (cause instanceof DataLossRefused refused) {

@@ -41,6 +41,7 @@ public final class HintFileOpener {
      * is made on the descriptor actually opened, never on the path a second time.
      */
     public static MappedStore open(Path file, HintStoreOptions options, StoreSettings settings) throws IOException {
+        NativeAccess.require(file);
         boolean created = false;
         while (true) {
             int fd;
@@ -73,7 +74,7 @@ public final class HintFileOpener {
                             + " which is refused (open with followSymlinks(true) to follow it)", e);
             case PosixFiles.EISDIR -> new HintFileException(file, Problem.NOT_A_HINT_FILE, null,
                     "not a hint file: a directory, expected a regular file", e);
-            case PosixFiles.ENOENT -> new HintFileException(file, Problem.IO, null, "no such hint file", missing(file, e));
+            case PosixFiles.ENOENT -> new HintFileException(file, Problem.MISSING, null, "no such hint file", missing(file, e));
             case PosixFiles.ENOSPC, PosixFiles.EDQUOT, PosixFiles.EFBIG -> noSpace(file, e.getMessage(), e);
             default -> new HintFileException(file, Problem.IO, null, "cannot open hint file: " + e.getMessage(), e);
         };
@@ -330,6 +331,8 @@ public final class HintFileOpener {
         } catch (PosixException e) {
             throw switch (e.errno) {
                 case PosixFiles.ENOSPC, PosixFiles.EDQUOT -> noSpace(file, "creating " + tmp.getFileName() + ": " + e.getMessage(), e);
+                case PosixFiles.ENOENT -> new HintFileException(file, Problem.MISSING, null,
+                        "cannot create hint file: no directory " + file.toAbsolutePath().getParent(), missing(file, e));
                 default -> new HintFileException(file, Problem.IO, null,
                         "cannot create hint file: temporary " + tmp.getFileName() + ": " + e.getMessage(), e);
             };

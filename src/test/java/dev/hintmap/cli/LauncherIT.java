@@ -26,8 +26,12 @@ class LauncherIT {
     record Run(int exit, String out, String err) {}
 
     private static Run launch(String... args) throws IOException, InterruptedException {
+        return launchAs(Cli.home().resolve("hintmap"), args);
+    }
+
+    private static Run launchAs(Path launcher, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
-        command.add(Cli.home().resolve("hintmap").toString());
+        command.add(launcher.toString());
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command);
         Map<String, String> env = pb.environment();
@@ -65,5 +69,29 @@ class LauncherIT {
         Run missing = launch("stat", dir.resolve("missing.hints").toString());
         assertEquals(ExitCode.BAD_FILE, missing.exit());
         assertTrue(missing.err().contains("no such hint file"), missing.err());
+    }
+
+    @Test
+    void theLauncherWorksThroughASymlinkFromAnotherDirectory() throws Exception {
+        Path link = java.nio.file.Files.createSymbolicLink(dir.resolve("hintmap"), Cli.home().resolve("hintmap"));
+        Run r = launchAs(link, "--version");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().startsWith("hintmap "), r.out());
+    }
+
+    @Test
+    void aMissingCToolchainIsOneLineNamingWhatToInstall() throws Exception {
+        // a PATH with sh and the utilities, but neither make nor gcc
+        Path bin = java.nio.file.Files.createDirectory(dir.resolve("bin"));
+        java.nio.file.Files.createSymbolicLink(bin.resolve("sh"), Path.of("/bin/sh"));
+        ProcessBuilder pb = new ProcessBuilder(Cli.home().resolve("native-bench/make.sh").toString(), "-s", "tools");
+        pb.environment().put("PATH", bin.toString());
+        pb.redirectErrorStream(true);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(127, p.exitValue(), out);
+        assertEquals(1, out.strip().lines().count(), out);
+        assertTrue(out.contains("'make' not found") && out.contains("-DskipTests"), out);
     }
 }

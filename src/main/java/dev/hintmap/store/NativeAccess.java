@@ -1,0 +1,55 @@
+package dev.hintmap.store;
+
+import dev.hintmap.HintFileException;
+import dev.hintmap.HintFileException.Problem;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
+
+/**
+ * Whether the JVM lets this library make its libc downcalls ({@link PosixFiles}), found out once
+ * before the first open. With {@code --illegal-native-access=deny} (the JDK's announced default)
+ * and no {@code --enable-native-access}, the first downcall handle throws
+ * {@link IllegalCallerException}; inside {@code PosixFiles}' static initialiser that would be an
+ * {@link ExceptionInInitializerError}, an {@code Error} that escapes a user's {@code catch} and
+ * leaves the class unusable for the life of the JVM. Probing here, outside any initialiser, turns it
+ * into a {@link HintFileException} ({@link Problem#NATIVE_ACCESS}) that names the flag to add.
+ */
+final class NativeAccess {
+    /** null until probed; then whether downcalls are allowed (the answer cannot change in a JVM). */
+    private static volatile Boolean allowed;
+
+    private NativeAccess() {}
+
+    static void require(Path file) throws HintFileException {
+        Boolean known = allowed;
+        if (known == null) {
+            known = probe();
+            allowed = known;
+        }
+        if (!known) {
+            throw new HintFileException(file, Problem.NATIVE_ACCESS, null,
+                    "the JVM denies hintmap native access (it opens and checks files through libc): run it with "
+                            + (NativeAccess.class.getModule().isNamed()
+                                    ? "--enable-native-access=dev.hintmap"
+                                    : "--enable-native-access=ALL-UNNAMED"),
+                    null);
+        }
+    }
+
+    @SuppressWarnings("restricted") // the probe itself: a restricted call that throws when access is denied
+    private static boolean probe() {
+        if (NativeAccess.class.getModule().isNativeAccessEnabled()) {
+            return true;
+        }
+        try {
+            Linker linker = Linker.nativeLinker();
+            linker.downcallHandle(linker.defaultLookup().find("getpid").orElseThrow(),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT));
+            return true; // allowed with a warning (--illegal-native-access=warn or allow)
+        } catch (IllegalCallerException denied) {
+            return false;
+        }
+    }
+}
