@@ -13,6 +13,14 @@ import java.util.Objects;
  *     record; decaying again once its holder lets go ages it.
  */
 public record DecayResult(int aged, List<String> skipped) {
+    /**
+     * Checks the count and keeps an immutable copy of the names.
+     *
+     * @param aged the number of regions aged, {@code >= 0}
+     * @param skipped the names of the regions skipped, copied
+     * @throws IllegalArgumentException if {@code aged} is negative
+     * @throws NullPointerException if {@code skipped} or one of its names is null
+     */
     public DecayResult {
         if (aged < 0) {
             throw new IllegalArgumentException("aged " + aged + " is negative");

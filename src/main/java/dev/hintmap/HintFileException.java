@@ -84,14 +84,37 @@ public final class HintFileException extends IOException {
         NATIVE_ACCESS
     }
 
-    private final transient Path file;
+    private final transient Path file; // Path is not Serializable: the message keeps the name
+    /** What is wrong, never null. */
     private final Problem problem;
+    /** The FORMAT.md field name concerned, or null. */
     private final String field;
 
+    /**
+     * A problem with no underlying exception.
+     *
+     * @param file the file concerned; the message starts with it
+     * @param problem what is wrong, never null
+     * @param field the field concerned, by its FORMAT.md §3 name ({@code magic},
+     *     {@code file_bytes}, ...), or {@code null} when the problem is not about one field
+     * @param detail what was found and, where there is one, the expected value or range
+     * @throws NullPointerException if {@code problem} is null
+     */
     public HintFileException(Path file, Problem problem, String field, String detail) {
         this(file, problem, field, detail, null);
     }
 
+    /**
+     * A problem that an underlying exception revealed, such as an {@link IOException} of the
+     * file system for {@link Problem#IO}.
+     *
+     * @param file the file concerned; the message starts with it
+     * @param problem what is wrong, never null
+     * @param field the field concerned, by its FORMAT.md §3 name, or {@code null}
+     * @param detail what was found and, where there is one, the expected value or range
+     * @param cause the underlying exception, or {@code null}
+     * @throws NullPointerException if {@code problem} is null
+     */
     public HintFileException(Path file, Problem problem, String field, String detail, Throwable cause) {
         super(file + ": " + detail + (field == null ? "" : " [field " + field + "]"), cause);
         this.file = file;
@@ -99,17 +122,33 @@ public final class HintFileException extends IOException {
         this.field = field;
     }
 
-    /** The file concerned. */
+    /**
+     * The file concerned.
+     *
+     * @return the path given to the constructor; {@code null} in an exception that was
+     *     deserialized, since a {@link Path} is not serializable ({@link #getMessage()} still
+     *     names it)
+     */
     public Path file() {
         return file;
     }
 
-    /** The kind of problem. */
+    /**
+     * The kind of problem, for a caller that reacts to some of them (an optimizer treats
+     * {@link Problem#MISSING} as "no hints yet").
+     *
+     * @return the problem, never null
+     */
     public Problem problem() {
         return problem;
     }
 
-    /** The header field concerned, or {@code null} when the problem is not about one field. */
+    /**
+     * The field concerned, by its FORMAT.md §3 name.
+     *
+     * @return the field's name ({@code magic}, {@code format_version}, {@code file_bytes}, ...),
+     *     or {@code null} when the problem is not about one field
+     */
     public String field() {
         return field;
     }

@@ -12,7 +12,7 @@ import java.util.List;
  * @param file the file, or null for an in-memory store
  * @param formatVersion the format version (1)
  * @param layoutFingerprint the layout fingerprint (§3.4), equal to this build's
- * @param fileBytes the file's size
+ * @param fileBytes the file's size, bytes
  * @param capacity maximum number of regions
  * @param maxNameBytes longest region name, UTF-8 bytes
  * @param slotBytes bytes per slot
@@ -41,6 +41,13 @@ public record HintFileInfo(
         long droppedInserts, long stolenLocks, boolean changeInterrupted,
         long writerAttachments, List<Writer> writers) {
 
+    /**
+     * Keeps an immutable copy of the writer list; the other components are taken as they are
+     * (see the class comment for each).
+     *
+     * @param writers the writer processes attached now, copied
+     * @throws NullPointerException if {@code writers} or one of its elements is null
+     */
     public HintFileInfo {
         writers = List.copyOf(writers);
     }

@@ -21,8 +21,13 @@ public final class HintFiles {
      * <p>A file that cannot be opened at all (not a hint file, corrupt header, ...) gives a
      * report with that one problem.
      *
+     * @param file the hint file to check
      * @param options how to open it ({@link HintStoreOptions#readOnly} is implied)
-     * @throws IOException when the file cannot be read for a reason other than its content
+     * @return every finding, with the number of regions and index entries seen; a file that
+     *     cannot be opened for its content gives one {@code header} error naming its problem
+     * @throws IOException when the file cannot be read for a reason other than its content: a
+     *     {@link HintFileException} with problem {@code MISSING}, {@code IO} or
+     *     {@code NATIVE_ACCESS}, or another I/O failure
      */
     public static VerifyReport verify(Path file, HintStoreOptions options) throws IOException {
         Objects.requireNonNull(file, "file");

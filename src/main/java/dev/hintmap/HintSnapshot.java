@@ -40,48 +40,89 @@ public final class HintSnapshot {
         this.byName = Collections.unmodifiableMap(map);
     }
 
-    /** The file the snapshot was taken from, or empty for an in-memory store. */
+    /**
+     * The file the snapshot was taken from.
+     *
+     * @return the store's path; empty for an in-memory store
+     */
     public Optional<Path> file() {
         return Optional.ofNullable(file);
     }
 
-    /** When the copy was taken (wall clock). */
+    /**
+     * When the copy was taken, by the wall clock ({@link Instant#now()}): just after the last
+     * region was read, so every record is at least this old.
+     *
+     * @return the time the copy was completed, never null
+     */
     public Instant takenAt() {
         return takenAt;
     }
 
-    /** The store's capacity. */
+    /**
+     * The store's capacity when the copy was taken.
+     *
+     * @return the maximum number of regions, in {@code [0, HintStoreOptions.MAX_CAPACITY]}
+     */
     public int capacity() {
         return capacity;
     }
 
-    /** The store's hot threshold, mean kernel ns. */
+    /**
+     * The store's hot threshold, which {@link #isHot} and {@link #hotCount} apply.
+     *
+     * @return the mean kernel time in ns at or above which a region is hot, {@code >= 0}
+     */
     public long hotThresholdNs() {
         return hotThresholdNs;
     }
 
-    /** Every region of the copy, in the store's slot order. */
+    /**
+     * Every region of the copy.
+     *
+     * @return an immutable list of the records, in the store's slot order
+     */
     public List<RegionRecord> regions() {
         return regions;
     }
 
-    /** Number of regions in the copy. */
+    /**
+     * Number of regions in the copy.
+     *
+     * @return {@code regions().size()}, at most {@link #capacity()}
+     */
     public int size() {
         return regions.size();
     }
 
-    /** The region's record, or empty when the copy does not hold it. */
+    /**
+     * The record of one region.
+     *
+     * @param name the region's name; any string (a name the store could not hold is just absent)
+     * @return the region's record; empty when the copy does not hold it
+     */
     public Optional<RegionRecord> recordFor(String name) {
         return Optional.ofNullable(byName.get(name));
     }
 
-    /** As {@link HintStore#isHot}: mean kernel ns at least the threshold; false when absent. */
+    /**
+     * Whether the region is hot, as {@link HintStore#isHot} decides it.
+     *
+     * @param name the region's name; any string (a name the store could not hold is just absent)
+     * @return true when the copy holds the region and its mean kernel time (ns, rounded down) is
+     *     at least {@link #hotThresholdNs()}; false otherwise
+     */
     public boolean isHot(String name) {
         RegionRecord r = byName.get(name);
         return r != null && r.meanKernelNs() >= hotThresholdNs;
     }
 
-    /** Number of regions whose mean kernel time reaches the threshold. */
+    /**
+     * Number of hot regions in the copy.
+     *
+     * @return how many regions have a mean kernel time of at least {@link #hotThresholdNs()}, in
+     *     {@code [0, size()]}
+     */
     public int hotCount() {
         int hot = 0;
         for (RegionRecord r : regions) {
@@ -93,8 +134,13 @@ public final class HintSnapshot {
     }
 
     /**
-     * The {@code k} hottest regions by {@code order}, hottest first (equal keys by name).
+     * The {@code k} hottest regions by {@code order}, hottest first (equal keys by name), as
+     * {@link HintStore#hottest} ranks them.
      *
+     * @param k how many regions at most, {@code >= 0}
+     * @param order what "hottest" means: total, mean or maximum kernel time, or dispatch count
+     * @return an immutable list of at most {@code k} records (fewer when the copy holds fewer),
+     *     hottest first
      * @throws IllegalArgumentException if {@code k} is negative
      */
     public List<RegionRecord> hottest(int k, RegionOrder order) {

@@ -77,6 +77,11 @@ public final class HintStore implements AutoCloseable {
      * user are refused unless the options allow them (see {@code docs/SECURITY.md}). Every check
      * is made before any slot is touched, and a file that fails one is not modified.
      *
+     * @param file the hint file's path; its parent directory must exist
+     * @param options the layout for a file this call creates, the options that an existing file
+     *     must match (only those set explicitly), and the access mode and security checks
+     * @return the open store, which the caller closes; its {@link #capacity()},
+     *     {@link #hotThresholdNs()} and {@link #maxNameBytes()} are the file's
      * @throws HintFileException when the file is not a valid hint file of this version and
      *     layout, contradicts explicit options, is refused (symbolic link, foreign owner, not a
      *     regular file), or cannot be created (no space), read or mapped; its
@@ -95,7 +100,17 @@ public final class HintStore implements AutoCloseable {
         return new HintStore(HintFileOpener.open(file, options, settings));
     }
 
-    /** An anonymous store, private to this process, with the same semantics as a file. */
+    /**
+     * An anonymous store, private to this process, with the same semantics as a file: for tests,
+     * and for a process that wants the hints only while it runs. Its memory is allocated at once
+     * (the size a file of these options would have) and released by {@link #close()}.
+     *
+     * @param options the store's capacity, hot threshold and longest name; the file options
+     *     ({@code groupShared}, {@code followSymlinks}, {@code allowForeignOwner}) have no effect
+     * @return the new, empty store, which the caller closes
+     * @throws IllegalArgumentException if {@code options} are read-only: an empty store that
+     *     cannot be written would serve nothing
+     */
     public static HintStore inMemory(HintStoreOptions options) {
         return inMemory(options, StoreSettings.DEFAULT);
     }
@@ -139,9 +154,14 @@ public final class HintStore implements AutoCloseable {
 
     /**
      * A handle that records into the region {@code name} without hashing or looking it up
-     * on each call. It follows the region through eviction and re-insertion.
+     * on each call. It follows the region through eviction and re-insertion. Resolving does not
+     * insert the region: the handle's first {@link Region#record record} does.
      *
-     * @throws IllegalArgumentException for a bad name
+     * @param name the region's name, as for {@link #record(String, long, long)}
+     * @return a handle of this store, valid until the store is closed; safe to share between
+     *     threads
+     * @throws IllegalArgumentException for a bad name (null, empty, longer than
+     *     {@link #maxNameBytes()} in UTF-8, or not encodable as UTF-8)
      * @throws IllegalStateException if the store is closed
      */
     public Region region(String name) {
@@ -149,25 +169,57 @@ public final class HintStore implements AutoCloseable {
         return new Region(this, EncodedNames.encodeCopy(name, engine.maxNameBytes()), name);
     }
 
-    /** Whether the region's mean kernel time is at least {@link #hotThresholdNs()}; false when absent. */
+    /**
+     * Whether the region is hot: its mean kernel time is at least {@link #hotThresholdNs()}.
+     * Never waits for a lock.
+     *
+     * @param name the region's name, as for {@link #record(String, long, long)}
+     * @return true when the region is present and its mean kernel time (ns, rounded down) is at
+     *     least the threshold; false when it is absent (never recorded, or evicted)
+     * @throws IllegalArgumentException for a bad name
+     * @throws IllegalStateException if the store is closed
+     */
     public boolean isHot(String name) {
         Snapshot s = find(name);
         return s != null && s.meanKernelNs() >= hotThresholdNs;
     }
 
-    /** Dispatches recorded for the region; 0 when absent. */
+    /**
+     * Dispatches recorded for the region since it was (last) inserted.
+     *
+     * @param name the region's name, as for {@link #record(String, long, long)}
+     * @return the number of dispatches, {@code >= 1} when present (saturating at
+     *     {@link Long#MAX_VALUE}); 0 when absent
+     * @throws IllegalArgumentException for a bad name
+     * @throws IllegalStateException if the store is closed
+     */
     public long dispatchCount(String name) {
         Snapshot s = find(name);
         return s == null ? 0 : s.dispatchCount();
     }
 
-    /** Mean kernel time of the region in ns, rounded down; 0 when absent. */
+    /**
+     * Mean kernel time of the region per dispatch.
+     *
+     * @param name the region's name, as for {@link #record(String, long, long)}
+     * @return the total kernel time divided by the dispatch count, in ns, rounded down; 0 when
+     *     absent
+     * @throws IllegalArgumentException for a bad name
+     * @throws IllegalStateException if the store is closed
+     */
     public long meanKernelNs(String name) {
         Snapshot s = find(name);
         return s == null ? 0 : s.meanKernelNs();
     }
 
-    /** A consistent copy of the region's record, or empty when the region is absent. */
+    /**
+     * A copy of the region's record, consistent in itself (one update, never a mix of two).
+     *
+     * @param name the region's name, as for {@link #record(String, long, long)}
+     * @return the region's record, named {@code name}; empty when the region is absent
+     * @throws IllegalArgumentException for a bad name
+     * @throws IllegalStateException if the store is closed
+     */
     public Optional<RegionRecord> recordFor(String name) {
         Snapshot s = find(name);
         if (s == null) {
@@ -177,7 +229,13 @@ public final class HintStore implements AutoCloseable {
                 s.kernelNsMax(), s.bytesTotal()));
     }
 
-    /** Number of regions held, at most {@link #capacity()}. */
+    /**
+     * Number of regions held now, by every process that records into the file.
+     *
+     * @return the number of regions, in {@code [0, capacity()]}; a value that other threads and
+     *     processes may change at any moment
+     * @throws IllegalStateException if the store is closed
+     */
     public int size() {
         mapped.requireOpen();
         try {
@@ -189,29 +247,58 @@ public final class HintStore implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether the store holds no region, as {@code size() == 0}.
+     *
+     * @return true when no region is held now (always, for capacity 0)
+     * @throws IllegalStateException if the store is closed
+     */
     public boolean isEmpty() {
         return size() == 0;
     }
 
-    /** Maximum number of regions; 0 when recording is disabled. */
+    /**
+     * Maximum number of regions, fixed when the file was created: a new region beyond it evicts
+     * one.
+     *
+     * @return the capacity, in {@code [0, HintStoreOptions.MAX_CAPACITY]}; 0 when recording is
+     *     disabled (records are then dropped and every query returns its default)
+     * @throws IllegalStateException if the store is closed
+     */
     public int capacity() {
         mapped.requireOpen();
         return capacity;
     }
 
-    /** Mean kernel time at or above which a region is hot. */
+    /**
+     * Mean kernel time at or above which a region is hot, fixed when the file was created.
+     *
+     * @return the threshold in ns, {@code >= 0} (0: every present region is hot)
+     * @throws IllegalStateException if the store is closed
+     */
     public long hotThresholdNs() {
         mapped.requireOpen();
         return hotThresholdNs;
     }
 
-    /** Longest region name accepted, in UTF-8 bytes. */
+    /**
+     * Longest region name accepted, fixed when the file was created.
+     *
+     * @return the limit in UTF-8 bytes, in {@code [1, HintStoreOptions.MAX_NAME_BYTES_LIMIT]}
+     * @throws IllegalStateException if the store is closed
+     */
     public int maxNameBytes() {
         mapped.requireOpen();
         return engine.maxNameBytes();
     }
 
-    /** Regions evicted from this store (file) since it was created. */
+    /**
+     * Regions evicted from this store since it was created, by every process that records into
+     * the file (a counter in the file's header).
+     *
+     * @return the number of evictions, {@code >= 0}
+     * @throws IllegalStateException if the store is closed
+     */
     public long evictions() {
         mapped.requireOpen();
         try {
@@ -228,8 +315,11 @@ public final class HintStore implements AutoCloseable {
      * Regions inserted or evicted concurrently may or may not be seen. Runs {@link #checkFile()}
      * first.
      *
+     * @param action called once per region, on the calling thread, with a record it may keep; an
+     *     exception it throws ends the scan and propagates
      * @throws UncheckedIOException with the {@link HintFileException} of {@link #checkFile()}
      *     when the file changed under the mapping
+     * @throws IllegalStateException if the store is closed
      */
     public void forEach(Consumer<RegionRecord> action) {
         Objects.requireNonNull(action, "action");
@@ -256,8 +346,16 @@ public final class HintStore implements AutoCloseable {
      * optimizer asks before deciding where to spend its compile time. Reads the records in place
      * and copies only the candidates, so a small {@code k} over a large store allocates little.
      * Each record is consistent; regions inserted or evicted meanwhile may or may not be seen.
+     * Runs {@link #checkFile()} first unless {@code k} is 0.
      *
+     * @param k how many regions at most, {@code >= 0}
+     * @param order what "hottest" means: total, mean or maximum kernel time, or dispatch count
+     * @return an immutable list of at most {@code k} records (fewer when the store holds fewer
+     *     regions), hottest first
      * @throws IllegalArgumentException if {@code k} is negative
+     * @throws UncheckedIOException with the {@link HintFileException} of {@link #checkFile()}
+     *     when the file changed under the mapping
+     * @throws IllegalStateException if the store is closed
      */
     public List<RegionRecord> hottest(int k, RegionOrder order) {
         requireCount(k);
@@ -305,7 +403,13 @@ public final class HintStore implements AutoCloseable {
 
     /**
      * A copy of every region, for offline use after this store is closed (see {@link HintSnapshot}
-     * for what "consistent" means there).
+     * for what "consistent" means there). Runs {@link #checkFile()} first.
+     *
+     * @return an immutable copy of every region, with this store's file, capacity and hot
+     *     threshold and the time it was taken
+     * @throws UncheckedIOException with the {@link HintFileException} of {@link #checkFile()}
+     *     when the file changed under the mapping
+     * @throws IllegalStateException if the store is closed
      */
     public HintSnapshot snapshot() {
         mapped.requireOpen();
@@ -320,6 +424,8 @@ public final class HintStore implements AutoCloseable {
      * the two; an absent region is inserted with exactly this record (evicting one at capacity).
      * This is how profiles of several runs or machines are merged.
      *
+     * @param record the region's name and the sums to add (kernel times in ns, bytes); with a
+     *     capacity of 0 it is validated and dropped
      * @throws IllegalArgumentException for a bad name, or a record no sequence of samples can
      *     produce ({@code dispatchCount < 1}, {@code kernelNsMax > kernelNsTotal}, or a mean above
      *     the maximum); nothing is recorded
@@ -403,6 +509,10 @@ public final class HintStore implements AutoCloseable {
     /**
      * What the file's header and coordination words say: layout, version, creation time,
      * counters and the writer processes attached. For tools ({@code hintmap stat}).
+     *
+     * @return the file's state now; each counter is current when read, the whole not one atomic
+     *     cut
+     * @throws IllegalStateException if the store is closed
      */
     public HintFileInfo info() {
         mapped.requireOpen();
@@ -433,6 +543,9 @@ public final class HintStore implements AutoCloseable {
     /**
      * Flushes recorded data to the file (msync), a checkpoint for the profile. Closing does not
      * require it: the mapping is shared, and the operating system writes it back in any case.
+     * Does nothing for an in-memory or read-only store.
+     *
+     * @throws IllegalStateException if the store is closed
      */
     public void flush() {
         try {
@@ -444,13 +557,23 @@ public final class HintStore implements AutoCloseable {
         }
     }
 
-    /** The backing file, or empty for an in-memory store. */
+    /**
+     * The backing file.
+     *
+     * @return the path the store was opened with; empty for an in-memory store
+     * @throws IllegalStateException if the store is closed
+     */
     public Optional<Path> file() {
         mapped.requireOpen();
         return Optional.ofNullable(mapped.file());
     }
 
-    /** Whether this store was opened read-only. */
+    /**
+     * Whether this store was opened read-only ({@link HintStoreOptions#readOnly(boolean)}).
+     *
+     * @return true when recording, adding and decaying throw {@link IllegalStateException}
+     * @throws IllegalStateException if the store is closed
+     */
     public boolean isReadOnly() {
         mapped.requireOpen();
         return mapped.readOnly();

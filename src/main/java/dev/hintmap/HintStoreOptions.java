@@ -46,7 +46,10 @@ public final class HintStoreOptions {
 
     /**
      * Capacity 256, hot threshold 100 µs, names up to 64 bytes, read-write; the file private to
-     * its owner (mode 0600), no symbolic link followed, no other user's file accepted.
+     * its owner (mode 0600), no symbolic link followed, no other user's file accepted. Nothing is
+     * set explicitly, so an existing file of any layout opens with these options.
+     *
+     * @return the default options (one shared instance)
      */
     public static HintStoreOptions defaults() {
         return DEFAULTS;
@@ -54,7 +57,11 @@ public final class HintStoreOptions {
 
     /**
      * Maximum number of regions; 0 disables recording (every query then returns its default).
+     * The file grows with it: one slot of {@code 128 + roundup(maxNameBytes, 64)} bytes per
+     * region, plus the index (FORMAT.md §2). Set explicitly: an existing file must have this capacity.
      *
+     * @param capacity the number of regions, in {@code [0, MAX_CAPACITY]}
+     * @return a copy of these options with this capacity, marked as set
      * @throws IllegalArgumentException if outside {@code [0, MAX_CAPACITY]}
      */
     public HintStoreOptions capacity(int capacity) {
@@ -65,8 +72,11 @@ public final class HintStoreOptions {
     }
 
     /**
-     * Mean kernel time at or above which a region is hot.
+     * Mean kernel time at or above which a region is hot. Set explicitly: an existing file must
+     * have this threshold.
      *
+     * @param hotThresholdNs the threshold in ns, {@code >= 0} (0: every present region is hot)
+     * @return a copy of these options with this threshold, marked as set
      * @throws IllegalArgumentException if negative
      */
     public HintStoreOptions hotThresholdNs(long hotThresholdNs) {
@@ -77,8 +87,11 @@ public final class HintStoreOptions {
     }
 
     /**
-     * Longest region name accepted, in UTF-8 bytes.
+     * Longest region name accepted, in UTF-8 bytes. Set explicitly: an existing file must have
+     * this limit.
      *
+     * @param maxNameBytes the limit in UTF-8 bytes, in {@code [1, MAX_NAME_BYTES_LIMIT]}
+     * @return a copy of these options with this limit, marked as set
      * @throws IllegalArgumentException if outside {@code [1, MAX_NAME_BYTES_LIMIT]}
      */
     public HintStoreOptions maxNameBytes(int maxNameBytes) {
@@ -92,6 +105,11 @@ public final class HintStoreOptions {
     /**
      * Opens an existing file read-only: the mapping is read-only, nothing is claimed in the file,
      * and {@code record} throws {@link IllegalStateException}. This is what an optimizer uses.
+     * A missing file is then {@link HintFileException.Problem#MISSING}, never created. Default
+     * false.
+     *
+     * @param readOnly true to open read-only, false to open (or create) for writing
+     * @return a copy of these options with this access mode
      */
     public HintStoreOptions readOnly(boolean readOnly) {
         return withFlag(READ_ONLY, readOnly);
@@ -104,6 +122,9 @@ public final class HintStoreOptions {
      * group is one of this process's groups and the file is not writable by others (mode
      * {@code o+w} clear); other users' files are refused unless {@link #allowForeignOwner(boolean)}.
      * Default false. See {@code docs/SECURITY.md}.
+     *
+     * @param groupShared true to share the file with this process's group
+     * @return a copy of these options with this sharing
      */
     public HintStoreOptions groupShared(boolean groupShared) {
         return withFlag(GROUP_SHARED, groupShared);
@@ -114,6 +135,9 @@ public final class HintStoreOptions {
      * refused ({@link HintFileException.Problem#SYMLINK}), so that whoever can write the
      * directory cannot point this process at another file; links in the directories above are
      * always followed (the directory is trusted). Default false.
+     *
+     * @param followSymlinks true to follow a symbolic link at the final component
+     * @return a copy of these options with this choice
      */
     public HintStoreOptions followSymlinks(boolean followSymlinks) {
         return withFlag(FOLLOW_SYMLINKS, followSymlinks);
@@ -124,6 +148,9 @@ public final class HintStoreOptions {
      * effective user is refused ({@link HintFileException.Problem#FOREIGN_OWNER}), unless
      * {@link #groupShared(boolean)} accepts it: whoever owns the file can change the hints this
      * process acts on (never its correctness). Default false.
+     *
+     * @param allowForeignOwner true to accept a file whatever its owner
+     * @return a copy of these options with this choice
      */
     public HintStoreOptions allowForeignOwner(boolean allowForeignOwner) {
         return withFlag(ALLOW_FOREIGN_OWNER, allowForeignOwner);
@@ -133,45 +160,104 @@ public final class HintStoreOptions {
         return new HintStoreOptions(capacity, hotThresholdNs, maxNameBytes, on ? flags | flag : flags & ~flag, explicit);
     }
 
+    /**
+     * The capacity a file created with these options gets.
+     *
+     * @return the number of regions, in {@code [0, MAX_CAPACITY]}: {@link #DEFAULT_CAPACITY}
+     *     unless set with {@link #capacity(int)}. An existing file keeps its own
+     *     ({@link HintStore#capacity()})
+     */
     public int capacity() {
         return capacity;
     }
 
+    /**
+     * The hot threshold a file created with these options gets.
+     *
+     * @return the threshold in ns, {@code >= 0}: {@link #DEFAULT_HOT_THRESHOLD_NS} unless set with
+     *     {@link #hotThresholdNs(long)}. An existing file keeps its own
+     *     ({@link HintStore#hotThresholdNs()})
+     */
     public long hotThresholdNs() {
         return hotThresholdNs;
     }
 
+    /**
+     * The longest name, in UTF-8 bytes, that a file created with these options accepts.
+     *
+     * @return the limit, in {@code [1, MAX_NAME_BYTES_LIMIT]}: {@link #DEFAULT_MAX_NAME_BYTES}
+     *     unless set with {@link #maxNameBytes(int)}. An existing file keeps its own
+     *     ({@link HintStore#maxNameBytes()})
+     */
     public int maxNameBytes() {
         return maxNameBytes;
     }
 
+    /**
+     * Whether a store opened with these options is read-only ({@link #readOnly(boolean)}).
+     *
+     * @return true for read-only; false (the default) for read-write
+     */
     public boolean readOnly() {
         return (flags & READ_ONLY) != 0;
     }
 
+    /**
+     * Whether the file is shared with this process's group ({@link #groupShared(boolean)}).
+     *
+     * @return true for mode 0660 and group-owned files accepted; false (the default) for a file
+     *     private to its owner
+     */
     public boolean groupShared() {
         return (flags & GROUP_SHARED) != 0;
     }
 
+    /**
+     * Whether a symbolic link at the final path component is followed
+     * ({@link #followSymlinks(boolean)}).
+     *
+     * @return true to follow it; false (the default) to refuse it
+     */
     public boolean followSymlinks() {
         return (flags & FOLLOW_SYMLINKS) != 0;
     }
 
+    /**
+     * Whether a file owned by any user is accepted ({@link #allowForeignOwner(boolean)}).
+     *
+     * @return true to accept it; false (the default) to refuse another user's file unless
+     *     {@link #groupShared()} accepts it
+     */
     public boolean allowForeignOwner() {
         return (flags & ALLOW_FOREIGN_OWNER) != 0;
     }
 
-    /** Whether {@link #capacity(int)} was called on this value or one it was derived from. */
+    /**
+     * Whether {@link #capacity(int)} was called on this value or one it was derived from, so that
+     * opening an existing file of another capacity fails ({@code OPTIONS_MISMATCH}).
+     *
+     * @return true when the capacity was set explicitly
+     */
     public boolean isCapacitySet() {
         return (explicit & CAPACITY_SET) != 0;
     }
 
-    /** Whether {@link #hotThresholdNs(long)} was called. */
+    /**
+     * Whether {@link #hotThresholdNs(long)} was called on this value or one it was derived from,
+     * so that opening an existing file of another threshold fails ({@code OPTIONS_MISMATCH}).
+     *
+     * @return true when the hot threshold was set explicitly
+     */
     public boolean isHotThresholdSet() {
         return (explicit & THRESHOLD_SET) != 0;
     }
 
-    /** Whether {@link #maxNameBytes(int)} was called. */
+    /**
+     * Whether {@link #maxNameBytes(int)} was called on this value or one it was derived from, so
+     * that opening an existing file of another limit fails ({@code OPTIONS_MISMATCH}).
+     *
+     * @return true when the name limit was set explicitly
+     */
     public boolean isMaxNameBytesSet() {
         return (explicit & MAX_NAME_SET) != 0;
     }

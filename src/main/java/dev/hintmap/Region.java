@@ -22,7 +22,11 @@ public final class Region {
         this.name = name;
     }
 
-    /** The region's name. */
+    /**
+     * The region's name.
+     *
+     * @return the name given to {@link HintStore#region(String)}
+     */
     public String name() {
         return name;
     }
@@ -30,6 +34,8 @@ public final class Region {
     /**
      * Records one dispatch, as {@link HintStore#record(String, long, long)} does.
      *
+     * @param kernelNs the dispatch's kernel time in ns, {@code >= 0}
+     * @param bytesTouched bytes the dispatch touched, {@code >= 0}
      * @throws IllegalArgumentException for a negative value; nothing is recorded
      * @throws IllegalStateException if the store is closed or read-only
      * @throws java.io.UncheckedIOException with a {@link HintFileException} ({@code TRUNCATED})

@@ -13,7 +13,13 @@ public enum RegionOrder {
     /** Longest single dispatch. */
     MAX_NS;
 
-    /** The value this order ranks by, larger is hotter. */
+    /**
+     * The value this order ranks by, larger is hotter.
+     *
+     * @param record the record to rank
+     * @return its total, mean (rounded down; 0 without dispatches) or maximum kernel time in ns,
+     *     or its dispatch count, {@code >= 0}
+     */
     public long key(RegionRecord record) {
         return key(record.dispatchCount(), record.kernelNsTotal(), record.kernelNsMax());
     }
@@ -27,7 +33,12 @@ public enum RegionOrder {
         };
     }
 
-    /** Hottest first; equal keys by name, so that the order is total and reproducible. */
+    /**
+     * Hottest first; equal keys by name, so that the order is total and reproducible.
+     *
+     * @return a comparator that sorts records by descending {@link #key(RegionRecord)}, then by
+     *     ascending {@link RegionRecord#name()}
+     */
     public Comparator<RegionRecord> comparator() {
         Comparator<RegionRecord> byKey = Comparator.comparingLong(this::key);
         return byKey.reversed().thenComparing(RegionRecord::name);

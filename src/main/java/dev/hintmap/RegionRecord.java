@@ -13,6 +13,19 @@ import dev.hintmap.format.Saturating;
  */
 public record RegionRecord(String name, long dispatchCount, long kernelNsTotal, long kernelNsMax, long bytesTotal) {
 
+    /**
+     * Checks the components: any non-null name and non-negative sums are accepted. Whether the
+     * sums could come from real samples ({@code dispatchCount >= 1},
+     * {@code kernelNsMax <= kernelNsTotal}, ...) is checked where that matters, by
+     * {@link HintStore#add(RegionRecord)}.
+     *
+     * @param name the region's name, not null
+     * @param dispatchCount samples recorded, {@code >= 0}
+     * @param kernelNsTotal sum of kernel times, ns, {@code >= 0}
+     * @param kernelNsMax largest kernel time, ns, {@code >= 0}
+     * @param bytesTotal sum of bytes touched, {@code >= 0}
+     * @throws IllegalArgumentException if {@code name} is null or a sum is negative
+     */
     public RegionRecord {
         if (name == null) {
             throw new IllegalArgumentException("name is null");
@@ -22,12 +35,22 @@ public record RegionRecord(String name, long dispatchCount, long kernelNsTotal, 
         }
     }
 
-    /** Mean kernel time in ns, rounded down; 0 when nothing was recorded. */
+    /**
+     * Mean kernel time per dispatch.
+     *
+     * @return {@code kernelNsTotal / dispatchCount} in ns, rounded down; 0 when
+     *     {@code dispatchCount} is 0
+     */
     public long meanKernelNs() {
         return dispatchCount == 0 ? 0 : kernelNsTotal / dispatchCount;
     }
 
-    /** Mean bytes touched per dispatch, rounded down; 0 when nothing was recorded. */
+    /**
+     * Mean bytes touched per dispatch.
+     *
+     * @return {@code bytesTotal / dispatchCount} in bytes, rounded down; 0 when
+     *     {@code dispatchCount} is 0
+     */
     public long meanBytes() {
         return dispatchCount == 0 ? 0 : bytesTotal / dispatchCount;
     }
@@ -37,6 +60,8 @@ public record RegionRecord(String name, long dispatchCount, long kernelNsTotal, 
      * had been recorded into one region: count, kernel total and bytes add with saturation at
      * {@link Long#MAX_VALUE}, the maximum is the larger one. Associative and commutative.
      *
+     * @param other a record of the same region (equal {@link #name()})
+     * @return a new record with the combined sums
      * @throws IllegalArgumentException if {@code other} belongs to another region
      */
     public RegionRecord merge(RegionRecord other) {
@@ -55,6 +80,9 @@ public record RegionRecord(String name, long dispatchCount, long kernelNsTotal, 
      * the new kernel total is lowered to it. A factor below 1 ages a profile ({@code decay}); one above 1
      * weights a run more heavily in a merge. A record with no dispatches stays as it is.
      *
+     * @param factor the weight, a positive finite number: below 1 to age, above 1 to weigh more
+     * @return the scaled record; this record itself when {@code factor} is 1 or
+     *     {@code dispatchCount} is 0
      * @throws IllegalArgumentException if {@code factor} is not a positive finite number
      */
     public RegionRecord scaled(double factor) {

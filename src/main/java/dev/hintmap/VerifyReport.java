@@ -17,16 +17,32 @@ import java.util.List;
  */
 public record VerifyReport(Path file, List<Finding> findings, int regions, int indexEntries, boolean stable) {
 
+    /**
+     * Keeps an immutable copy of the findings; the other components are taken as they are (see
+     * the class comment for each).
+     *
+     * @param findings every problem found, in file order, copied
+     * @throws NullPointerException if {@code findings} or one of its elements is null
+     */
     public VerifyReport {
         findings = List.copyOf(findings);
     }
 
-    /** Whether the file has no {@link Severity#ERROR} finding. */
+    /**
+     * Whether the file is sound: it may still have {@link Severity#NOTE} findings.
+     *
+     * @return true when no finding is an {@link Severity#ERROR}
+     */
     public boolean ok() {
         return errors().isEmpty();
     }
 
-    /** The findings of severity {@link Severity#ERROR}. */
+    /**
+     * The findings that make the file unsound.
+     *
+     * @return a new immutable list of the {@link Severity#ERROR} findings, in file order; empty
+     *     when {@link #ok()}
+     */
     public List<Finding> errors() {
         return findings.stream().filter(f -> f.severity() == Severity.ERROR).toList();
     }
