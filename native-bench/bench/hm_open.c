@@ -59,6 +59,7 @@ static const char *code_name(int code) {
     case HM_ENOSPC: return "HM_ENOSPC";
     case HM_ECHANGED: return "HM_ECHANGED";
     case HM_ESPARSE: return "HM_ESPARSE";
+    case HM_EMISSING: return "HM_EMISSING";
     default: return "HM_UNKNOWN";
     }
 }

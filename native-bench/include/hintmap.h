@@ -37,6 +37,42 @@
 extern "C" {
 #endif
 
+/* ------------------------------------------------------------------ version, visibility */
+
+/*
+ * The library's version (semantic versioning). These three numbers are the one place the C
+ * library's version is written: the Makefile reads them for the shared object's file name
+ * (libhintmap.so.MAJOR.MINOR.PATCH), its SONAME (libhintmap.so.MAJOR), hintmap.pc and the CMake
+ * package version, and `make test` (tests/install_check.sh) checks that they equal the project
+ * <version> of ../pom.xml without "-SNAPSHOT", so the C and Java libraries are released together.
+ */
+#define HM_VERSION_MAJOR 0
+#define HM_VERSION_MINOR 1
+#define HM_VERSION_PATCH 0
+#define HM_VERSION_STR_(x) #x
+#define HM_VERSION_STR(x) HM_VERSION_STR_(x)
+/** "MAJOR.MINOR.PATCH" of this header, e.g. "0.1.0". */
+#define HM_VERSION_STRING \
+    HM_VERSION_STR(HM_VERSION_MAJOR) "." HM_VERSION_STR(HM_VERSION_MINOR) "." HM_VERSION_STR(HM_VERSION_PATCH)
+
+/*
+ * HM_API marks the functions of the public API: the only symbols libhintmap.so exports (the library
+ * is compiled with -fvisibility=hidden; tests/exported-symbols.txt lists them and `make test`
+ * checks the list against `nm -D` of the shared object and against the declarations here).
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define HM_API __attribute__((visibility("default")))
+#else
+#define HM_API
+#endif
+
+/**
+ * The version of the library linked at run time, "MAJOR.MINOR.PATCH" (HM_VERSION_STRING of the
+ * header it was built with; compare with this header's HM_VERSION_STRING to detect a mismatch
+ * between the headers compiled against and the shared object loaded). Never NULL.
+ */
+HM_API const char *hm_version(void);
+
 /* ------------------------------------------------------------------ codes */
 
 #define HM_OK              0   /* success */
@@ -74,9 +110,12 @@ extern "C" {
 #define HM_ESPARSE       -23   /* read-only open of a file with unallocated ranges (e.g. a sparse copy): a
                                   read fault on a hole of a full tmpfs is SIGBUS; a writer's open
                                   allocates them, or copy the file with cp --sparse=never              */
+#define HM_EMISSING      -24   /* no file at the path: a read-only open of a path where nothing is (an optimizer
+                                  before any run recorded: "no hints yet"), or creating a file in a
+                                  directory that does not exist; the message carries the errno text   */
 
 /** Static description of a code ("unknown error" for anything else). Never NULL. */
-const char *hm_strerror(int code);
+HM_API const char *hm_strerror(int code);
 
 /* ------------------------------------------------------------------ options */
 
@@ -140,11 +179,11 @@ typedef struct hm_options {
 } hm_options;
 
 /** Sets the defaults above, read_only = 0, set_mask = 0, flags = 0. */
-void hm_options_init(hm_options *o);
+HM_API void hm_options_init(hm_options *o);
 /** Set one option and mark it explicit. No validation here: hm_open() validates. */
-void hm_options_set_capacity(hm_options *o, uint32_t capacity);
-void hm_options_set_max_name_bytes(hm_options *o, uint32_t max_name_bytes);
-void hm_options_set_hot_threshold_ns(hm_options *o, uint64_t hot_threshold_ns);
+HM_API void hm_options_set_capacity(hm_options *o, uint32_t capacity);
+HM_API void hm_options_set_max_name_bytes(hm_options *o, uint32_t max_name_bytes);
+HM_API void hm_options_set_hot_threshold_ns(hm_options *o, uint64_t hot_threshold_ns);
 
 /* ------------------------------------------------------------------ store */
 
@@ -184,19 +223,19 @@ typedef struct hm_store hm_store;
  * HM_EOWNER, HM_ENOTHINT (also: not a regular file), HM_ETRUNCATED,
  * HM_EUNFINISHED, HM_EVERSION, HM_ECHECKSUM, HM_ELAYOUT, HM_EINCONSISTENT,
  * HM_EOPTIONS, HM_EWRITERS (writer), HM_ENOSPC (creation, or allocating a sparse file),
- * HM_ESPARSE (read-only open of a sparse file), HM_EIO (open, stat,
- * mmap, /proc, link...; ENOENT for a missing file opened read-only), HM_ENOMEM
+ * HM_ESPARSE (read-only open of a sparse file), HM_EMISSING (read-only open of a missing file,
+ * or creation in a missing directory), HM_EIO (open, stat, mmap, /proc, link...), HM_ENOMEM
  * (malloc, or mmap's ENOMEM: an address-space limit RLIMIT_AS or vm.max_map_count;
  * the message says which).
  */
-int hm_open(const char *path, const hm_options *opts, hm_store **out);
+HM_API int hm_open(const char *path, const hm_options *opts, hm_store **out);
 
 /**
  * As hm_open(); in addition, on failure a NUL-terminated message naming the
  * file, the field and the OS error is written to errbuf (if errbuf != NULL and
  * errlen > 0; truncated to errlen).
  */
-int hm_open_ex(const char *path, const hm_options *opts, hm_store **out,
+HM_API int hm_open_ex(const char *path, const hm_options *opts, hm_store **out,
                char *errbuf, size_t errlen);
 
 /**
@@ -216,7 +255,7 @@ int hm_open_ex(const char *path, const hm_options *opts, hm_store **out,
  *
  * Errors: HM_EIO (munmap failed), HM_ECHANGED, HM_ECLOSED; the store is freed anyway.
  */
-int hm_close(hm_store *s);
+HM_API int hm_close(hm_store *s);
 
 /**
  * Records one sample for region `name`: count + 1, kernel_ns added to the total
@@ -232,7 +271,7 @@ int hm_close(hm_store *s);
  * Errors: HM_EINVAL (NULL), HM_EEMPTYNAME, HM_ENAMETOOLONG, HM_EBADNAME,
  * HM_EREADONLY, HM_ECLOSED.
  */
-int hm_record(hm_store *s, const char *name, size_t name_len,
+HM_API int hm_record(hm_store *s, const char *name, size_t name_len,
               uint64_t kernel_ns, uint64_t bytes_touched);
 
 /** A consistent snapshot of one region (FORMAT §7.2.1). */
@@ -249,14 +288,14 @@ typedef struct hm_region_record {
  * retries: a hint may be missing, never wrong), HM_EINVAL, HM_EEMPTYNAME,
  * HM_ENAMETOOLONG, HM_EBADNAME, HM_ECLOSED.
  */
-int hm_lookup(hm_store *s, const char *name, size_t name_len, hm_region_record *out);
+HM_API int hm_lookup(hm_store *s, const char *name, size_t name_len, hm_region_record *out);
 
 /**
  * Whether region `name` is hot: its mean kernel ns (total / count) is >= the
  * file's hot_threshold_ns. Returns 1 (hot), 0 (not hot, or absent: an unknown region is
  * never hot) or another error of hm_lookup().
  */
-int hm_is_hot(hm_store *s, const char *name, size_t name_len);
+HM_API int hm_is_hot(hm_store *s, const char *name, size_t name_len);
 
 /**
  * Reads slot `slot` (0 <= slot < hm_high_water()) for iteration: on HM_OK the
@@ -266,19 +305,19 @@ int hm_is_hot(hm_store *s, const char *name, size_t name_len);
  * arguments, or name_buf too small: *name_len still tells the needed size),
  * HM_ECLOSED.
  */
-int hm_region_at(hm_store *s, uint32_t slot, char *name_buf, size_t buf_len,
+HM_API int hm_region_at(hm_store *s, uint32_t slot, char *name_buf, size_t buf_len,
                  size_t *name_len, hm_region_record *out);
 
 /** Number of LIVE regions (live_count clamped into [0, capacity]). Errors: HM_EINVAL, HM_ECLOSED. */
-int hm_size(hm_store *s, uint64_t *out);
+HM_API int hm_size(hm_store *s, uint64_t *out);
 /** The file's capacity, max_name_bytes, hot threshold (0 for a NULL or closed store). */
-uint32_t hm_capacity(const hm_store *s);
-uint32_t hm_max_name_bytes(const hm_store *s);
-uint64_t hm_hot_threshold_ns(const hm_store *s);
+HM_API uint32_t hm_capacity(const hm_store *s);
+HM_API uint32_t hm_max_name_bytes(const hm_store *s);
+HM_API uint64_t hm_hot_threshold_ns(const hm_store *s);
 /** Slots used at least once, clamped to capacity: iteration bound for hm_region_at(). */
-uint32_t hm_high_water(const hm_store *s);
+HM_API uint32_t hm_high_water(const hm_store *s);
 /** Whether the store was opened read-only (1) or for writing (0). */
-int hm_is_read_only(const hm_store *s);
+HM_API int hm_is_read_only(const hm_store *s);
 
 /** Counters of the header's coordination and statistics lines. */
 typedef struct hm_stats {
@@ -287,7 +326,7 @@ typedef struct hm_stats {
 } hm_stats;
 
 /** Reads the counters (relaxed: each value is current, they are not a snapshot). Errors: HM_EINVAL, HM_ECLOSED. */
-int hm_stats_get(hm_store *s, hm_stats *out);
+HM_API int hm_stats_get(hm_store *s, hm_stats *out);
 
 /**
  * msync(MS_SYNC) of the whole mapping: the durability point. Samples recorded before it survive
@@ -295,7 +334,7 @@ int hm_stats_get(hm_store *s, hm_stats *out);
  * page cache) but reach the disk only when the kernel writes them back. hm_close() does not
  * flush. Errors: HM_EINVAL, HM_ECLOSED, HM_EIO.
  */
-int hm_flush(hm_store *s);
+HM_API int hm_flush(hm_store *s);
 
 /**
  * Checks that the file is still the one this store maps (FORMAT §5.1), with two system calls:
@@ -324,16 +363,16 @@ int hm_flush(hm_store *s);
  * replaced or removed, with the sizes or inodes), HM_EUNFINISHED, HM_ENOTHINT, HM_ELAYOUT (the
  * header in the mapping changed), HM_EIO (fstat/lstat failed otherwise), HM_EINVAL, HM_ECLOSED.
  */
-int hm_check(hm_store *s);
+HM_API int hm_check(hm_store *s);
 
 /**
  * The message of the last failure on this store (any thread), "" if none.
  * The pointer stays valid until hm_close(); under concurrent failures prefer
  * hm_last_error_copy(). Returns "invalid store" for NULL.
  */
-const char *hm_last_error(const hm_store *s);
+HM_API const char *hm_last_error(const hm_store *s);
 /** Copies the last message into buf (NUL-terminated, truncated); returns its full length. Thread-safe. */
-size_t hm_last_error_copy(const hm_store *s, char *buf, size_t len);
+HM_API size_t hm_last_error_copy(const hm_store *s, char *buf, size_t len);
 
 /* ------------------------------------------------------------------ handles */
 
@@ -346,7 +385,7 @@ typedef struct hm_region hm_region;
  * Errors: HM_EINVAL, HM_EEMPTYNAME, HM_ENAMETOOLONG, HM_EBADNAME, HM_ENOMEM,
  * HM_ECLOSED.
  */
-int hm_region_resolve(hm_store *s, const char *name, size_t name_len, hm_region **out);
+HM_API int hm_region_resolve(hm_store *s, const char *name, size_t name_len, hm_region **out);
 
 /**
  * Records one sample through a handle (same semantics as hm_record). (Named
@@ -355,24 +394,24 @@ int hm_region_resolve(hm_store *s, const char *name, size_t name_len, hm_region 
  * FORMAT §7.1) the name is re-resolved, or inserted, transparently.
  * Returns HM_OK or HM_DROPPED (as hm_record). Errors: HM_EINVAL, HM_EREADONLY, HM_ECLOSED.
  */
-int hm_region_add(hm_region *r, uint64_t kernel_ns, uint64_t bytes_touched);
+HM_API int hm_region_add(hm_region *r, uint64_t kernel_ns, uint64_t bytes_touched);
 
 /** hm_lookup() through a handle. Errors: as hm_lookup(). */
-int hm_region_lookup(hm_region *r, hm_region_record *out);
+HM_API int hm_region_lookup(hm_region *r, hm_region_record *out);
 
 /** Frees a handle (also after its store was closed). NULL is accepted. */
-void hm_region_free(hm_region *r);
+HM_API void hm_region_free(hm_region *r);
 
 /* ------------------------------------------------------------------ format helpers */
 
 /** hm64 of FORMAT §4 over `len` bytes. */
-uint64_t hm_hash64(const void *bytes, size_t len);
+HM_API uint64_t hm_hash64(const void *bytes, size_t len);
 
 /** The layout fingerprint of FORMAT §3.4 computed from this build's structs. */
-uint64_t hm_layout_fingerprint(void);
+HM_API uint64_t hm_layout_fingerprint(void);
 
 /** The format version this library reads and writes (1). */
-uint32_t hm_format_version(void);
+HM_API uint32_t hm_format_version(void);
 
 #ifdef __cplusplus
 }

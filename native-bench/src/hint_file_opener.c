@@ -131,8 +131,11 @@ static int file_create(hm_open_ctx *ctx, const hm_options *o, const hm_test_crea
     }
     if (fd < 0) {
         int e = errno;
-        int rc = OFAIL(ctx, space_errno(e) ? HM_ENOSPC : HM_EIO, "cannot create temporary file %s: %s [check create]", tmp,
-                       strerror(e));
+        int rc = e == ENOENT /* the directory does not exist: Java's Problem.MISSING */
+                     ? OFAIL(ctx, HM_EMISSING, "cannot create hint file: no directory for temporary file %s: %s [check create]",
+                             tmp, strerror(e))
+                     : OFAIL(ctx, space_errno(e) ? HM_ENOSPC : HM_EIO, "cannot create temporary file %s: %s [check create]",
+                             tmp, strerror(e));
         free(tmp);
         return rc;
     }
@@ -500,7 +503,10 @@ int hmi_open_impl(const char *path, const hm_options *opts, hm_store **out, char
         if (e == EISDIR || e == ENXIO) /* a directory opened for writing; a socket */
             return OFAIL(&ctx, HM_ENOTHINT, "not a hint file: %s (%s) [check file type, expected a regular file]",
                          e == EISDIR ? "a directory" : "not a regular file", strerror(e));
-        if (e != ENOENT || o.read_only)
+        if (e == ENOENT && o.read_only) /* "no hints yet": Java's Problem.MISSING */
+            return OFAIL(&ctx, HM_EMISSING, "no such hint file (opened read-only, so not created): %s [check open]",
+                         strerror(e));
+        if (e != ENOENT)
             return OFAIL(&ctx, HM_EIO, "cannot open%s: %s [check open]", o.read_only ? " read-only" : "", strerror(e));
         if (follow && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
             return OFAIL(&ctx, HM_EIO,

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *hm_version(void) { return HM_VERSION_STRING; }
+
 const char *hm_strerror(int code) {
     switch (code) {
     case HM_OK: return "success";
@@ -44,6 +46,7 @@ const char *hm_strerror(int code) {
     case HM_ECHANGED: return "hint file truncated, resized, replaced or removed under the mapping";
     case HM_ESPARSE:
         return "the file has unallocated ranges: a writer's open allocates them; or copy it with cp --sparse=never";
+    case HM_EMISSING: return "no such hint file (read-only open), or no directory to create it in";
     default: return "unknown error";
     }
 }

@@ -540,7 +540,7 @@ static void test_racing_creators_share_one_file_initialised_once(void) {
                         seen++;
                         atomic_fetch_add(&sh->reader_ok, 1);
                         hm_close(s);
-                    } else if (rc == HM_EIO && strstr(e, "No such file") != NULL) {
+                    } else if (rc == HM_EMISSING && strstr(e, "No such file") != NULL) {
                         atomic_fetch_add(&sh->reader_absent, 1);
                     } else if (atomic_fetch_add(&sh->reader_bad, 1) == 0) {
                         snprintf(sh->reader_msg, sizeof sh->reader_msg, "%d %s", rc, e);

@@ -275,7 +275,7 @@ static void test_create_writes_documented_header_and_reopen_checks_options(void)
     CHECK_EQ(hm_region_add(hr, 1, 1), HM_EREADONLY);
     hm_region_free(hr);
     CHECK_EQ(hm_close(s), HM_OK);
-    CHECK_EQ(hm_open_ex(tpath("missing.hm"), &ro, &s, err, sizeof err), HM_EIO);
+    CHECK_EQ(hm_open_ex(tpath("missing.hm"), &ro, &s, err, sizeof err), HM_EMISSING);
     CHECK(strstr(err, "No such file") != NULL);
     CHECK(access(tpath("missing.hm"), F_OK) != 0);
 
@@ -396,7 +396,8 @@ static void test_records_accumulate_count_total_max_and_bytes(void) {
     CHECK_EQ(hm_region_at(s, 9999, tiny, sizeof tiny, &nl, &r), HM_ENOTFOUND);
 
     /* error strings */
-    for (int c = 1; c >= -22; c--) CHECK(strcmp(hm_strerror(c), "unknown error") != 0);
+    for (int c = 1; c >= HM_EMISSING; c--) CHECK(strcmp(hm_strerror(c), "unknown error") != 0);
+    CHECK(strcmp(hm_strerror(HM_EMISSING - 1), "unknown error") == 0); /* HM_EMISSING is the last code */
     CHECK(strcmp(hm_strerror(-99), "unknown error") == 0);
     char buf[8];
     CHECK(hm_last_error_copy(s, buf, sizeof buf) > 0);
@@ -1076,6 +1077,56 @@ static void test_concurrent_writers_sum_exactly_and_reader_never_sees_torn_copy_
 static void test_concurrent_inserts_and_evictions_keep_counts_and_index_consistent_asan(void) { hm_t_concurrent_eviction(4, 20000); }
 static void test_threads_give_up_on_live_holder_and_record_elsewhere_asan(void) { hm_t_concurrent_giveup(4); }
 
+/* Java's Problem.MISSING (HintFileOpener): nothing at the path of a read-only open, and no
+ * directory to create a file in, are HM_EMISSING ("no hints yet"), not HM_EIO; nothing is created. */
+static void test_missing_file_read_only_and_missing_directory_are_emissing(void) {
+    hm_options ro;
+    hm_options_init(&ro);
+    ro.read_only = 1;
+    hm_store *s = (hm_store *)&ro; /* not NULL: the failed open must set it to NULL */
+    char err[512];
+    const char *p = tpath("never-recorded.hm");
+    CHECK_EQ(hm_open_ex(p, &ro, &s, err, sizeof err), HM_EMISSING);
+    CHECK(s == NULL);
+    CHECK(strstr(err, "no such hint file") != NULL);
+    CHECK(strstr(err, p) != NULL);
+    CHECK(access(p, F_OK) != 0);
+    CHECK(strstr(hm_strerror(HM_EMISSING), "no such hint file") != NULL);
+
+    /* a writer's open in a directory that does not exist: creation fails, nothing is made */
+    char dir[1024], in_dir[1100];
+    snprintf(dir, sizeof dir, "%s", tpath("no-such-dir"));
+    snprintf(in_dir, sizeof in_dir, "%s/h.hm", dir);
+    CHECK_EQ(hm_open_ex(in_dir, NULL, &s, err, sizeof err), HM_EMISSING);
+    CHECK(s == NULL);
+    CHECK(strstr(err, "no directory") != NULL);
+    CHECK(strstr(err, "No such file") != NULL);
+    CHECK(access(dir, F_OK) != 0);
+    /* read-only in the missing directory: the same code */
+    CHECK_EQ(hm_open_ex(in_dir, &ro, &s, err, sizeof err), HM_EMISSING);
+
+    /* other failures to open stay what they were: a path through a regular file is ENOTDIR, HM_EIO */
+    const char *file = tpath("plain-file");
+    FILE *f = fopen(file, "w");
+    CHECK(f != NULL);
+    if (f) fclose(f);
+    char through[1100];
+    snprintf(through, sizeof through, "%s/h.hm", file);
+    CHECK_EQ(hm_open_ex(through, &ro, &s, err, sizeof err), HM_EIO);
+    CHECK_EQ(hm_open_ex(through, NULL, &s, err, sizeof err), HM_EIO);
+}
+
+/* HM_VERSION_* of the header and hm_version() of the library agree (the install check compares
+ * them with the pom's version and the installed files' names). */
+static void test_version_macros_match_hm_version(void) {
+    char want[64];
+    snprintf(want, sizeof want, "%d.%d.%d", HM_VERSION_MAJOR, HM_VERSION_MINOR, HM_VERSION_PATCH);
+    CHECK(hm_version() != NULL);
+    CHECK(strcmp(hm_version(), want) == 0);
+    CHECK(strcmp(HM_VERSION_STRING, want) == 0);
+    CHECK(HM_VERSION_MAJOR >= 0 && HM_VERSION_MINOR >= 0 && HM_VERSION_PATCH >= 0);
+}
+
 int main(int argc, char **argv) {
     if (argc > 1) g_vectors = argv[1];
     static const hm_test_case cases[] = {
@@ -1083,6 +1134,8 @@ int main(int argc, char **argv) {
         {"fingerprint_matches_committed_vector", test_fingerprint_matches_committed_vector},
         {"layout_description_matches_committed_vector", test_layout_description_matches_committed_vector},
         {"create_writes_documented_header_and_reopen_checks_options", test_create_writes_documented_header_and_reopen_checks_options},
+        {"missing_file_read_only_and_missing_directory_are_emissing", test_missing_file_read_only_and_missing_directory_are_emissing},
+        {"version_macros_match_hm_version", test_version_macros_match_hm_version},
         {"close_releases_writer_entry_and_readers_claim_none", test_close_releases_writer_entry_and_readers_claim_none},
         {"records_accumulate_count_total_max_and_bytes", test_records_accumulate_count_total_max_and_bytes},
         {"capacity_zero_file_drops_every_record", test_capacity_zero_file_drops_every_record},

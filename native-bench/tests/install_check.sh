@@ -1,0 +1,160 @@
+#!/bin/sh
+# The installed C library, as a C user gets it (issue 12; run by `make install-check`, part of
+# `make test` and so of ./mvnw verify). In a temporary directory:
+#   1. the version of include/hintmap.h equals the project <version> of ../pom.xml (-SNAPSHOT cut);
+#   2. `make install DESTDIR=<tmp> PREFIX=/opt/hintmap` installs exactly the documented files;
+#   3. readelf -d: the SONAME; nm -D --defined-only: the exported symbols are exactly
+#      tests/exported-symbols.txt, which equals the HM_API declarations of hintmap.h;
+#   4. tests/consumer/hm_consumer.c built out of tree with pkg-config (shared and static) and with
+#      CMake (find_package(hintmap): hintmap::hintmap and hintmap::hintmap_static), each run on a
+#      file (the shared ones with LD_LIBRARY_PATH into the DESTDIR, checked with ldd);
+#   5. `make uninstall` removes every installed file.
+# A tool that is missing (pkg-config, cmake, readelf, ldd, c++) prints one `SKIP: ...` line and its
+# part is not run; everything else still is. Environment: MAKE, CC, VERSION, SONAME (from the Makefile).
+set -eu
+cd "$(dirname "$0")/.."
+MAKE=${MAKE:-make}
+CC=${CC:-gcc}
+VERSION=${VERSION:?VERSION is set by the Makefile}
+SONAME=${SONAME:?SONAME is set by the Makefile}
+PREFIX=/opt/hintmap
+CFLAGS_APP="-std=c11 -Wall -Wextra -Werror -pedantic -O1"
+
+fail() { echo "install-check: FAIL: $*" >&2; exit 1; }
+have() { command -v "$1" >/dev/null 2>&1; }
+echo "== install check (make install DESTDIR=<tmp> PREFIX=$PREFIX, out-of-tree consumer)"
+
+# 1. one version: hintmap.h's HM_VERSION_* (the Makefile read VERSION from it) = the pom's
+hdr=$(sed -n 's/^#define HM_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9][0-9]*\).*/\2/p' include/hintmap.h | paste -sd. -)
+[ "$hdr" = "$VERSION" ] || fail "include/hintmap.h says $hdr, the Makefile $VERSION"
+if [ -f ../pom.xml ]; then
+  # the project's own <version>: the first one at the top level of <project> (two spaces in)
+  pom=$(sed -n 's|^  <version>\([^<]*\)</version>.*|\1|p' ../pom.xml | head -1)
+  [ -n "$pom" ] || fail "no project <version> found in ../pom.xml"
+  [ "${pom%-SNAPSHOT}" = "$VERSION" ] || \
+    fail "include/hintmap.h is version $VERSION but ../pom.xml is $pom: change HM_VERSION_* with the pom"
+  echo "version $VERSION (hintmap.h) = $pom (pom.xml)"
+else
+  echo "SKIP: version check against the pom: no ../pom.xml (native-bench/ alone)"
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hm-install.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+root=$tmp/root
+lib=$root$PREFIX/lib
+
+# 2. install: exactly these files (and links)
+"$MAKE" --no-print-directory -s install DESTDIR="$root" PREFIX="$PREFIX" >"$tmp/install.log" 2>&1 || \
+  { cat "$tmp/install.log"; fail "make install"; }
+expected="$PREFIX/include/hintmap.h
+$PREFIX/lib/cmake/hintmap/hintmapConfig.cmake
+$PREFIX/lib/cmake/hintmap/hintmapConfigVersion.cmake
+$PREFIX/lib/libhintmap.a
+$PREFIX/lib/libhintmap.so
+$PREFIX/lib/libhintmap.so.$VERSION
+$PREFIX/lib/$SONAME
+$PREFIX/lib/pkgconfig/hintmap.pc"
+got=$(cd "$root" && find . \( -type f -o -type l \) | sed 's|^\.||' | LC_ALL=C sort)
+[ "$got" = "$(echo "$expected" | LC_ALL=C sort)" ] || \
+  fail "installed files differ from the documented ones:
+$(echo "$expected" | LC_ALL=C sort | diff - "$(printf '%s\n' "$got" >"$tmp/got"; echo "$tmp/got")" || true)"
+[ "$(readlink "$lib/$SONAME")" = "libhintmap.so.$VERSION" ] || fail "$SONAME does not link to libhintmap.so.$VERSION"
+[ "$(readlink "$lib/libhintmap.so")" = "$SONAME" ] || fail "libhintmap.so does not link to $SONAME"
+echo "installed: $(echo "$expected" | wc -l) files and links"
+
+# 3. SONAME and the exported symbols
+shlib=$lib/libhintmap.so.$VERSION
+if have readelf; then
+  so=$(readelf -d "$shlib" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
+  [ "$so" = "$SONAME" ] || fail "SONAME of libhintmap.so.$VERSION is '$so', expected $SONAME"
+  echo "SONAME $so"
+else
+  echo "SKIP: SONAME check: readelf not found (binutils)"
+fi
+nm -D --defined-only "$shlib" | awk '{print $NF}' | LC_ALL=C sort >"$tmp/exported"
+if ! diff -u tests/exported-symbols.txt "$tmp/exported" >"$tmp/exported.diff"; then
+  cat "$tmp/exported.diff"
+  fail "nm -D of libhintmap.so exports other symbols than tests/exported-symbols.txt (- listed, + exported)"
+fi
+# every function hintmap.h declares carries HM_API, and the HM_API declarations are the list
+undecorated=$(grep -nE '^[a-z].*\bhm_[a-z0-9_]+\(' include/hintmap.h | grep -v ':HM_API ' || true)
+[ -z "$undecorated" ] || fail "functions declared in hintmap.h without HM_API (not exported): $undecorated"
+grep -E '^HM_API ' include/hintmap.h | sed -E 's/^[^(]*[ *](hm_[a-z0-9_]+)\(.*/\1/' | LC_ALL=C sort >"$tmp/declared"
+if ! diff -u tests/exported-symbols.txt "$tmp/declared" >"$tmp/declared.diff"; then
+  cat "$tmp/declared.diff"
+  fail "tests/exported-symbols.txt differs from the HM_API functions of include/hintmap.h (- listed, + declared)"
+fi
+echo "exported: $(wc -l <"$tmp/exported") symbols = tests/exported-symbols.txt = the HM_API declarations of hintmap.h"
+
+# 4. out-of-tree consumers against the installed tree (never against include/ or build/)
+run_shared() { # program what
+  if have ldd; then
+    where=$(LD_LIBRARY_PATH="$lib" ldd "$1" | sed -n "s/.*$SONAME => \([^ ]*\).*/\1/p")
+    case "$where" in "$lib"/*) ;; *) fail "$2: ldd resolves $SONAME to '$where', not into the DESTDIR";; esac
+  fi
+  out=$(LD_LIBRARY_PATH="$lib" "$1" "$tmp/$2.hm") || fail "$2: exit $?: $out"
+  check_out "$2" "$out"
+}
+check_out() {
+  [ "$2" = "hintmap $VERSION header $VERSION count 1 total 1500" ] || fail "$1 printed '$2'"
+  echo "$1: $2"
+}
+no_needed() { # program what: a static link must not need libhintmap.so
+  if have readelf && readelf -d "$1" | grep -q "NEEDED.*libhintmap"; then fail "$2 needs libhintmap.so"; fi
+}
+have ldd || echo "SKIP: ldd not found: the shared consumers run, but where libhintmap.so.0 came from is not checked"
+
+app=tests/consumer/hm_consumer.c
+if have pkg-config; then
+  export PKG_CONFIG_LIBDIR="$lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$root"
+  unset PKG_CONFIG_PATH
+  v=$(pkg-config --modversion hintmap) || fail "pkg-config does not find hintmap.pc"
+  [ "$v" = "$VERSION" ] || fail "pkg-config --modversion hintmap is $v, expected $VERSION"
+  # shellcheck disable=SC2046
+  "$CC" $CFLAGS_APP "$app" -o "$tmp/pc-shared" $(pkg-config --cflags --libs hintmap) || fail "pkg-config shared build"
+  run_shared "$tmp/pc-shared" pkg-config-shared
+  # shellcheck disable=SC2046
+  "$CC" $CFLAGS_APP "$app" -o "$tmp/pc-static" $(pkg-config --cflags hintmap) \
+      -Wl,-Bstatic $(pkg-config --static --libs hintmap) -Wl,-Bdynamic || fail "pkg-config static build"
+  no_needed "$tmp/pc-static" pkg-config-static
+  out=$(env -u LD_LIBRARY_PATH "$tmp/pc-static" "$tmp/pc-static.hm") || fail "pkg-config-static: $out"
+  check_out pkg-config-static "$out"
+  unset PKG_CONFIG_LIBDIR PKG_CONFIG_SYSROOT_DIR
+else
+  echo "SKIP: pkg-config not found: hintmap.pc not tried; the consumer is built with -I/-L instead"
+  "$CC" $CFLAGS_APP "$app" -o "$tmp/plain-shared" -I"$root$PREFIX/include" -L"$lib" -lhintmap || fail "-lhintmap build"
+  run_shared "$tmp/plain-shared" plain-shared
+fi
+
+if have cmake; then
+  cmake -S tests/consumer -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$root$PREFIX" -DCMAKE_C_COMPILER="$CC" \
+        -DHM_EXPECT_VERSION="$VERSION" -DCMAKE_BUILD_TYPE=Release >"$tmp/cmake.log" 2>&1 || \
+    { cat "$tmp/cmake.log"; fail "cmake configure of tests/consumer (find_package(hintmap))"; }
+  grep -q "hintmap $VERSION from $lib/cmake/hintmap" "$tmp/cmake.log" || \
+    { cat "$tmp/cmake.log"; fail "find_package(hintmap) did not find the DESTDIR's package"; }
+  cmake --build "$tmp/cmake" >>"$tmp/cmake.log" 2>&1 || { cat "$tmp/cmake.log"; fail "cmake --build of tests/consumer"; }
+  run_shared "$tmp/cmake/hm_consumer_shared" cmake-shared
+  no_needed "$tmp/cmake/hm_consumer_static" cmake-static
+  out=$(env -u LD_LIBRARY_PATH "$tmp/cmake/hm_consumer_static" "$tmp/cmake-static.hm") || fail "cmake-static: $out"
+  check_out cmake-static "$out"
+else
+  echo "SKIP: cmake not found: hintmapConfig.cmake (find_package(hintmap)) not tried"
+fi
+
+# hintmap.h is usable from C++ as installed
+if have c++; then
+  echo '#include <hintmap.h>
+int main() { return hm_version() == nullptr; }' >"$tmp/cxx.cc"
+  c++ -std=c++11 -Wall -Wextra -Werror -fsyntax-only -I"$root$PREFIX/include" "$tmp/cxx.cc" || fail "hintmap.h in C++"
+  echo "hintmap.h compiles as C++11"
+else
+  echo "SKIP: c++ not found: hintmap.h not compiled as C++"
+fi
+
+# 5. uninstall removes what install put there
+"$MAKE" --no-print-directory -s uninstall DESTDIR="$root" PREFIX="$PREFIX" >"$tmp/uninstall.log" 2>&1 || \
+  { cat "$tmp/uninstall.log"; fail "make uninstall"; }
+left=$(cd "$root" && find . \( -type f -o -type l \))
+[ -z "$left" ] || fail "make uninstall left: $left"
+echo "uninstall: nothing left"
+echo "install check passed"
