@@ -40,6 +40,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,7 +111,6 @@ static const char *cupti_error(CUptiResult r) {
 
 /* The one line of a failure (and of HINTMAP_VERBOSE). */
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-#include <stdarg.h>
 static void say(const char *fmt, ...) {
     char line[768];
     va_list ap;
