@@ -1,0 +1,192 @@
+/*
+ * hmc_translate.c - CUPTI activity records to hintmap samples (see hmc_translate.h).
+ * Pure: no global state, no CUPTI call; the only allocation is the demangler's.
+ */
+#include "hmc_translate.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HMC_TAG_BYTES 17u /* "~" + 16 hex digits */
+#define HMC_INT64_MAX ((uint64_t)INT64_MAX)
+
+int hmc_name_mode_parse(const char *text) {
+    if (text == NULL) return -1;
+    if (strcmp(text, "mangled") == 0) return HMC_NAME_MANGLED;
+    if (strcmp(text, "demangled") == 0) return HMC_NAME_DEMANGLED;
+    if (strcmp(text, "demangled+grid") == 0) return HMC_NAME_DEMANGLED_GRID;
+    return -1;
+}
+
+int hmc_duration_ns(uint64_t start, uint64_t end, uint64_t *ns) {
+    *ns = 0;
+    if (start == (uint64_t)CUPTI_TIMESTAMP_UNKNOWN || end == (uint64_t)CUPTI_TIMESTAMP_UNKNOWN) return HMC_SKIP_UNTIMED;
+    if (end < start) return HMC_SKIP_NEGATIVE;
+    uint64_t d = end - start; /* no overflow: end >= start */
+    *ns = d > HMC_INT64_MAX ? HMC_INT64_MAX : d;
+    return HMC_SAMPLE;
+}
+
+int hmc_kernel_sample(const hmc_kernel_record *k, hmc_sample *out) {
+    if (k == NULL || out == NULL) return HMC_EINVAL;
+    out->bytes = 0;
+    return hmc_duration_ns(k->start, k->end, &out->kernel_ns);
+}
+
+int hmc_memcpy_sample(const hmc_memcpy_record *m, hmc_sample *out) {
+    if (m == NULL || out == NULL) return HMC_EINVAL;
+    out->bytes = m->bytes > HMC_INT64_MAX ? HMC_INT64_MAX : m->bytes;
+    return hmc_duration_ns(m->start, m->end, &out->kernel_ns);
+}
+
+int hmc_memset_sample(const hmc_memset_record *m, hmc_sample *out) {
+    if (m == NULL || out == NULL) return HMC_EINVAL;
+    out->bytes = m->bytes > HMC_INT64_MAX ? HMC_INT64_MAX : m->bytes;
+    return hmc_duration_ns(m->start, m->end, &out->kernel_ns);
+}
+
+const char *hmc_memcpy_region(const hmc_memcpy_record *m) {
+    switch (m == NULL ? -1 : (int)m->copyKind) {
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD: return "[memcpy HtoD]";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH: return "[memcpy DtoH]";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA: return "[memcpy HtoA]";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH: return "[memcpy AtoH]";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOA: return "[memcpy AtoA]";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOD: return "[memcpy AtoD]";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOA: return "[memcpy DtoA]";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD: return "[memcpy DtoD]";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH: return "[memcpy HtoH]";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP: return "[memcpy PtoP]";
+    default: return "[memcpy other]";
+    }
+}
+
+/* Length of the well-formed UTF-8 sequence at s[0..n), or 0 (RFC 3629: no overlongs, no surrogates, <= U+10FFFF). */
+static size_t utf8_seq(const unsigned char *s, size_t n) {
+    unsigned char c = s[0];
+    if (c < 0x80) return 1;
+    size_t len;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) len = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        if (c == 0xE0) lo = 0xA0;
+        if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        if (c == 0xF0) lo = 0x90;
+        if (c == 0xF4) hi = 0x8F;
+    } else return 0;
+    if (n < len) return 0;
+    if (s[1] < lo || s[1] > hi) return 0;
+    for (size_t i = 2; i < len; i++)
+        if (s[i] < 0x80 || s[i] > 0xBF) return 0;
+    return len;
+}
+
+/* Appends src (sanitised: ill-formed bytes become '?') to buf at *len, at most cap bytes in all; returns 0, or -1 when it did not fit. */
+static int append_utf8(char *buf, size_t *len, size_t cap, const char *src) {
+    const unsigned char *s = (const unsigned char *)src;
+    size_t n = strlen(src);
+    for (size_t i = 0; i < n;) {
+        size_t k = utf8_seq(s + i, n - i);
+        size_t take = k ? k : 1;
+        if (*len + take > cap) return -1;
+        if (k) memcpy(buf + *len, s + i, k);
+        else buf[*len] = '?';
+        *len += take;
+        i += take;
+    }
+    return 0;
+}
+
+/* Longest prefix of s[0..n) no longer than limit that ends on a character boundary (s is well-formed UTF-8). */
+static size_t utf8_prefix(const char *s, size_t n, size_t limit) {
+    if (n <= limit) return n;
+    size_t cut = limit;
+    while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80) cut--;
+    return cut;
+}
+
+static void format_dim(char *out, size_t len, const int32_t d[3]) {
+    if (d[1] == 1 && d[2] == 1) snprintf(out, len, "%" PRId32, d[0]);
+    else snprintf(out, len, "%" PRId32 "x%" PRId32 "x%" PRId32, d[0], d[1], d[2]);
+}
+
+int hmc_region_name(const char *kernel_name, const int32_t grid[3], const int32_t block[3], const hmc_naming *naming,
+                    char name[HMC_NAME_CAP], size_t *name_len, int *truncated) {
+    if (naming == NULL || name == NULL || name_len == NULL || truncated == NULL) return HMC_EINVAL;
+    uint32_t limit = naming->max_name_bytes;
+    if (limit < 1 || limit > HMC_NAME_CAP) return HMC_EINVAL;
+    int with_grid = naming->mode == HMC_NAME_DEMANGLED_GRID;
+    if (with_grid && (grid == NULL || block == NULL)) return HMC_EINVAL;
+    *truncated = 0;
+
+    const char *base = (kernel_name != NULL && kernel_name[0] != '\0') ? kernel_name : "<unnamed kernel>";
+    char *demangled = NULL;
+    if (naming->mode != HMC_NAME_MANGLED && naming->demangle != NULL && base == kernel_name) {
+        demangled = naming->demangle(kernel_name, naming->demangle_ctx);
+        if (demangled != NULL && demangled[0] != '\0') base = demangled;
+    }
+    /* The composed name: the kernel part (sanitised), then the launch shape. A very long kernel
+       part (> 64 KiB) is cut to that before composing; the hash still tells such names apart
+       unless they share those 64 KiB. */
+    enum { FULL_CAP = 65536 };
+    char suffix[96] = "";
+    if (with_grid) {
+        char g[40], b[40];
+        format_dim(g, sizeof g, grid);
+        format_dim(b, sizeof b, block);
+        snprintf(suffix, sizeof suffix, "<<<%s,%s>>>", g, b);
+    }
+    size_t suffix_len = strlen(suffix);
+    char *full = malloc(FULL_CAP + sizeof suffix);
+    if (full == NULL) {
+        /* No memory for the long form: fall back to what fits in the caller's buffer. */
+        size_t len = 0;
+        (void)append_utf8(name, &len, limit, "<name: out of memory>");
+        *name_len = len ? len : 1;
+        if (!len) name[0] = '?';
+        free(demangled);
+        return 0;
+    }
+    size_t base_len = 0;
+    (void)append_utf8(full, &base_len, FULL_CAP, base); /* stops at a whole character when full */
+    free(demangled);
+    memcpy(full + base_len, suffix, suffix_len);
+    size_t full_len = base_len + suffix_len;
+
+    if (full_len <= limit) {
+        memcpy(name, full, full_len);
+        *name_len = full_len;
+    } else {
+        *truncated = 1;
+        char tag[HMC_TAG_BYTES + 1];
+        snprintf(tag, sizeof tag, "~%016llx", (unsigned long long)hm_hash64(full, full_len));
+        if (limit < HMC_TAG_BYTES + 1) {
+            memcpy(name, tag + 1, limit); /* the first `limit` hex digits */
+            *name_len = limit;
+        } else {
+            size_t keep_suffix = limit >= HMC_TAG_BYTES + 1 + suffix_len ? suffix_len : 0;
+            size_t room = limit - HMC_TAG_BYTES - keep_suffix;
+            size_t cut_from = keep_suffix ? base_len : full_len;
+            size_t p = utf8_prefix(full, cut_from, room);
+            memcpy(name, full, p);
+            memcpy(name + p, tag, HMC_TAG_BYTES);
+            memcpy(name + p + HMC_TAG_BYTES, suffix, keep_suffix);
+            *name_len = p + HMC_TAG_BYTES + keep_suffix;
+        }
+    }
+    free(full);
+    return 0;
+}
+
+int hmc_kernel_region_name(const hmc_kernel_record *k, const hmc_naming *naming, char name[HMC_NAME_CAP],
+                           size_t *name_len, int *truncated) {
+    if (k == NULL) return HMC_EINVAL;
+    int32_t grid[3] = {k->gridX, k->gridY, k->gridZ};
+    int32_t block[3] = {k->blockX, k->blockY, k->blockZ};
+    return hmc_region_name(k->name, grid, block, naming, name, name_len, truncated);
+}
