@@ -1,7 +1,6 @@
 package dev.hintmap.cli;
 
 import dev.hintmap.HintFiles;
-import dev.hintmap.HintSnapshot;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionOrder;
@@ -99,11 +98,11 @@ final class DemoCommand implements Callable<Integer> {
                     + writing + " s; pids " + writers.stream().map(p -> Long.toString(p.pid())).toList());
             out.flush();
             try (HintStore reader = files.openReadOnly(demoFile)) {
-                WatchScreen.run(out, 1000, seconds, (previous, width, height) -> {
-                    HintSnapshot now = reader.snapshot();
-                    int rows = height > 0 ? Math.max(1, Math.min(20, height - 5)) : 20;
-                    return new WatchScreen.Frame(now, TopView.render(now, previous, rows, RegionOrder.TOTAL_NS, width));
-                });
+                WatchScreen.run(out, 1000, seconds, RegionOrder.TOTAL_NS, reader::snapshot,
+                        (now, previous, order, width, height) -> {
+                            int rows = height > 0 ? Math.max(1, Math.min(20, height - 5)) : 20;
+                            return TopView.render(now, previous, rows, order, width);
+                        });
             }
             for (int i = 0; i < writers.size(); i++) {
                 Process p = writers.get(i);

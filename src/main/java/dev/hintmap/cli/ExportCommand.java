@@ -66,6 +66,9 @@ final class ExportCommand implements Callable<Integer> {
         if (!prometheus) {
             throw new ParameterException(spec.commandLine(), "choose a format: --prometheus");
         }
+        if (output != null) {
+            OutputFile.checkWritablePath(output);
+        }
         MetricSnapshots metrics;
         try (HintStore store = files.openReadOnly(file)) {
             metrics = metrics(file.toString(), store.info(), store.snapshot());
@@ -81,6 +84,9 @@ final class ExportCommand implements Callable<Integer> {
             try {
                 Files.write(tmp, text.toByteArray());
                 Files.move(tmp, output, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException e) {
+                // Name the output first: the error alone names the temporary file.
+                throw new IOException("cannot write " + output + ": " + HintmapCli.describe(e), e);
             } finally {
                 Files.deleteIfExists(tmp);
             }
@@ -114,7 +120,8 @@ final class ExportCommand implements Callable<Integer> {
                 snapshot.hotCount()));
         families.add(fileGauge("hintmap_hot_threshold_seconds", "Mean kernel time at or above which a region is hot.",
                 file, info.hotThresholdNs() / 1e9));
-        families.add(fileGauge("hintmap_writers", "Writer processes attached to the file.", file, info.writers().size()));
+        families.add(fileGauge("hintmap_writers", "Writer processes attached to the file.", file,
+                StatCommand.liveWriters(info))); // as stat counts them: running ones
         families.add(fileCounter("hintmap_evictions", "Regions evicted since the file was created.", file, info.evictions()));
         families.add(fileCounter("hintmap_dropped_inserts", "New regions dropped because the index had no room.", file,
                 info.droppedInserts()));

@@ -4,30 +4,38 @@ import dev.hintmap.HintFileException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code hintmap}: inspect, watch, merge, copy, age, verify and export hint files. Every command
+ * {@code hintmap}: create, inspect, watch, merge, copy, age, verify and export hint files. Every command
  * prints its result on standard output and problems on standard error, and exits with one of the
  * {@link ExitCode} values.
  */
 @Command(name = "hintmap",
         mixinStandardHelpOptions = true,
         versionProvider = HintmapCli.Version.class,
-        description = "Inspect, watch, merge, copy, age, verify and export hint files (see docs/FORMAT.md).",
+        description = "Create, inspect, watch, merge, copy, age, verify and export hint files (see docs/FORMAT.md).",
         subcommands = {
             StatCommand.class, TopCommand.class, DumpCommand.class, MergeCommand.class, CopyCommand.class,
+            CreateCommand.class,
             DecayCommand.class, VerifyCommand.class, ExportCommand.class, DemoCommand.class, CommandLine.HelpCommand.class,
         },
         footerHeading = "%nExit status:%n",
         footer = {
             "  0  success",
-            "  1  problems found (verify: in the file; decay: regions left unaged) or a refusal to lose data"
-                    + " (merge, copy: the output has live writers; use --replace-live)",
-            "  2  bad usage: unknown option, bad value",
-            "  3  not a usable hint file (missing, damaged, other version...)",
-            "  4  another I/O error (disk full, permission...)",
+            "  1  problems found in a hint file (verify: in the file; decay: regions left unaged) or a refusal"
+                    + " (merge, copy: the output has live writers, use --replace-live; create: FILE exists)",
+            "  2  bad usage: unknown option, bad value, an option that would change nothing",
+            "  3  not a usable hint file, for every command (missing, not a hint file, damaged, other version,"
+                    + " refused by the safety rules...)",
+            "  4  another I/O error (disk full, permission, output directory missing...)",
         },
         usageHelpAutoWidth = true)
 public final class HintmapCli implements Runnable {
@@ -45,47 +53,92 @@ public final class HintmapCli implements Runnable {
     static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new HintmapCli());
         cli.setExecutionExceptionHandler(HintmapCli::handle);
+        cli.setParameterExceptionHandler(HintmapCli::usageError);
         cli.setCaseInsensitiveEnumValuesAllowed(true);
         return cli;
     }
 
     public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
+        CommandLine cli = commandLine();
+        int exit = cli.execute(args);
+        cli.getOut().flush();
+        System.exit(exit);
     }
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (see --help)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required");
     }
 
-    /** Turns the exceptions commands throw into one line on stderr and an exit status. */
+    /**
+     * A usage error (unknown option, bad value, a value that changes nothing): one line naming
+     * the command and the problem, then where the usage is, never the whole usage text, which
+     * would bury the line that matters.
+     */
+    private static int usageError(CommandLine.ParameterException e, String[] args) {
+        CommandLine cli = e.getCommandLine();
+        PrintWriter err = cli.getErr();
+        String command = cli.getCommandSpec().qualifiedName();
+        err.println(command + ": " + e.getMessage());
+        err.println("try '" + command + " --help'");
+        err.flush();
+        return ExitCode.USAGE;
+    }
+
+    /**
+     * Turns the exceptions commands throw into one line on stderr ({@code hintmap COMMAND: ...})
+     * and an exit status: the one handler of every command, so that no command prints a raw
+     * exception or a stack for an operational error.
+     */
     private static int handle(Exception e, CommandLine cli, CommandLine.ParseResult parsed) {
         PrintWriter err = cli.getErr();
         String command = cli.getCommandSpec().qualifiedName();
         Throwable cause = e instanceof UncheckedIOException u ? u.getCause() : e;
+        int exit;
         if (cause instanceof HintFileException h) {
-            err.println(command + ": " + h.getMessage());
-            boolean io = h.problem() == HintFileException.Problem.IO
-                    || h.problem() == HintFileException.Problem.NO_SPACE
-                    || h.problem() == HintFileException.Problem.NATIVE_ACCESS;
-            return io ? ExitCode.IO_ERROR : ExitCode.BAD_FILE;
-        }
-        if (cause instanceof DataLossRefused refused) {
+            err.println(command + ": " + HintFileErrors.message(h));
+            exit = HintFileErrors.exitCode(h);
+        } else if (cause instanceof DataLossRefused refused) {
             err.println(command + ": " + refused.getMessage());
-            return ExitCode.PROBLEMS;
-        }
-        if (cause instanceof IOException io) {
-            err.println(command + ": " + io);
-            return ExitCode.IO_ERROR;
-        }
-        if (cause instanceof IllegalArgumentException bad) {
+            exit = ExitCode.PROBLEMS;
+        } else if (cause instanceof IOException io) {
+            err.println(command + ": " + describe(io));
+            exit = ExitCode.IO_ERROR;
+        } else if (cause instanceof IllegalArgumentException bad) {
             err.println(command + ": " + bad.getMessage());
-            cli.usage(err);
-            return ExitCode.USAGE;
+            err.println("try '" + command + " --help'");
+            exit = ExitCode.USAGE;
+        } else {
+            // A bug: still one line by default; the stack on demand, for the report.
+            boolean debug = System.getenv("HINTMAP_DEBUG") != null;
+            err.println(command + ": internal error: " + e + (debug ? "" : " (set HINTMAP_DEBUG=1 for the stack)"));
+            if (debug) {
+                e.printStackTrace(err);
+            }
+            exit = ExitCode.SOFTWARE;
         }
-        err.println(command + ": internal error: " + e);
-        e.printStackTrace(err);
-        return ExitCode.SOFTWARE;
+        err.flush();
+        return exit;
+    }
+
+    /**
+     * An I/O error as the user can act on it: the file concerned and the reason, without the JDK's
+     * class name ({@code java.nio.file.NoSuchFileException: x} says less than {@code x: no such file
+     * or directory}).
+     */
+    static String describe(IOException e) {
+        if (e instanceof FileSystemException f && f.getFile() != null) {
+            String reason = f.getReason() != null ? f.getReason() : switch (f) {
+                case NoSuchFileException n -> "no such file or directory";
+                case AccessDeniedException a -> "permission denied";
+                case FileAlreadyExistsException x -> "already exists";
+                case DirectoryNotEmptyException d -> "is a directory (not empty)";
+                case NotDirectoryException d -> "not a directory";
+                default -> "failed (" + f.getClass().getSimpleName() + ")";
+            };
+            return f.getFile() + (f.getOtherFile() == null ? "" : " -> " + f.getOtherFile()) + ": " + reason;
+        }
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 
     /** The version from the jar's manifest, or "development" when run from classes. */

@@ -5,6 +5,7 @@ import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -68,10 +69,12 @@ final class MergeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Map<Path, Double> weightOf = parseWeights();
-        if (capacity != null && (capacity < 0 || capacity > HintStoreOptions.MAX_CAPACITY)) {
+        // Capacity 0 is a legal file, but a merge into it would keep none of the regions it read.
+        if (capacity != null && (capacity < 1 || capacity > HintStoreOptions.MAX_CAPACITY)) {
             throw new ParameterException(spec.commandLine(),
-                    "--capacity " + capacity + " is outside [0, " + HintStoreOptions.MAX_CAPACITY + "]");
+                    "--capacity " + capacity + " is outside [1, " + HintStoreOptions.MAX_CAPACITY + "]");
         }
+        refuseRepeatedInputs();
         if (hotThresholdNs != null && hotThresholdNs < 0) {
             throw new ParameterException(spec.commandLine(), "--hot-threshold-ns " + hotThresholdNs + " is negative");
         }
@@ -126,6 +129,35 @@ final class MergeCommand implements Callable<Integer> {
         }
         out.flush();
         return ExitCode.OK;
+    }
+
+    /**
+     * Refuses an input named twice (also as another spelling of the same path, or a link to the
+     * same file): a merge adds counts, so it would count that file's profile twice, which is what
+     * {@code --weight IN=2} says explicitly. Refused, not warned about, because the output would be
+     * wrong without anything else to show it.
+     */
+    private void refuseRepeatedInputs() {
+        for (int i = 0; i < inputs.size(); i++) {
+            for (int j = 0; j < i; j++) {
+                if (sameFile(inputs.get(j), inputs.get(i))) {
+                    throw new ParameterException(spec.commandLine(), "input " + inputs.get(i) + " is given twice"
+                            + (inputs.get(i).equals(inputs.get(j)) ? "" : " (as " + inputs.get(j) + ")")
+                            + ": its counts would be added twice; to weigh a profile more, use --weight IN=W");
+                }
+            }
+        }
+    }
+
+    private static boolean sameFile(Path a, Path b) {
+        if (a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize())) {
+            return true;
+        }
+        try {
+            return Files.exists(a) && Files.exists(b) && Files.isSameFile(a, b);
+        } catch (java.io.IOException e) {
+            return false; // cannot tell: opening it will report what is wrong
+        }
     }
 
     private Map<Path, Double> parseWeights() {

@@ -6,8 +6,10 @@ import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
@@ -46,6 +48,7 @@ final class OutputFile {
      * so nothing is read or written in vain. {@link #publish} checks the writers again.
      */
     void checkReplaceable(CommandLine cli) throws IOException {
+        checkWritablePath(path);
         if (Files.exists(path, LinkOption.NOFOLLOW_LINKS) && !replace.mayReplace()) {
             throw new ParameterException(cli, path + " exists: use --force to replace it");
         }
@@ -54,6 +57,22 @@ final class OutputFile {
             throw new DataLossRefused(path + " has " + live.size() + " live writer(s) attached (pid "
                     + join(live) + "): replacing it would lose what they record from now on, since they keep writing"
                     + " the replaced file; stop them first, or use --replace-live to replace it anyway");
+        }
+    }
+
+    /**
+     * Refuses an output path that no file can be published at (a directory; a directory that
+     * does not exist) before any work, with an error that names that path: found only at the
+     * rename, it would name the temporary file and come after reading every input.
+     */
+    static void checkWritablePath(Path path) throws IOException {
+        if (Files.isDirectory(path)) {
+            throw new FileSystemException(path.toString(), null, "is a directory: name the file to write");
+        }
+        Path parent = path.toAbsolutePath().getParent();
+        if (!Files.isDirectory(parent)) {
+            throw new NoSuchFileException(parent.toString(), null,
+                    "no such directory (the output " + path.getFileName() + " would go there)");
         }
     }
 
@@ -67,7 +86,14 @@ final class OutputFile {
                 + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
         try {
             long dropped;
-            try (HintStore store = HintStore.open(tmp, options)) {
+            HintStore created;
+            try {
+                created = HintStore.open(tmp, options);
+            } catch (HintFileException e) {
+                // Say which output failed first: the temporary name alone would puzzle (permission, full disk).
+                throw new IOException("cannot write " + path + ": " + HintFileErrors.message(e), e);
+            }
+            try (HintStore store = created) {
                 int written = 0;
                 for (RegionRecord r : regions) {
                     store.add(r);

@@ -75,13 +75,23 @@ final class StatCommand implements Callable<Integer> {
         line(out, "recoveries", Units.count(info.recoveries()));
         line(out, "dropped inserts", Units.count(info.droppedInserts()));
         line(out, "stolen locks", Units.count(info.stolenLocks()));
-        line(out, "writers", info.writers().size() + " attached now, " + Units.count(info.writerAttachments())
-                + " attachments since creation");
+        // Only running processes count as attached: a writer killed with SIGKILL leaves its entry in the
+        // table until the next writer reclaims it, and it is listed below as no longer running.
+        long live = liveWriters(info);
+        long dead = info.writers().size() - live;
+        line(out, "writers", live + " attached now, " + Units.count(info.writerAttachments())
+                + " attachments since creation" + (dead == 0 ? ""
+                        : ", " + dead + " entr" + (dead == 1 ? "y" : "ies") + " left by processes no longer running"));
         for (HintFileInfo.Writer w : info.writers()) {
             out.printf(Locale.ROOT, "  pid %-8d entry %-5d %s, %s%n", w.pid(), w.entry(),
                     w.alive() ? "running" : "no longer running (entry reclaimed by the next writer)",
                     Units.count(w.attachments()) + " attachment(s) of this entry");
         }
+    }
+
+    /** The writers attached now: entries of running processes only. */
+    static long liveWriters(HintFileInfo info) {
+        return info.writers().stream().filter(HintFileInfo.Writer::alive).count();
     }
 
     private static void line(PrintWriter out, String key, String value) {
@@ -126,6 +136,7 @@ final class StatCommand implements Callable<Integer> {
         o.put("droppedInserts", info.droppedInserts());
         o.put("stolenLocks", info.stolenLocks());
         o.put("writerAttachments", info.writerAttachments());
+        o.put("writersAttached", liveWriters(info)); // running ones; "writers" also lists the entries of dead ones
         ArrayNode writers = o.putArray("writers");
         for (HintFileInfo.Writer w : info.writers()) {
             writers.addObject().put("pid", w.pid()).put("entry", w.entry()).put("alive", w.alive())

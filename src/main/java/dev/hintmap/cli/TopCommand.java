@@ -1,12 +1,13 @@
 package dev.hintmap.cli;
 
+import dev.hintmap.HintFileException;
 import dev.hintmap.HintSnapshot;
 import dev.hintmap.HintStore;
 import dev.hintmap.RegionOrder;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.locks.LockSupport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -21,8 +22,10 @@ import picocli.CommandLine.Spec;
             "Show the hottest regions, once or live (--watch).",
             "Prints the hottest regions of a hint file. With --watch, a live full-screen view that refreshes in"
                     + " place while other processes record into the file, with each region's rates since the last"
-                    + " refresh (press q or Ctrl-C to leave). When standard output is not a terminal, --watch prints"
-                    + " one table per refresh instead.",
+                    + " refresh. Keys: t, m, c, x sort by total, mean, count, max; p or space pauses and resumes; q or"
+                    + " Ctrl-C leaves. When standard output is not a terminal, --watch prints one table per refresh"
+                    + " instead. A FILE that does not exist yet is waited for (\"waiting for FILE\" on standard"
+                    + " error).",
         })
 final class TopCommand implements Callable<Integer> {
     /** What {@code --by} accepts. */
@@ -84,6 +87,30 @@ final class TopCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Opens the file for the live view, waiting for it when it does not exist yet: {@code top --watch}
+     * is often started before the runtime that creates the file. Says so once on standard error;
+     * any other problem (not a hint file, damaged) ends the command as usual.
+     */
+    private HintStore openWhenPresent(PrintWriter err) throws java.io.IOException {
+        boolean said = false;
+        while (true) {
+            try {
+                return files.openReadOnly(file);
+            } catch (HintFileException e) {
+                if (e.problem() != HintFileException.Problem.MISSING) {
+                    throw e;
+                }
+                if (!said) {
+                    err.println("waiting for " + file);
+                    err.flush();
+                    said = true;
+                }
+                LockSupport.parkNanos(intervalMs * 1_000_000);
+            }
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         if (limit < 0) {
@@ -95,6 +122,14 @@ final class TopCommand implements Callable<Integer> {
         if (iterations < 0) {
             throw new ParameterException(spec.commandLine(), "--iterations must be >= 0, not " + iterations);
         }
+        if (!watch) {
+            // Accepted and ignored, they would make the user wait for refreshes that never come.
+            for (String option : new String[] {"--interval", "--iterations"}) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
+                    throw new ParameterException(spec.commandLine(), option + " applies to --watch only");
+                }
+            }
+        }
         PrintWriter out = spec.commandLine().getOut();
         if (!watch) {
             try (HintStore store = files.openReadOnly(file)) {
@@ -105,14 +140,13 @@ final class TopCommand implements Callable<Integer> {
             out.flush();
             return ExitCode.OK;
         }
-        HintStore[] store = {files.openReadOnly(file)};
+        HintStore[] store = {openWhenPresent(spec.commandLine().getErr())};
         try {
-            WatchScreen.run(out, intervalMs, iterations, (previous, width, height) -> {
-                HintSnapshot now = snapshotFollowingReplacement(store);
-                int rows = height > 0 ? Math.max(1, Math.min(limit, height - 5)) : limit;
-                List<String> lines = TopView.render(now, previous, rows, by.order, width);
-                return new WatchScreen.Frame(now, lines);
-            });
+            WatchScreen.run(out, intervalMs, iterations, by.order, () -> snapshotFollowingReplacement(store),
+                    (now, previous, order, width, height) -> {
+                        int rows = height > 0 ? Math.max(1, Math.min(limit, height - 5)) : limit;
+                        return TopView.render(now, previous, rows, order, width);
+                    });
         } finally {
             store[0].close();
         }

@@ -18,7 +18,9 @@ import picocli.CommandLine.Spec;
             "Checks the hint file format (docs/FORMAT.md) without modifying the file: header,"
                     + " checksum and layout, coordination words, writer table, every slot (name, hash, padding,"
                     + " record invariants) and the index against the slots (probe bounds, reachability, one entry per"
-                    + " region). Prints each problem with its slot or index entry; exits 1 if there is any.",
+                    + " region). Prints each problem with its slot or index entry; exits 1 if there is any. A file that"
+                    + " cannot be opened as a hint file at all (not one, header checksum wrong, another version) is"
+                    + " exit 3, as for every command.",
             "NOTE lines are legal states worth knowing (e.g. a lock left by a crashed writer, taken over on next use).",
         })
 final class VerifyCommand implements Callable<Integer> {
@@ -34,6 +36,9 @@ final class VerifyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        // A file that does not open is not a hint file with problems but no usable hint file at all:
+        // exit 3 with the reason, as every other command says it (HintFiles.verify would make it a finding).
+        files.openReadOnly(file).close();
         VerifyReport report = HintFiles.verify(file, files.options());
         for (VerifyReport.Finding f : report.findings()) {
             out.println(Table.printable(f.toString()));

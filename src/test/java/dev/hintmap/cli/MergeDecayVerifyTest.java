@@ -158,14 +158,15 @@ class MergeDecayVerifyTest {
         assertTrue(r.out().contains("FAILED " + file), r.out());
     }
 
+    /** Issue 12: a file that does not open is no usable hint file (3), not a hint file with problems (1). */
     @Test
-    void verifyReportsAFileItCannotOpenAsOneProblem() throws Exception {
+    void verifyOfAFileItCannotOpenIsExitThreeWithTheReason() throws Exception {
         Path file = Cli.writtenByJava(dir.resolve("h.hints"));
         byte[] before = Files.readAllBytes(file);
         corrupt(file, m -> m.set(Layouts.U32, Layouts.HDR_CAPACITY, 13));
         byte[] corrupted = Files.readAllBytes(file);
-        Cli.Result r = Cli.run("verify", file.toString()).expect(ExitCode.PROBLEMS);
-        assertTrue(r.out().contains("CORRUPT_HEADER") && r.out().contains("[header_checksum]"), r.out());
+        Cli.Result r = Cli.run("verify", file.toString()).expect(ExitCode.BAD_FILE);
+        assertTrue(r.err().startsWith("hintmap verify: " + file) && r.err().contains("[field header_checksum]"), r.err());
         assertArrayEquals(corrupted, Files.readAllBytes(file), "verify never writes");
         assertFalse(java.util.Arrays.equals(before, corrupted));
     }

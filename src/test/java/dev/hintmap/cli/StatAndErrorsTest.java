@@ -1,6 +1,7 @@
 package dev.hintmap.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -58,6 +59,43 @@ class StatAndErrorsTest {
         }
     }
 
+    /**
+     * Issue 12: a writer killed with SIGKILL leaves its writer-table entry behind; stat, its JSON
+     * and the Prometheus export count it as attached no longer, and stat lists it as not running.
+     */
+    @Test
+    void aWriterKilledWithSigkillIsNoLongerCountedAsAttached() throws Exception {
+        Path file = Cli.writtenByJava(dir.resolve("k.hints"));
+        String region;
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
+            region = store.snapshot().regions().get(0).name();
+        }
+        Process writer = Cli.javaChild(LockHolder.class, file.toString(), region);
+        try {
+            String first = new java.io.BufferedReader(new java.io.InputStreamReader(writer.getInputStream())).readLine();
+            assertTrue(first != null && first.startsWith("holding "), "the child writer is attached: " + first);
+            String alive = Cli.run("stat", file.toString()).expect(ExitCode.OK).out();
+            assertTrue(alive.contains("writers          1 attached now, 2 attachments since creation\n"), alive);
+            assertEquals(1, new ObjectMapper().readTree(Cli.run("stat", "--json", file.toString()).expect(0).out())
+                    .get("writersAttached").asInt());
+            Cli.signal(writer, "KILL");
+            assertTrue(writer.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+        } finally {
+            writer.destroyForcibly();
+            writer.waitFor();
+        }
+        String out = Cli.run("stat", file.toString()).expect(ExitCode.OK).out();
+        assertTrue(out.contains("writers          0 attached now, 2 attachments since creation,"
+                + " 1 entry left by processes no longer running\n"), out);
+        assertTrue(out.contains("pid " + writer.pid()) && out.contains("no longer running"), out);
+        JsonNode json = new ObjectMapper().readTree(Cli.run("stat", "--json", file.toString()).expect(0).out());
+        assertEquals(0, json.get("writersAttached").asInt());
+        assertEquals(1, json.get("writers").size(), "the dead entry is still listed");
+        assertFalse(json.get("writers").get(0).get("alive").asBoolean());
+        String prom = Cli.run("export", "--prometheus", file.toString()).expect(0).out();
+        assertEquals(0.0, PrometheusTextParser.parse(prom).get("hintmap_writers").samples().get(0).value(), prom);
+    }
+
     /** A hint file with holes: the header page and the last byte written, as cp --sparse=always leaves it. */
     private Path sparseHintFile(String name) throws Exception {
         Path file = dir.resolve("dense-" + name);
@@ -98,7 +136,7 @@ class StatAndErrorsTest {
     @Test
     void helpListsEveryCommandAndEachCommandHasHelp() {
         String help = Cli.run("--help").expect(ExitCode.OK).out();
-        for (String command : new String[] {"stat", "top", "dump", "merge", "copy", "decay", "verify", "export", "demo"}) {
+        for (String command : new String[] {"stat", "top", "dump", "merge", "copy", "create", "decay", "verify", "export", "demo"}) {
             assertTrue(help.contains("  " + command + " "), command + " in\n" + help);
             String own = Cli.run(command, "--help").expect(ExitCode.OK).out();
             assertTrue(own.startsWith("Usage: hintmap " + command), own);

@@ -69,6 +69,32 @@ class TopWatchTest {
         }
     }
 
+    /** Issue 12: started before the runtime, the live view waits for the file, then shows it. */
+    @Test
+    void onAFileThatDoesNotExistYetItWaitsThenShowsIt() throws Exception {
+        Path file = dir.resolve("later.hints");
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        int[] exit = {-1};
+        Thread top = new Thread(() -> exit[0] = HintmapCli.run(new String[] {"top", "--watch", "--interval", "20",
+                "--iterations", "2", file.toString()}, new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true)));
+        top.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!err.toString().contains("waiting for")) { // StringWriter is synchronized: safe to poll
+            assertTrue(System.nanoTime() < deadline && top.isAlive(), "says it waits: " + err + out);
+            Thread.sleep(10);
+        }
+        Thread.sleep(100); // lets it retry the open a few times while the file is missing (said once all the same)
+        assertEquals("", out.toString(), "nothing shown before the file exists");
+        Cli.writtenByJava(file);
+        top.join(TimeUnit.SECONDS.toMillis(60));
+        assertFalse(top.isAlive(), "top --watch --iterations 2 finished once the file appeared");
+        assertEquals(0, exit[0], err.toString());
+        assertEquals("waiting for " + file + "\n", err.toString());
+        assertEquals(2, count(out.toString(), "--- refresh "), out.toString());
+        assertTrue(out.toString().contains("regions 12/12"), "the file's regions are shown:\n" + out);
+    }
+
     @Test
     void throughAPipeItPrintsOneTablePerRefresh() throws Exception {
         Path file = Cli.writtenByC(dir.resolve("plain.hints"));
