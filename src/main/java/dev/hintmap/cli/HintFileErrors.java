@@ -26,8 +26,7 @@ final class HintFileErrors {
             "open it with groupShared(true)", "use --group-shared",
             "followSymlinks(true)", "--follow-symlinks",
             "groupShared(true)", "--group-shared",
-            "allowForeignOwner(true)", "--allow-foreign-owner",
-            "or copy it with hintmap copy", "or copy it with cp --sparse=never");
+            "allowForeignOwner(true)", "--allow-foreign-owner");
 
     /** The exception's message in CLI terms (the file is named at its start, as the library does). */
     static String message(HintFileException e) {

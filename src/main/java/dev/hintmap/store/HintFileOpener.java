@@ -278,7 +278,7 @@ public final class HintFileOpener {
         if (readOnly) {
             throw new HintFileException(file, Problem.SPARSE, null, "the file has unallocated ranges (the first at byte "
                     + hole + "; a sparse copy?), which a read-only open cannot allocate and a full filesystem"
-                    + " cannot back: open it once for writing, which allocates them, or copy it with hintmap copy");
+                    + " cannot back: open it once for writing, which allocates them, or copy it without holes (cp --sparse=never)");
         }
         int error = PosixFiles.fallocateInPlace(fd, fileBytes);
         if (error == PosixFiles.ENOSPC || error == PosixFiles.EDQUOT || error == PosixFiles.EFBIG) {
