@@ -54,6 +54,9 @@ final class TopCommand implements Callable<Integer> {
                     + " ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
     By by;
 
+    @Mixin
+    RegionFilter filter;
+
     @Option(names = "--watch", description = "refresh in place until q, Ctrl-C or --iterations")
     boolean watch;
 
@@ -98,7 +101,7 @@ final class TopCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         if (!watch) {
             try (HintStore store = files.openReadOnly(file)) {
-                for (String line : TopView.render(store.snapshot(), null, limit, by.order, 0)) {
+                for (String line : TopView.render(store.snapshot(), null, limit, by.order, 0, filter::test)) {
                     out.println(line);
                 }
             }
@@ -110,7 +113,7 @@ final class TopCommand implements Callable<Integer> {
             WatchScreen.run(out, intervalMs, iterations, (previous, width, height) -> {
                 HintSnapshot now = snapshotFollowingReplacement(store);
                 int rows = height > 0 ? Math.max(1, Math.min(limit, height - 5)) : limit;
-                List<String> lines = TopView.render(now, previous, rows, by.order, width);
+                List<String> lines = TopView.render(now, previous, rows, by.order, width, filter::test);
                 return new WatchScreen.Frame(now, lines);
             });
         } finally {
