@@ -15,10 +15,11 @@ import picocli.CommandLine.Command;
 @Command(name = "hintmap",
         mixinStandardHelpOptions = true,
         versionProvider = HintmapCli.Version.class,
-        description = "Inspect, watch, merge, copy, age, verify and export hint files (see docs/FORMAT.md).",
+        description = "Inspect, watch, merge, copy, age, verify, compare and export hint files (see docs/FORMAT.md).",
         subcommands = {
             StatCommand.class, TopCommand.class, DumpCommand.class, MergeCommand.class, CopyCommand.class,
-            DecayCommand.class, VerifyCommand.class, ExportCommand.class, DemoCommand.class, CommandLine.HelpCommand.class,
+            DecayCommand.class, VerifyCommand.class, ExportCommand.class, DiffCommand.class, DemoCommand.class,
+            CompletionCommand.class, CommandLine.HelpCommand.class,
         },
         footerHeading = "%nExit status:%n",
         footer = {
