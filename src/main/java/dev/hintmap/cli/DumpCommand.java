@@ -42,6 +42,9 @@ final class DumpCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "the hint file")
     Path file;
 
+    @Mixin
+    RegionFilter filter;
+
     @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", defaultValue = "table",
             description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
     Format format;
@@ -57,11 +60,11 @@ final class DumpCommand implements Callable<Integer> {
         try (HintStore store = files.openReadOnly(file)) {
             snapshot = store.snapshot();
         }
-        List<RegionRecord> regions = new ArrayList<>(snapshot.regions());
+        List<RegionRecord> regions = new ArrayList<>(filter.apply(snapshot.regions()));
         regions.sort(comparator(sort));
         PrintWriter out = spec.commandLine().getOut();
         switch (format) {
-            case table -> table(out, snapshot, regions);
+            case table -> table(out, snapshot, regions, filter.pattern != null);
             case json -> json(out, snapshot, regions);
             case csv -> csv(out, snapshot, regions);
         }
@@ -79,7 +82,7 @@ final class DumpCommand implements Callable<Integer> {
         };
     }
 
-    private static void table(PrintWriter out, HintSnapshot snapshot, List<RegionRecord> regions) {
+    private static void table(PrintWriter out, HintSnapshot snapshot, List<RegionRecord> regions, boolean filtered) {
         Table table = new Table("REGION", "HOT", ">DISPATCHES", ">KERNEL NS TOTAL", ">MEAN NS", ">MAX NS", ">BYTES TOTAL",
                 ">MEAN BYTES");
         for (RegionRecord r : regions) {
@@ -88,7 +91,8 @@ final class DumpCommand implements Callable<Integer> {
                     Units.count(r.bytesTotal()), Units.count(r.meanBytes()));
         }
         table.lines(0).forEach(out::println);
-        out.println(Units.count(regions.size()) + " regions");
+        out.println(Units.count(regions.size()) + (filtered ? " of " + Units.count(snapshot.size()) + " regions match"
+                : " regions"));
     }
 
     private static void json(PrintWriter out, HintSnapshot snapshot, List<RegionRecord> regions) throws Exception {

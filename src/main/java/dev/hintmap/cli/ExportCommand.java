@@ -3,6 +3,7 @@ package dev.hintmap.cli;
 import dev.hintmap.HintFileInfo;
 import dev.hintmap.HintSnapshot;
 import dev.hintmap.HintStore;
+import dev.hintmap.RegionOrder;
 import dev.hintmap.RegionRecord;
 import io.prometheus.metrics.config.EscapingScheme;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
@@ -44,6 +45,13 @@ import picocli.CommandLine.Spec;
             "Writes the Prometheus text exposition format (0.0.4), e.g. for the node"
                     + " exporter's textfile collector (-o DIR/hintmap.prom: written to a temporary file and renamed"
                     + " into place, as the collector requires). Metrics per region carry the labels file and region.",
+            "Per-region dispatches, kernel seconds and bytes are gauges, not counters: decay (and eviction) lower"
+                    + " them, which Prometheus would read as a counter reset; use delta() or deriv() on them. The"
+                    + " per-file event counters (evictions, ...) only grow during the file's life and carry a"
+                    + " _created series, the file's creation time, which changes when the file is replaced"
+                    + " (merge, copy).",
+            "--filter and --top bound the label cardinality: only the regions named by the filter, of those the"
+                    + " N hottest by total kernel time, are exported; per-file metrics cover the whole file.",
         })
 final class ExportCommand implements Callable<Integer> {
     @Spec
@@ -61,6 +69,13 @@ final class ExportCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "OUT", description = "write to OUT atomically instead of standard output")
     Path output;
 
+    @Mixin
+    RegionFilter filter;
+
+    @Option(names = "--top", paramLabel = "N",
+            description = "export only the N hottest regions by total kernel time (after --filter; default: all)")
+    Integer top;
+
     @Override
     public Integer call() throws Exception {
         if (!prometheus) {
@@ -69,9 +84,17 @@ final class ExportCommand implements Callable<Integer> {
         if (output != null) {
             OutputFile.checkWritablePath(output);
         }
+        if (top != null && top < 0) {
+            throw new ParameterException(spec.commandLine(), "--top must be >= 0, not " + top);
+        }
         MetricSnapshots metrics;
         try (HintStore store = files.openReadOnly(file)) {
-            metrics = metrics(file.toString(), store.info(), store.snapshot());
+            HintSnapshot snapshot = store.snapshot();
+            List<RegionRecord> regions = filter.apply(snapshot.regions());
+            if (top != null && top < regions.size()) {
+                regions = regions.stream().sorted(RegionOrder.TOTAL_NS.comparator()).limit(top).toList();
+            }
+            metrics = metrics(file.toString(), store.info(), snapshot, regions);
         }
         ByteArrayOutputStream text = new ByteArrayOutputStream();
         write(text, metrics);
@@ -94,23 +117,40 @@ final class ExportCommand implements Callable<Integer> {
         return ExitCode.OK;
     }
 
+    @SuppressWarnings("deprecation") // setTimestampsInMs: deprecated as the millisecond default goes; false is what stays
     static void write(OutputStream out, MetricSnapshots metrics) throws IOException {
-        PrometheusTextFormatWriter.create().write(out, metrics, EscapingScheme.UNDERSCORE_ESCAPING);
+        // _created of the per-file counters: the file's creation time, so a replaced file reads as a new series start;
+        // in seconds, as Prometheus reads _created (the writer's default, milliseconds, is the sample timestamps' unit).
+        PrometheusTextFormatWriter.builder().setIncludeCreatedTimestamps(true).setTimestampsInMs(false).build()
+                .write(out, metrics, EscapingScheme.UNDERSCORE_ESCAPING);
     }
 
-    /** The metric families: per-region series labelled {file, region}, per-file series labelled {file}. */
-    static MetricSnapshots metrics(String file, HintFileInfo info, HintSnapshot snapshot) {
-        List<RegionRecord> regions = snapshot.regions();
+    /**
+     * The metric families: per-region series labelled {file, region} for {@code regions}, per-file series
+     * labelled {file} for the whole file.
+     *
+     * <p>Why the per-region totals are gauges: they are the state of a profile, not a count of events
+     * since a start. {@code decay} scales them down in place and an evicted region that comes back starts
+     * again from one dispatch; typed as counters, every such drop would be taken for a reset and
+     * {@code rate()} would count the whole remaining value as new increase. The per-file counters never
+     * go down while the file exists; a new file (merge, copy) has a new creation time, their
+     * {@code _created}.
+     */
+    static MetricSnapshots metrics(String file, HintFileInfo info, HintSnapshot snapshot, List<RegionRecord> regions) {
+        long created = info.created().toEpochMilli();
         List<MetricSnapshot> families = new ArrayList<>();
-        families.add(regionCounter("hintmap_region_dispatches", "Kernel dispatches recorded for the region.",
+        families.add(regionGauge("hintmap_region_dispatches",
+                "Kernel dispatches recorded for the region (a gauge: decay and eviction lower it).",
                 file, regions, RegionRecord::dispatchCount));
-        families.add(regionCounter("hintmap_region_kernel_seconds", "Total kernel time recorded for the region.",
+        families.add(regionGauge("hintmap_region_kernel_seconds",
+                "Total kernel time recorded for the region (a gauge: decay and eviction lower it).",
                 file, regions, r -> r.kernelNsTotal() / 1e9));
         families.add(regionGauge("hintmap_region_kernel_max_seconds", "Longest kernel time recorded for the region.",
                 file, regions, r -> r.kernelNsMax() / 1e9));
         families.add(regionGauge("hintmap_region_kernel_mean_seconds", "Mean kernel time of the region.",
                 file, regions, r -> r.meanKernelNs() / 1e9));
-        families.add(regionCounter("hintmap_region_bytes", "Bytes touched by the region's dispatches.",
+        families.add(regionGauge("hintmap_region_bytes",
+                "Bytes touched by the region's dispatches (a gauge: decay and eviction lower it).",
                 file, regions, RegionRecord::bytesTotal));
         families.add(regionGauge("hintmap_region_hot", "1 when the region's mean kernel time reaches the hot threshold.",
                 file, regions, r -> r.meanKernelNs() >= snapshot.hotThresholdNs() ? 1 : 0));
@@ -122,23 +162,15 @@ final class ExportCommand implements Callable<Integer> {
                 file, info.hotThresholdNs() / 1e9));
         families.add(fileGauge("hintmap_writers", "Writer processes attached to the file.", file,
                 StatCommand.liveWriters(info))); // as stat counts them: running ones
-        families.add(fileCounter("hintmap_evictions", "Regions evicted since the file was created.", file, info.evictions()));
+        families.add(fileCounter("hintmap_evictions", "Regions evicted since the file was created.", file, info.evictions(),
+                created));
         families.add(fileCounter("hintmap_dropped_inserts", "New regions dropped because the index had no room.", file,
-                info.droppedInserts()));
+                info.droppedInserts(), created));
         families.add(fileCounter("hintmap_recoveries", "Structural changes of crashed writers repaired.", file,
-                info.recoveries()));
-        families.add(fileCounter("hintmap_stolen_locks", "Locks taken over from crashed writers.", file, info.stolenLocks()));
+                info.recoveries(), created));
+        families.add(fileCounter("hintmap_stolen_locks", "Locks taken over from crashed writers.", file, info.stolenLocks(),
+                created));
         return new MetricSnapshots(families);
-    }
-
-    private static CounterSnapshot regionCounter(String name, String help, String file, List<RegionRecord> regions,
-            ToDoubleFunction<RegionRecord> value) {
-        CounterSnapshot.Builder b = CounterSnapshot.builder().name(name).help(help);
-        for (RegionRecord r : regions) {
-            b.dataPoint(CounterDataPointSnapshot.builder().labels(Labels.of("file", file, "region", r.name()))
-                    .value(value.applyAsDouble(r)).build());
-        }
-        return b.build();
     }
 
     private static GaugeSnapshot regionGauge(String name, String help, String file, List<RegionRecord> regions,
@@ -156,8 +188,9 @@ final class ExportCommand implements Callable<Integer> {
                 .dataPoint(GaugeDataPointSnapshot.builder().labels(Labels.of("file", file)).value(value).build()).build();
     }
 
-    private static CounterSnapshot fileCounter(String name, String help, String file, double value) {
+    private static CounterSnapshot fileCounter(String name, String help, String file, double value, long createdMillis) {
         return CounterSnapshot.builder().name(name).help(help)
-                .dataPoint(CounterDataPointSnapshot.builder().labels(Labels.of("file", file)).value(value).build()).build();
+                .dataPoint(CounterDataPointSnapshot.builder().labels(Labels.of("file", file)).value(value)
+                        .createdTimestampMillis(createdMillis).build()).build();
     }
 }

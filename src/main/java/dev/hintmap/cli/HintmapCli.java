@@ -21,11 +21,12 @@ import picocli.CommandLine.Command;
 @Command(name = "hintmap",
         mixinStandardHelpOptions = true,
         versionProvider = HintmapCli.Version.class,
-        description = "Create, inspect, watch, merge, copy, age, verify and export hint files (see docs/FORMAT.md).",
+        description = "Create, inspect, watch, merge, copy, age, verify, compare and export hint files (see docs/FORMAT.md).",
         subcommands = {
             StatCommand.class, TopCommand.class, DumpCommand.class, MergeCommand.class, CopyCommand.class,
             CreateCommand.class,
-            DecayCommand.class, VerifyCommand.class, ExportCommand.class, DemoCommand.class, CommandLine.HelpCommand.class,
+            DecayCommand.class, VerifyCommand.class, ExportCommand.class, DiffCommand.class, DemoCommand.class,
+            CompletionCommand.class, CommandLine.HelpCommand.class,
         },
         footerHeading = "%nExit status:%n",
         footer = {

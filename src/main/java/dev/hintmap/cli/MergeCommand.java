@@ -1,13 +1,10 @@
 package dev.hintmap.cli;
 
-import dev.hintmap.HintFileInfo;
-import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +24,9 @@ import picocli.CommandLine.Spec;
             "Writes a new file: per region, dispatch counts, kernel"
                     + " and byte totals add (saturating at 2^63-1) and the maximum is the largest. When there are"
                     + " more regions than the output's capacity, the hottest by total kernel time are kept.",
+            "An input may be the JSON of dump --format json instead of a hint file (a text profile: edit, keep"
+                    + " in version control, merge back); it is checked strictly, and a malformed one is not a usable"
+                    + " profile (exit 3).",
             "The inputs are read in place (read-only) and may be in use; OUT is written to a temporary file and"
                     + " renamed into place, so readers see the old file or the complete new one. An OUT that live"
                     + " writers are attached to is not replaced (exit 1) without --replace-live: they would keep"
@@ -41,7 +41,8 @@ final class MergeCommand implements Callable<Integer> {
     @Mixin
     FileArgs files;
 
-    @Parameters(paramLabel = "IN", arity = "1..*", description = "input hint files")
+    @Parameters(paramLabel = "IN", arity = "1..*",
+            description = "input hint files, or JSON written by dump --format json (named *.json or starting with {)")
     List<Path> inputs;
 
     @Option(names = {"-o", "--output"}, paramLabel = "OUT", required = true, description = "the merged hint file to write")
@@ -89,25 +90,19 @@ final class MergeCommand implements Callable<Integer> {
         for (int i = 0; i < inputs.size(); i++) {
             Path in = inputs.get(i);
             String label = "[" + (i + 1) + "/" + inputs.size() + "] " + in;
-            List<RegionRecord> regions = new ArrayList<>();
-            try (HintStore store = files.openReadOnly(in)) {
-                HintFileInfo info = store.info();
-                outCapacity = Math.max(outCapacity, info.capacity());
-                maxNameBytes = Math.max(maxNameBytes, info.maxNameBytes());
-                if (threshold == null) {
-                    threshold = info.hotThresholdNs();
-                } else if (hotThresholdNs == null && threshold != info.hotThresholdNs()) {
-                    progress.step("merge: warning: " + in + " has hot threshold " + info.hotThresholdNs()
-                            + " ns; OUT keeps " + threshold + " ns (set it with --hot-threshold-ns)");
+            ProfileInput profile = ProfileInput.read(in, files, n -> {
+                if (n % PROGRESS_EVERY == 0) {
+                    progress.update("merge: reading " + label + ": " + Units.count(n) + " regions");
                 }
-                int expected = info.regions();
-                store.forEach(r -> {
-                    regions.add(r);
-                    if (regions.size() % PROGRESS_EVERY == 0) {
-                        progress.update("merge: reading " + label + ": " + Units.count(regions.size()) + " of ~"
-                                + Units.count(expected) + " regions");
-                    }
-                });
+            });
+            List<RegionRecord> regions = profile.regions();
+            outCapacity = Math.max(outCapacity, profile.capacity());
+            maxNameBytes = Math.max(maxNameBytes, profile.maxNameBytes());
+            if (threshold == null) {
+                threshold = profile.hotThresholdNs();
+            } else if (hotThresholdNs == null && threshold != profile.hotThresholdNs()) {
+                progress.step("merge: warning: " + in + " has hot threshold " + profile.hotThresholdNs()
+                        + " ns; OUT keeps " + threshold + " ns (set it with --hot-threshold-ns)");
             }
             double weight = weightOf.getOrDefault(in, 1.0);
             merger.add(regions, weight);

@@ -57,6 +57,9 @@ final class TopCommand implements Callable<Integer> {
                     + " ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
     By by;
 
+    @Mixin
+    RegionFilter filter;
+
     @Option(names = "--watch", description = "refresh in place until q, Ctrl-C or --iterations")
     boolean watch;
 
@@ -133,7 +136,7 @@ final class TopCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         if (!watch) {
             try (HintStore store = files.openReadOnly(file)) {
-                for (String line : TopView.render(store.snapshot(), null, limit, by.order, 0)) {
+                for (String line : TopView.render(store.snapshot(), null, limit, by.order, 0, filter::test)) {
                     out.println(line);
                 }
             }
@@ -145,7 +148,7 @@ final class TopCommand implements Callable<Integer> {
             WatchScreen.run(out, intervalMs, iterations, by.order, () -> snapshotFollowingReplacement(store),
                     (now, previous, order, width, height) -> {
                         int rows = height > 0 ? Math.max(1, Math.min(limit, height - 5)) : limit;
-                        return TopView.render(now, previous, rows, order, width);
+                        return TopView.render(now, previous, rows, order, width, filter::test);
                     });
         } finally {
             store[0].close();

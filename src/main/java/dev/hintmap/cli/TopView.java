@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * One screen of {@code hintmap top}: the hottest regions of a snapshot and, given the previous
@@ -29,6 +30,16 @@ final class TopView {
      * @param order what "hottest" means
      */
     static List<String> render(HintSnapshot current, HintSnapshot previous, int limit, RegionOrder order, int width) {
+        return render(current, previous, limit, order, width, name -> true);
+    }
+
+    /**
+     * As above, with only the regions whose name {@code selected} accepts in the table; the summary
+     * line and each row's share stay those of the whole file, so a filtered view still says how much
+     * of the GPU time its regions take.
+     */
+    static List<String> render(HintSnapshot current, HintSnapshot previous, int limit, RegionOrder order, int width,
+            Predicate<String> selected) {
         List<String> lines = new ArrayList<>();
         long totalNs = 0;
         long totalCount = 0;
@@ -65,7 +76,9 @@ final class TopView {
                 : new Table(">#", "REGION", "HOT", ">DISPATCHES", ">RATE", ">GPU", ">TOTAL", ">SHARE", ">MEAN", ">MAX",
                         ">MEAN BYTES");
         int rank = 0;
-        for (RegionRecord r : current.hottest(limit, order)) {
+        List<RegionRecord> shown = current.regions().stream().filter(r -> selected.test(r.name()))
+                .sorted(order.comparator()).limit(limit).toList(); // the order of HintSnapshot.hottest
+        for (RegionRecord r : shown) {
             rank++;
             String hot = r.meanKernelNs() >= current.hotThresholdNs() ? "HOT" : "";
             String share = Units.percent(totalNs == 0 ? Double.NaN : (double) r.kernelNsTotal() / totalNs);
@@ -84,7 +97,11 @@ final class TopView {
         }
         lines.addAll(table.lines(width));
         if (table.size() == 0) {
-            lines.add("(no regions recorded yet)");
+            if (current.size() == 0) {
+                lines.add("(no regions recorded yet)");
+            } else if (limit > 0) {
+                lines.add("(no region matches the filter)");
+            }
         }
         return lines;
     }

@@ -34,7 +34,7 @@ class CliErrorsTest {
     static final List<String> COMMANDS_READING_A_FILE = List.of(
             "stat FILE", "stat --json FILE", "top FILE", "top --watch --iterations 1 FILE", "dump FILE",
             "merge FILE -o OUT", "copy FILE OUT", "decay --factor 0.5 FILE", "verify FILE",
-            "export --prometheus FILE");
+            "export --prometheus FILE", "diff FILE FILE");
 
     /** The four inputs of the issue that are no usable hint file. */
     enum Unusable {

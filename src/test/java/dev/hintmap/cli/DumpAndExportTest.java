@@ -110,12 +110,13 @@ class DumpAndExportTest {
     }
 
     @Test
-    void prometheusExportIsValidTextFormatWithEveryRegionAndItsValues() {
+    void prometheusExportIsValidTextFormatWithEveryRegionAndItsValues() throws Exception {
         String text = Cli.run("export", "--prometheus", file.toString()).expect(0).out();
         Map<String, PrometheusTextParser.Family> families = PrometheusTextParser.parse(text);
-        PrometheusTextParser.Family dispatches = families.get("hintmap_region_dispatches_total");
-        assertEquals("counter", dispatches.type());
-        assertEquals("Kernel dispatches recorded for the region.", dispatches.help());
+        PrometheusTextParser.Family dispatches = families.get("hintmap_region_dispatches");
+        assertEquals("gauge", dispatches.type(), "decay lowers it: not a counter");
+        assertEquals("Kernel dispatches recorded for the region (a gauge: decay and eviction lower it).",
+                dispatches.help());
         Map<String, Double> byRegion = new HashMap<>();
         for (PrometheusTextParser.Sample s : dispatches.samples()) {
             assertEquals(file.toString(), s.labels().get("file"));
@@ -124,18 +125,23 @@ class DumpAndExportTest {
         Map<String, Double> want = new HashMap<>();
         expected.forEach((name, r) -> want.put(name, (double) r.dispatchCount()));
         assertEquals(want, byRegion, "every region, names unescaped exactly");
-        for (PrometheusTextParser.Sample s : families.get("hintmap_region_kernel_seconds_total").samples()) {
+        for (PrometheusTextParser.Sample s : families.get("hintmap_region_kernel_seconds").samples()) {
             assertEquals(expected.get(s.labels().get("region")).kernelNsTotal() / 1e9, s.value(), 1e-9);
         }
         for (PrometheusTextParser.Sample s : families.get("hintmap_region_hot").samples()) {
             assertEquals(expected.get(s.labels().get("region")).meanKernelNs() >= 5_000 ? 1.0 : 0.0, s.value());
         }
         assertEquals("gauge", families.get("hintmap_region_kernel_max_seconds").type());
-        assertEquals("counter", families.get("hintmap_region_bytes_total").type());
+        assertEquals("gauge", families.get("hintmap_region_bytes").type());
         assertEquals(20.0, families.get("hintmap_regions").samples().get(0).value());
         assertEquals(256.0, families.get("hintmap_capacity_regions").samples().get(0).value());
         assertEquals(5e-6, families.get("hintmap_hot_threshold_seconds").samples().get(0).value());
         assertEquals("counter", families.get("hintmap_evictions_total").type());
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
+            assertEquals(store.info().created().toEpochMilli() / 1e3,
+                    families.get("hintmap_evictions_created").samples().get(0).value(), 1e-3,
+                    "a per-file counter starts at the file's creation");
+        }
     }
 
     @Test

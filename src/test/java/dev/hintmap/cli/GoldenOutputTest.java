@@ -21,16 +21,19 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class GoldenOutputTest {
     /** Command lines (FILE stands for the file) and the golden file each must print. */
-    static final Map<String, List<String>> COMMANDS = new TreeMap<>(Map.of(
-            "top-total.txt", List.of("top", "-n", "8", "FILE"),
-            "top-mean.txt", List.of("top", "--by", "mean", "-n", "5", "FILE"),
-            "top-count.txt", List.of("top", "--by", "count", "-n", "5", "FILE"),
-            "top-max.txt", List.of("top", "--by", "max", "-n", "5", "FILE"),
-            "dump-table.txt", List.of("dump", "FILE"),
-            "dump.csv", List.of("dump", "--format", "csv", "--sort", "total", "FILE"),
-            "dump.json", List.of("dump", "--format", "json", "FILE"),
-            "export.prom", List.of("export", "--prometheus", "FILE"),
-            "verify.txt", List.of("verify", "FILE")));
+    static final Map<String, List<String>> COMMANDS = new TreeMap<>(Map.ofEntries(
+            Map.entry("top-total.txt", List.of("top", "-n", "8", "FILE")),
+            Map.entry("top-mean.txt", List.of("top", "--by", "mean", "-n", "5", "FILE")),
+            Map.entry("top-count.txt", List.of("top", "--by", "count", "-n", "5", "FILE")),
+            Map.entry("top-max.txt", List.of("top", "--by", "max", "-n", "5", "FILE")),
+            Map.entry("dump-table.txt", List.of("dump", "FILE")),
+            Map.entry("dump.csv", List.of("dump", "--format", "csv", "--sort", "total", "FILE")),
+            Map.entry("dump.json", List.of("dump", "--format", "json", "FILE")),
+            Map.entry("export.prom", List.of("export", "--prometheus", "FILE")),
+            Map.entry("verify.txt", List.of("verify", "FILE")),
+            Map.entry("top-filter.txt", List.of("top", "--filter", "^(gemm|conv)", "FILE")),
+            Map.entry("dump-filter.txt", List.of("dump", "--filter", "attn|softmax", "--sort", "total", "FILE")),
+            Map.entry("export-top.prom", List.of("export", "--prometheus", "--filter", "_", "--top", "2", "FILE"))));
 
     @TempDir
     Path dir;
@@ -50,11 +53,12 @@ class GoldenOutputTest {
         return Cli.run(args).expect(ExitCode.OK).out();
     }
 
-    /** The output with the file's path and every time of day / timestamp replaced by fixed words. */
+    /** The output with the file's path and every time of day / timestamp (a counter's _created) replaced by fixed words. */
     static String mask(String output, Path file) {
         return output.replace(file.toString(), "FILE")
                 .replaceAll("\\b\\d{2}:\\d{2}:\\d{2}\\b", "HH:MM:SS")
-                .replaceAll("\"takenAt\" : \"[^\"]+\"", "\"takenAt\" : \"TIME\"");
+                .replaceAll("\"takenAt\" : \"[^\"]+\"", "\"takenAt\" : \"TIME\"")
+                .replaceAll("(?m)^(\\w+_created\\{[^}]*\\}) \\S+$", "$1 CREATED");
     }
 
     private static String golden(String name) throws IOException {

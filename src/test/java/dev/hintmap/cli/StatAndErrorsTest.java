@@ -136,7 +136,8 @@ class StatAndErrorsTest {
     @Test
     void helpListsEveryCommandAndEachCommandHasHelp() {
         String help = Cli.run("--help").expect(ExitCode.OK).out();
-        for (String command : new String[] {"stat", "top", "dump", "merge", "copy", "create", "decay", "verify", "export", "demo"}) {
+        for (String command : new String[] {"stat", "top", "dump", "merge", "copy", "create", "decay", "verify", "export", "diff", "demo",
+                "completion"}) {
             assertTrue(help.contains("  " + command + " "), command + " in\n" + help);
             String own = Cli.run(command, "--help").expect(ExitCode.OK).out();
             assertTrue(own.startsWith("Usage: hintmap " + command), own);

@@ -1,0 +1,192 @@
+package dev.hintmap.cli;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.hintmap.HintFileException;
+import dev.hintmap.HintFileInfo;
+import dev.hintmap.HintStore;
+import dev.hintmap.HintStoreOptions;
+import dev.hintmap.RegionRecord;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * One profile read whole for {@code merge} and {@code diff}: a hint file, or the JSON that
+ * {@code dump --format json} writes (a text profile that round-trips, as llvm-profdata's text format
+ * does). A JSON dump is recognised by its name ending in {@code .json} or by its first non-blank
+ * byte being <code>{</code> (a hint file starts with its magic, FORMAT.md §3.1).
+ *
+ * <p>A JSON dump is read strictly: one object, no trailing content, no duplicate keys, a
+ * {@code regions} array whose every element has {@code name}, {@code dispatchCount},
+ * {@code kernelNsTotal}, {@code kernelNsMax} and {@code bytesTotal} as a record a sequence of samples
+ * can produce (count at least 1, total / count &lt;= max &lt;= total), each name once. The derived
+ * fields ({@code meanKernelNs}, {@code meanBytes}, {@code hot}) and {@code file} and {@code takenAt} are
+ * ignored. Anything else is a {@link HintFileException} of problem {@code NOT_A_HINT_FILE}: the input
+ * is not a usable profile (exit 3), as a damaged hint file is.
+ *
+ * @param capacity the capacity the profile was recorded with
+ * @param maxNameBytes the longest region name its file accepts (a JSON dump: the longest name, at least
+ *     the default)
+ * @param hotThresholdNs its hot threshold
+ * @param regions its regions
+ */
+record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<RegionRecord> regions) {
+    private static final JsonMapper JSON = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+
+    /** Reads {@code path}, a hint file (opened read-only by {@code files}) or a JSON dump. */
+    static ProfileInput read(Path path, FileArgs files, Consumer<Integer> progress) throws IOException {
+        if (isJsonDump(path, files)) {
+            return readJson(path);
+        }
+        List<RegionRecord> regions = new ArrayList<>();
+        try (HintStore store = files.openReadOnly(path)) {
+            HintFileInfo info = store.info();
+            store.forEach(r -> {
+                regions.add(r);
+                progress.accept(regions.size());
+            });
+            return new ProfileInput(info.capacity(), info.maxNameBytes(), info.hotThresholdNs(), regions);
+        }
+    }
+
+    /**
+     * Whether {@code path} holds a JSON dump. A path that cannot be read here (missing, a symbolic link
+     * not accepted) is left to the hint-file opener, which names the problem.
+     */
+    static boolean isJsonDump(Path path, FileArgs files) {
+        if (!files.followSymlinks && Files.isSymbolicLink(path)) {
+            return false;
+        }
+        if (path.getFileName() != null && path.getFileName().toString().endsWith(".json")) {
+            return true;
+        }
+        if (!Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS) && !files.followSymlinks) {
+            return false;
+        }
+        try (InputStream in = Files.newInputStream(path)) {
+            byte[] head = in.readNBytes(256);
+            for (byte b : head) {
+                if (b == '{') {
+                    return true;
+                }
+                if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
+                    return false;
+                }
+            }
+            return false;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    static ProfileInput readJson(Path path) throws IOException {
+        JsonNode root;
+        try (InputStream in = Files.newInputStream(path)) {
+            root = JSON.readTree(in);
+        } catch (JacksonException e) {
+            JsonLocation at = e.getLocation();
+            String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
+            throw bad(path, null, "not a valid JSON dump: " + plain(e.getOriginalMessage()) + where, e);
+        }
+        if (root == null || !root.isObject()) {
+            throw bad(path, null, "not a JSON dump: expected one object as written by dump --format json");
+        }
+        int capacity = (int) number(path, root, "capacity", 0, HintStoreOptions.MAX_CAPACITY,
+                HintStoreOptions.DEFAULT_CAPACITY);
+        long threshold = number(path, root, "hotThresholdNs", 0, Long.MAX_VALUE, HintStoreOptions.DEFAULT_HOT_THRESHOLD_NS);
+        JsonNode array = root.get("regions");
+        if (array == null || !array.isArray()) {
+            throw bad(path, "regions", "not a JSON dump: no \"regions\" array");
+        }
+        List<RegionRecord> regions = new ArrayList<>(array.size());
+        Set<String> seen = new HashSet<>();
+        int longest = HintStoreOptions.DEFAULT_MAX_NAME_BYTES;
+        for (int i = 0; i < array.size(); i++) {
+            JsonNode r = array.get(i);
+            String field = "regions[" + i + "]";
+            if (!r.isObject() || r.get("name") == null || !r.get("name").isTextual()) {
+                throw bad(path, field, "a region must be an object with a string \"name\"");
+            }
+            String name = r.get("name").asText();
+            byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
+            if (!StandardCharsets.UTF_8.newEncoder().canEncode(name) || utf8.length == 0
+                    || utf8.length > HintStoreOptions.MAX_NAME_BYTES_LIMIT) {
+                throw bad(path, field + ".name", "a region name must be well-formed text of 1 to "
+                        + HintStoreOptions.MAX_NAME_BYTES_LIMIT + " UTF-8 bytes");
+            }
+            if (!seen.add(name)) {
+                throw bad(path, field + ".name", "region " + Table.printable(name) + " appears twice");
+            }
+            long count = number(path, r, "dispatchCount", field);
+            long total = number(path, r, "kernelNsTotal", field);
+            long max = number(path, r, "kernelNsMax", field);
+            long bytes = number(path, r, "bytesTotal", field);
+            if (count < 1 || max > total || total / count > max) {
+                throw bad(path, field, "region " + Table.printable(name) + " cannot come from any sequence of samples:"
+                        + " it needs dispatchCount >= 1 and kernelNsTotal / dispatchCount <= kernelNsMax <= kernelNsTotal");
+            }
+            regions.add(new RegionRecord(name, count, total, max, bytes));
+            longest = Math.max(longest, utf8.length);
+        }
+        return new ProfileInput(capacity, longest, threshold, regions);
+    }
+
+    /** Jackson's first message line without its notes on Java types and features (not the user's words). */
+    private static String plain(String message) {
+        String line = message == null ? "" : message.lines().findFirst().orElse("");
+        return line.replaceAll(" \\(start marker at \\[Source: [^;]*; (line: \\d+, column: \\d+)\\]\\)", " (opened at $1)")
+                .replaceAll(" \\(bound as `[^`]*`\\)", "")
+                .replaceAll(": not allowed as per `[^`]*`", "");
+    }
+
+    /** A required non-negative integer field of a region. */
+    private static long number(Path path, JsonNode region, String name, String where) throws HintFileException {
+        JsonNode v = region.get(name);
+        if (v == null) {
+            throw bad(path, where + "." + name, "a required field is missing");
+        }
+        return number(path, region, name, 0, Long.MAX_VALUE, 0, where + ".");
+    }
+
+    /** An optional integer field of the dump itself. */
+    private static long number(Path path, JsonNode node, String name, long min, long max, long absent)
+            throws HintFileException {
+        return number(path, node, name, min, max, absent, "");
+    }
+
+    private static long number(Path path, JsonNode node, String name, long min, long max, long absent, String prefix)
+            throws HintFileException {
+        JsonNode v = node.get(name);
+        if (v == null) {
+            return absent;
+        }
+        if (!v.isIntegralNumber() || !v.canConvertToLong() || v.asLong() < min || v.asLong() > max) {
+            throw bad(path, prefix + name, "must be an integer in [" + min + ", " + max + "], not " + v);
+        }
+        return v.asLong();
+    }
+
+    private static HintFileException bad(Path path, String field, String detail) {
+        return bad(path, field, detail, null);
+    }
+
+    private static HintFileException bad(Path path, String field, String detail, Throwable cause) {
+        return new HintFileException(path, HintFileException.Problem.NOT_A_HINT_FILE, field, detail, cause);
+    }
+}
