@@ -19,12 +19,14 @@
 #   5 hintmap verify OK on both files
 #   6 a Java reader (hintmap dump) saw collector records while the driver was still running
 set -u
+set -f # names like "float const*" are split by `set --` below, never globbed
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 B=$here/build
 N=${GPU_CHECK_DISPATCHES:-20000}
 TOL_PCT=${GPU_CHECK_TOL_PCT:-10}
 TOL_US=${GPU_CHECK_TOL_US:-10}
+LIMIT_S=${GPU_CHECK_LIMIT_S:-300} # the driver run is killed after this (a hang, e.g. at the exit flush, is a FAIL)
 W=$(mktemp -d /tmp/hm-gpu-check.XXXXXX)
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
@@ -46,7 +48,7 @@ elif [ "${GPU_CHECK_NO_JAVA:-0}" != 1 ]; then fail "no target/hintmap.jar (./mvn
 echo "== hm-cuda-driver -n $N with CUDA_INJECTION64_PATH=$B/libhintmap_cupti.so"
 CUDA_INJECTION64_PATH=$B/libhintmap_cupti.so HINTMAP_FILE=$W/cupti.hints HINTMAP_NAME=demangled+grid \
   HINTMAP_VERBOSE=1 HINTMAP_FLUSH_MS=100 HINTMAP_CAPACITY=256 \
-  "$B/hm-cuda-driver" -f "$W/driver.hints" -n "$N" >"$W/driver.out" 2>"$W/driver.err" &
+  timeout -k 10 "$LIMIT_S" "$B/hm-cuda-driver" -f "$W/driver.hints" -n "$N" >"$W/driver.out" 2>"$W/driver.err" &
 pid=$!
 live=0 polls=0
 if [ $java_ok = 1 ]; then
@@ -55,19 +57,21 @@ if [ $java_ok = 1 ]; then
     [ -f "$W/cupti.hints" ] || continue
     c=$("$root/hintmap" dump "$W/cupti.hints" --format json 2>/dev/null | grep -o '"dispatch_count" *: *[0-9]*' | awk -F: '{s+=$2} END {print s+0}')
     polls=$((polls + 1))
+    [ $polls -lt 120 ] || break
     if kill -0 $pid 2>/dev/null && [ "${c:-0}" -gt 0 ]; then live=$c; echo "live: Java reader sees $c dispatches while the driver runs"; break; fi
   done
 fi
 wait $pid; rc=$?
 cat "$W/driver.err"
 if [ $rc -ne 0 ]; then
+  [ $rc -eq 124 ] || [ $rc -eq 137 ] && echo "FAIL: hm-cuda-driver killed after ${LIMIT_S}s (GPU_CHECK_LIMIT_S)"
   echo "FAIL: hm-cuda-driver exited $rc (no GPU here?): nothing to compare"
   echo "gpu-check: FAILED (files in $W)"; exit 1
 fi
 grep -q '^hintmap-cupti: recording into' "$W/driver.err" || fail "the collector did not start (see above)"
 exitline=$(grep '^hintmap-cupti: exit:' "$W/driver.err")
 [ -n "$exitline" ] || fail "no exit line from the collector (not flushed at exit?)"
-for k in cupti_dropped store_dropped store_errors skipped_negative buffers_refused; do
+for k in cupti_dropped store_dropped store_errors skipped_negative buffers_refused incomplete_buffers; do
   case $exitline in *" $k=0"*) ;; *) fail "collector: $k not 0: $exitline" ;; esac
 done
 

@@ -3,8 +3,8 @@
 #
 #   make cupti        build/libhintmap_cupti.so (when the CUPTI headers exist; part of `make all`)
 #   make cupti-test   GPU-free tests (part of `make test`): translation under ASan+UBSan, dlopen +
-#                     InitializeInjection without a driver, exported symbols, hm-cuda-driver's
-#                     arguments. Where the CUPTI headers and nvcc are missing: one SKIP line.
+#                     InitializeInjection without a driver, the buffer path driven by a stand-in
+#                     libcupti, exported symbols, hm-cuda-driver's arguments. Where the CUPTI headers and nvcc are missing: one SKIP line.
 #
 # The collector is C11 built with gcc; it needs CUPTI's headers (cupti.h includes cuda.h) but no
 # library at link time: libcupti is dlopen'ed at run time (HINTMAP_CUPTI_LIB, libcupti.so.13,
@@ -36,13 +36,20 @@ $(CUPTI_SO): $(CUPTI_SRC) $(CUPTI_HDR) cupti/exports.map $(BUILD)/libhintmap.a |
 $(BUILD)/test_translate_asan: cupti/test_translate.c cupti/hmc_translate.c $(CUPTI_HDR) $(LIB_SRC) $(LIB_HDR) | $(BUILD)
 	$(CC) $(CUPTI_CPPFLAGS) -Isrc $(CSTD) $(WARN) -O1 -g $(ASAN) cupti/test_translate.c cupti/hmc_translate.c $(LIB_SRC) -o $@ -ldl $(LDLIBS)
 
+# A stand-in libcupti (cupti/fake_cupti.c) that drives the collector's buffer path without a GPU.
+$(BUILD)/libfake_cupti.so: cupti/fake_cupti.c | $(BUILD)
+	$(CC) $(CUPTI_CPPFLAGS) $(CSTD) $(WARN) $(OPT) -fPIC -shared $< -o $@
+
+$(BUILD)/test_collector: cupti/test_collector.c $(BUILD)/libhintmap.a include/hintmap.h | $(BUILD)
+	$(CC) $(CUPTI_CPPFLAGS) $(CSTD) $(WARN) $(OPT) $< $(BUILD)/libhintmap.a -o $@ -ldl $(LDLIBS)
+
 $(BUILD)/test_load: cupti/test_load.c | $(BUILD)
 	$(CC) $(CSTD) $(WARN) $(OPT) $< -o $@ -ldl
 
 CUPTI_SKIP_C := $(if $(CUPTI_INC),,no CUPTI headers (cupti_activity.h under $(CUDA_HOME)/include or extras/CUPTI/include): the collector's tests not run)
 CUPTI_SKIP_D := $(if $(HAVE_NVCC),,no nvcc ($(NVCC)): hm-cuda-driver's tests not run)
 CUPTI_SKIP := $(strip $(CUPTI_SKIP_C)$(if $(CUPTI_SKIP_C),$(if $(CUPTI_SKIP_D),; ))$(CUPTI_SKIP_D))
-CUPTI_TEST_DEPS := $(if $(CUPTI_INC),$(CUPTI_SO) $(BUILD)/test_translate_asan $(BUILD)/test_load) $(CUDA_BIN)
+CUPTI_TEST_DEPS := $(if $(CUPTI_INC),$(CUPTI_SO) $(BUILD)/test_translate_asan $(BUILD)/test_load $(BUILD)/libfake_cupti.so $(BUILD)/test_collector) $(CUDA_BIN)
 CUPTI_TMP := $(BUILD)/cupti-test.d
 # Where a driver is present (a GPU machine) the "cannot record" case is a real start instead:
 # HINTMAP_VERBOSE=1 makes it the one line "recording into ...".
@@ -64,6 +71,8 @@ ifneq ($(CUPTI_INC),)
 	@if [ -e /dev/nvidiactl ]; then echo "(a driver is present: the no-driver case above was a real start)"; \
 	 elif [ -e $(CUPTI_TMP)/a.hints ] || [ -e $(CUPTI_TMP)/b.hints ]; then \
 	    echo "cupti-test: a hint file was created although CUPTI refused"; exit 1; fi
+	@echo "== CUPTI collector: buffer path with a stand-in libcupti (cache, name reuse, drops, exit flush, fork, _exit, failures)"
+	./$(BUILD)/test_collector $(abspath $(CUPTI_SO)) $(abspath $(BUILD)/libfake_cupti.so) $(abspath $(CUPTI_TMP))
 	@echo "== CUPTI collector: exported symbols"
 	@syms=$$(nm -D --defined-only $(CUPTI_SO) | awk '{print $$3}' | sort | tr '\n' ' '); \
 	 if [ "$$syms" != "InitializeInjection " ]; then echo "cupti-test: $(CUPTI_SO) exports: $$syms(want only InitializeInjection)"; exit 1; fi; \

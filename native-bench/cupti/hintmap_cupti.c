@@ -6,8 +6,8 @@
  *   (or LD_PRELOAD=/path/libhintmap_cupti.so)
  *
  * Environment (native-bench/README.md "CUPTI collector"): HINTMAP_FILE, HINTMAP_CAPACITY,
- * HINTMAP_NAME_BYTES, HINTMAP_NAME, HINTMAP_TRANSFERS, HINTMAP_FLUSH_MS, HINTMAP_BUFFER_KB,
- * HINTMAP_VERBOSE, HINTMAP_CUPTI_LIB.
+ * HINTMAP_NAME_BYTES, HINTMAP_NAME, HINTMAP_TRANSFERS, HINTMAP_FLUSH_MS, HINTMAP_EXIT_FLUSH_MS,
+ * HINTMAP_BUFFER_KB, HINTMAP_VERBOSE, HINTMAP_CUPTI_LIB.
  *
  * Design notes
  * - Global state. CUDA's injection model forces it: the driver calls InitializeInjection() with
@@ -22,15 +22,22 @@
  * - Hot path: CUPTI's completion callback (its worker thread, or the thread of a flush) walks a
  *   buffer; each kernel record finds its hm_region handle in a small open-addressing table keyed
  *   by the record's name pointer (CUPTI shares one name string across the records of a kernel)
- *   plus, in demangled+grid mode, the launch shape: no string hashing per dispatch; names are
- *   built and resolved once per key. A mutex serialises completions (hm_region handles are
- *   single-threaded); it is uncontended except while the exit flush overlaps the worker.
+ *   plus, in demangled+grid mode, the launch shape, each hit confirmed by a strcmp with our copy
+ *   of the name (CUPTI documents no lifetime for the string; see record_kernel): no string
+ *   hashing per dispatch; names are built and resolved once per key. A mutex serialises
+ *   completions (hm_region handles are single-threaded); it is uncontended except while the exit
+ *   flush overlaps the worker. No CUPTI function is called with it held.
  * - The application is never blocked: buffers are malloc'ed on request (HINTMAP_BUFFER_KB, default
  *   4 MiB, about 17,000 kernel records each), CUPTI fills and hands them back asynchronously,
  *   HINTMAP_FLUSH_MS (default 200 ms) makes CUPTI's worker deliver partly filled buffers so readers
  *   see live data; a refused allocation only makes CUPTI drop records (counted, reported at exit).
- * - Exit: an atexit handler runs cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), then
- *   closes the store; a forked child never flushes or closes its parent's store.
+ * - Exit: an atexit handler runs cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED) on a
+ *   helper thread and waits for it at most HINTMAP_EXIT_FLUSH_MS (default 5 s; exit() from a CUDA
+ *   callback must not hang), then closes the store under the lock, so a completion running
+ *   concurrently on CUPTI's worker either finishes first or finds the store closed. A forked
+ *   child never flushes or closes its parent's store, nor takes the lock. Without atexit
+ *   (_exit, a signal, abort) the samples already recorded are in the file (a MAP_SHARED mapping),
+ *   the records still in CUPTI's buffers (at most HINTMAP_FLUSH_MS old) are lost.
  */
 #define _GNU_SOURCE
 #include "hmc_translate.h"
@@ -39,11 +46,14 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define HMC_EXPORT __attribute__((visibility("default")))
@@ -70,15 +80,17 @@ typedef struct hmc_key {
 
 typedef struct hmc_entry {
     hmc_key key;
+    char *text;        /* our copy of the name the key's pointer held when the handle was made */
     hm_region *region;
 } hmc_entry;
 
-#define HMC_TABLE_MAX ((size_t)1 << 20) /* cached handles: 1 Mi keys at most, 40 MiB */
+#define HMC_TABLE_MAX ((size_t)1 << 20) /* cached handles: 1 Mi keys at most, 48 MiB + the names */
 #define HMC_TRANSFER_REGIONS 12 /* 11 memcpy names + memset */
 
 typedef struct hmc_stats {
-    uint64_t kernels, transfers, untimed, negative, store_dropped, store_errors, cupti_dropped, buffers_refused,
-        truncated_names, by_name;
+    uint64_t kernels, transfers, untimed, negative, store_dropped, store_errors, cupti_dropped, truncated_names,
+        by_name, name_reused, incomplete;
+    _Atomic uint64_t buffers_refused; /* counted in buffer_requested, outside the lock */
 } hmc_stats;
 
 static struct hmc {
@@ -94,13 +106,18 @@ static struct hmc {
     int transfers;
     size_t buffer_bytes;
     uint32_t flush_ms;
+    uint32_t exit_flush_ms; /* bound on the exit flush; 0: none */
     int verbose;
     hmc_entry *table;
     size_t table_size, table_used; /* power of two; grows at half full */
     hm_region *transfer_regions[HMC_TRANSFER_REGIONS];
     const char *transfer_names[HMC_TRANSFER_REGIONS];
     hmc_stats stats;
-} hmc = {.once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER};
+    /* the exit flush runs on a helper thread so that at_exit can bound its wait */
+    pthread_mutex_t flush_lock;
+    pthread_cond_t flush_done_cv;
+    int flush_done;
+} hmc = {.once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER, .flush_lock = PTHREAD_MUTEX_INITIALIZER};
 
 static const char *cupti_error(CUptiResult r) {
     const char *s = NULL;
@@ -183,6 +200,8 @@ static int load_cupti(void) {
         *(void **)&hmc.cupti.field = dlsym(hmc.cupti.lib, #sym);                            \
         if (hmc.cupti.field == NULL) {                                                       \
             say("CUPTI library lacks %s; not recording", #sym);                              \
+            dlclose(hmc.cupti.lib);                                                          \
+            memset(&hmc.cupti, 0, sizeof hmc.cupti);                                         \
             return -1;                                                                       \
         }                                                                                    \
     } while (0)
@@ -241,7 +260,13 @@ static void count_add(int rc) {
     else if (rc < 0) hmc.stats.store_errors++;
 }
 
-/* Records one kernel sample: through the cached handle, or by name where no handle could be made. */
+/*
+ * Records one kernel sample: through the cached handle, or by name where no handle could be made.
+ * The cache is keyed by CUPTI's name pointer (one string per kernel, shared by its records), but
+ * CUPTI documents no lifetime for that string: a module unloaded (cuModuleUnload, a JIT cache,
+ * Triton, NVRTC) may free it and a later kernel's name may reuse the address. So a hit is
+ * confirmed by comparing the text with our copy (strcmp, no hashing); a mismatch re-makes the entry.
+ */
 static void record_kernel(const hmc_kernel_record *k) {
     hmc_sample smp;
     int rc = hmc_kernel_sample(k, &smp);
@@ -249,7 +274,8 @@ static void record_kernel(const hmc_kernel_record *k) {
     if (rc == HMC_SKIP_NEGATIVE) { hmc.stats.negative++; return; }
     if (rc != HMC_SAMPLE) return;
     hmc.stats.kernels++;
-    hmc_key key = {.name = k->name ? k->name : "", .grid = {0, 0, 0}, .block = {0, 0, 0}};
+    const char *kname = k->name ? k->name : "";
+    hmc_key key = {.name = kname, .grid = {0, 0, 0}, .block = {0, 0, 0}};
     if (hmc.naming.mode == HMC_NAME_DEMANGLED_GRID) {
         key.grid[0] = k->gridX; key.grid[1] = k->gridY; key.grid[2] = k->gridZ;
         key.block[0] = k->blockX; key.block[1] = k->blockY; key.block[2] = k->blockZ;
@@ -258,27 +284,40 @@ static void record_kernel(const hmc_kernel_record *k) {
        keys it holds, and never gets its last empty entry filled (lookups end on an empty one). */
     if (hmc.table_used * 2 >= hmc.table_size && hmc.table_size < HMC_TABLE_MAX) (void)table_grow();
     hmc_entry *e = NULL;
+    int stale = 0;
     if (hmc.table_size != 0) {
         e = table_slot(hmc.table, hmc.table_size, &key);
         if (e->key.name == NULL && hmc.table_used + 1 >= hmc.table_size) e = NULL;
     }
     if (e != NULL && e->key.name != NULL) {
-        count_add(hm_region_add(e->region, smp.kernel_ns, 0));
-        return;
+        if (strcmp(e->text, kname) == 0) {
+            count_add(hm_region_add(e->region, smp.kernel_ns, 0));
+            return;
+        }
+        stale = 1; /* the address now holds another kernel's name */
     }
     char name[HMC_NAME_CAP];
     size_t len;
     int truncated;
     if (hmc_kernel_region_name(k, &hmc.naming, name, &len, &truncated) != 0) { hmc.stats.store_errors++; return; }
     hm_region *r = NULL;
-    if (e != NULL && hm_region_resolve(hmc.store, name, len, &r) == HM_OK) {
+    char *text = e != NULL ? strdup(kname) : NULL;
+    if (text != NULL && hm_region_resolve(hmc.store, name, len, &r) == HM_OK) {
+        if (stale) {
+            hm_region_free(e->region);
+            free(e->text);
+            hmc.stats.name_reused++;
+        } else {
+            hmc.table_used++;
+        }
         e->key = key;
+        e->text = text;
         e->region = r;
-        hmc.table_used++;
         hmc.stats.truncated_names += (uint64_t)truncated;
         count_add(hm_region_add(r, smp.kernel_ns, 0));
         return;
     }
+    free(text);
     hmc.stats.by_name++; /* no memory for a handle: record by name (hashes the name) */
     count_add(hm_record(hmc.store, name, len, smp.kernel_ns, 0));
 }
@@ -323,21 +362,32 @@ static void record_one(const CUpti_Activity *a) {
 /* ---- CUPTI callbacks */
 static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records) {
     *max_records = 0;
-    *buffer = malloc(hmc.buffer_bytes); /* malloc's alignment (16) meets CUPTI's 8 */
+    *buffer = malloc(hmc.buffer_bytes); /* malloc's alignment (16) meets CUPTI's ACTIVITY_RECORD_ALIGNMENT (8) */
     *size = *buffer ? hmc.buffer_bytes : 0;
-    if (*buffer == NULL) __atomic_fetch_add(&hmc.stats.buffers_refused, 1, __ATOMIC_RELAXED);
+    if (*buffer == NULL) atomic_fetch_add_explicit(&hmc.stats.buffers_refused, 1, memory_order_relaxed);
 }
 
 static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size, size_t valid) {
     (void)ctx;
     (void)stream;
     (void)size;
+    /* A forked child: the store is its parent's, and hmc.lock may have been copied held. */
+    if (getpid() != hmc.pid) {
+        free(buffer);
+        return;
+    }
+    /* CUPTI is called outside hmc.lock: a flush holding CUPTI's own locks may be waiting for
+       hmc.lock in this callback on another thread. (The context argument is always NULL since
+       CUDA 6: one global queue.) */
+    size_t dropped = 0;
+    if (hmc.cupti.dropped(NULL, 0, &dropped) != CUPTI_SUCCESS) dropped = 0;
     pthread_mutex_lock(&hmc.lock);
-    if (!hmc.closed && hmc.store != NULL && getpid() == hmc.pid) {
+    if (!hmc.closed && hmc.store != NULL) {
         CUpti_Activity *a = NULL;
-        while (hmc.cupti.next_record(buffer, valid, &a) == CUPTI_SUCCESS) record_one(a);
-        size_t dropped = 0;
-        if (hmc.cupti.dropped(NULL, 0, &dropped) == CUPTI_SUCCESS) hmc.stats.cupti_dropped += dropped;
+        CUptiResult r;
+        while ((r = hmc.cupti.next_record(buffer, valid, &a)) == CUPTI_SUCCESS) record_one(a);
+        if (r != CUPTI_ERROR_MAX_LIMIT_REACHED) hmc.stats.incomplete++; /* INVALID_KIND: the rest is lost */
+        hmc.stats.cupti_dropped += dropped;
     }
     pthread_mutex_unlock(&hmc.lock);
     free(buffer);
@@ -345,24 +395,73 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
 
 static void report(const char *when) {
     const hmc_stats *t = &hmc.stats;
-    uint64_t refused = __atomic_load_n(&t->buffers_refused, __ATOMIC_RELAXED);
-    int trouble = t->cupti_dropped || refused || t->store_dropped || t->store_errors || t->negative;
+    uint64_t refused = atomic_load_explicit(&t->buffers_refused, memory_order_relaxed);
+    int trouble = t->cupti_dropped || refused || t->store_dropped || t->store_errors || t->negative || t->incomplete;
     if (!hmc.verbose && !trouble) return;
     say("%s: kernels=%" PRIu64 " transfers=%" PRIu64 " regions=%zu truncated_names=%" PRIu64 " skipped_untimed=%" PRIu64
         " skipped_negative=%" PRIu64 " store_dropped=%" PRIu64 " store_errors=%" PRIu64 " cupti_dropped=%" PRIu64
-        " buffers_refused=%" PRIu64 " by_name=%" PRIu64,
+        " buffers_refused=%" PRIu64 " incomplete_buffers=%" PRIu64 " by_name=%" PRIu64 " names_reused=%" PRIu64,
         when, t->kernels, t->transfers, hmc.table_used, t->truncated_names, t->untimed, t->negative, t->store_dropped,
-        t->store_errors, t->cupti_dropped, refused, t->by_name);
+        t->store_errors, t->cupti_dropped, refused, t->incomplete, t->by_name, t->name_reused);
+}
+
+static void *flush_main(void *arg) {
+    (void)arg;
+    hmc.cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    pthread_mutex_lock(&hmc.flush_lock);
+    hmc.flush_done = 1;
+    pthread_cond_signal(&hmc.flush_done_cv);
+    pthread_mutex_unlock(&hmc.flush_lock);
+    return NULL;
+}
+
+/*
+ * cuptiActivityFlushAll(FORCED), waiting at most exit_flush_ms: exit() may be called where the
+ * flush cannot finish (from a CUDA host callback, or while another thread holds the driver), and
+ * the collector must not turn that exit into a hang. The flush runs on a detached helper thread;
+ * one that is still stuck when the wait ends is left behind (exit ends it), and any buffer it
+ * delivers later finds the store closed and is freed unread. Returns 0 when the flush finished.
+ */
+static int exit_flush(void) {
+    pthread_t t;
+    pthread_attr_t attr;
+    int started = hmc.exit_flush_ms != 0 && pthread_attr_init(&attr) == 0;
+    if (started) {
+        started = pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) == 0 &&
+                  pthread_create(&t, &attr, flush_main, NULL) == 0;
+        pthread_attr_destroy(&attr);
+    }
+    if (!started) { /* no bound asked for, or no thread: flush here */
+        hmc.cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+        return 0;
+    }
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_sec += hmc.exit_flush_ms / 1000;
+    until.tv_nsec += (long)(hmc.exit_flush_ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) { until.tv_sec++; until.tv_nsec -= 1000000000L; }
+    pthread_mutex_lock(&hmc.flush_lock);
+    int rc = 0;
+    while (!hmc.flush_done && rc != ETIMEDOUT) rc = pthread_cond_timedwait(&hmc.flush_done_cv, &hmc.flush_lock, &until);
+    int done = hmc.flush_done;
+    pthread_mutex_unlock(&hmc.flush_lock);
+    return done ? 0 : -1;
 }
 
 static void at_exit(void) {
     if (!hmc.active || getpid() != hmc.pid) return; /* a forked child: the store is its parent's */
-    hmc.cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    int flushed = exit_flush();
     pthread_mutex_lock(&hmc.lock);
     if (!hmc.closed && hmc.store != NULL) {
         hmc.closed = 1;
+        if (flushed != 0)
+            say("exit flush not done after %u ms (HINTMAP_EXIT_FLUSH_MS): records still in CUPTI's buffers are lost",
+                hmc.exit_flush_ms);
         report("exit");
-        for (size_t i = 0; i < hmc.table_size; i++) hm_region_free(hmc.table[i].region);
+        for (size_t i = 0; i < hmc.table_size; i++) {
+            hm_region_free(hmc.table[i].region);
+            free(hmc.table[i].text);
+        }
         for (int i = 0; i < HMC_TRANSFER_REGIONS; i++) hm_region_free(hmc.transfer_regions[i]);
         free(hmc.table);
         hmc.table = NULL;
@@ -381,7 +480,7 @@ static void setup(void) {
     hmc.pid = getpid();
     const char *path = getenv("HINTMAP_FILE");
     if (path == NULL || path[0] == '\0') path = "/dev/shm/hintmap-cupti.hints";
-    uint64_t capacity, name_bytes, transfers, flush_ms, buffer_kb, verbose;
+    uint64_t capacity, name_bytes, transfers, flush_ms, exit_flush_ms, buffer_kb, verbose;
     int cap_given, nb_given;
     const char *mode_text = getenv("HINTMAP_NAME");
     int mode = (mode_text == NULL || mode_text[0] == '\0') ? HMC_NAME_DEMANGLED : hmc_name_mode_parse(mode_text);
@@ -393,6 +492,7 @@ static void setup(void) {
         env_u64("HINTMAP_NAME_BYTES", 1, HM_MAX_NAME_BYTES_LIMIT, HM_DEFAULT_MAX_NAME_BYTES, &name_bytes, &nb_given) < 0 ||
         env_u64("HINTMAP_TRANSFERS", 0, 1, 1, &transfers, NULL) < 0 ||
         env_u64("HINTMAP_FLUSH_MS", 0, 3600000, 200, &flush_ms, NULL) < 0 ||
+        env_u64("HINTMAP_EXIT_FLUSH_MS", 0, 3600000, 5000, &exit_flush_ms, NULL) < 0 ||
         env_u64("HINTMAP_BUFFER_KB", 64, 262144, 4096, &buffer_kb, NULL) < 0 ||
         env_u64("HINTMAP_VERBOSE", 0, 1, 0, &verbose, NULL) < 0)
         return;
@@ -410,7 +510,15 @@ static void setup(void) {
     hmc.transfers = (int)transfers;
     hmc.buffer_bytes = (size_t)buffer_kb * 1024;
     hmc.flush_ms = (uint32_t)flush_ms;
+    hmc.exit_flush_ms = (uint32_t)exit_flush_ms;
     hmc.verbose = (int)verbose;
+    pthread_condattr_t ca;
+    if (pthread_condattr_init(&ca) != 0 || pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) != 0 ||
+        pthread_cond_init(&hmc.flush_done_cv, &ca) != 0) {
+        say("pthread_cond_init failed; not recording");
+        return;
+    }
+    pthread_condattr_destroy(&ca);
 
     /* CUPTI first, the file second: a process where CUPTI refuses (no driver, another profiler)
        gets no file. Until the store is open, a completed buffer is freed unread. */

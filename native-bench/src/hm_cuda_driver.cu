@@ -12,7 +12,8 @@
 //
 // Output, one tab-separated line per region (unless -q), so that a run can be compared with what
 // the file holds and with what the CUPTI collector recorded (HINTMAP_NAME=demangled+grid names):
-//   region <name> <cupti name> <dispatches> <event_ns_total> <file_count> <file_ns_total>
+//   region <name> <cupti name> <dispatches> <event_ns_total> <file_count> <file_ns_total> <file_mean_ns> <hot>
+// (gpu-check.sh reads these columns.) dispatches counts the samples the file accepted (HM_OK);
 // event_ns_total sums the cudaEvent-timed samples this run recorded; file_* are read back from the
 // file (they include earlier runs into the same file).
 
