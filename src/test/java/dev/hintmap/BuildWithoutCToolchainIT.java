@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Building the Java library with its tests skipped needs no C toolchain: the project without its
- * {@code native-bench/} directory still packages (any make or gcc the build ran would fail there).
+ * {@code native-bench/} directory still packages (any make or gcc the build ran would fail there),
+ * with Maven itself on the JDK 22+ of {@code JAVA_HOME}.
  */
 class BuildWithoutCToolchainIT {
     @TempDir Path dir;
@@ -41,9 +42,13 @@ class BuildWithoutCToolchainIT {
             copyTree(home.resolve(part), dir.resolve(part));
         }
         Path log = dir.resolve("build.log");
-        Process p = new ProcessBuilder(dir.resolve("mvnw").toString(), "-o", "-B", "-q", "package", "-DskipTests",
-                "-Dmaven.javadoc.skip=true")
-                .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        ProcessBuilder build = new ProcessBuilder(dir.resolve("mvnw").toString(), "-o", "-B", "-q", "package",
+                "-DskipTests", "-Dmaven.javadoc.skip=true")
+                .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
+        // Maven on a JDK 22+ (JAVA_HOME) while the PATH's java is older, as on this machine: every
+        // step that runs java must still get the toolchain's, not the PATH's.
+        build.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        Process p = build.start();
         assertTrue(p.waitFor(300, TimeUnit.SECONDS), "the build finished");
         String out = Files.readString(log, StandardCharsets.UTF_8);
         assertEquals(0, p.exitValue(), out);
