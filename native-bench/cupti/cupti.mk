@@ -33,14 +33,14 @@ $(CUPTI_SO): $(CUPTI_SRC) $(CUPTI_HDR) cupti/exports.map $(BUILD)/libhintmap.a |
 	    -Wl,--version-script=cupti/exports.map -Wl,--exclude-libs,ALL -Wl,-z,defs \
 	    $(CUPTI_SRC) $(BUILD)/libhintmap.a -o $@ -ldl $(LDLIBS)
 
-$(BUILD)/test_translate_asan: cupti/test_translate.c cupti/hmc_translate.c $(CUPTI_HDR) $(LIB_SRC) $(LIB_HDR) | $(BUILD)
+$(BUILD)/test_translate_asan: cupti/test_translate.c cupti/hmc_check.h cupti/hmc_translate.c $(CUPTI_HDR) $(LIB_SRC) $(LIB_HDR) | $(BUILD)
 	$(CC) $(CUPTI_CPPFLAGS) -Isrc $(CSTD) $(WARN) -O1 -g $(ASAN) cupti/test_translate.c cupti/hmc_translate.c $(LIB_SRC) -o $@ -ldl $(LDLIBS)
 
 # A stand-in libcupti (cupti/fake_cupti.c) that drives the collector's buffer path without a GPU.
 $(BUILD)/libfake_cupti.so: cupti/fake_cupti.c | $(BUILD)
 	$(CC) $(CUPTI_CPPFLAGS) $(CSTD) $(WARN) $(OPT) -fPIC -shared $< -o $@
 
-$(BUILD)/test_collector: cupti/test_collector.c $(BUILD)/libhintmap.a include/hintmap.h | $(BUILD)
+$(BUILD)/test_collector: cupti/test_collector.c cupti/hmc_check.h $(BUILD)/libhintmap.a include/hintmap.h | $(BUILD)
 	$(CC) $(CUPTI_CPPFLAGS) $(CSTD) $(WARN) $(OPT) $< $(BUILD)/libhintmap.a -o $@ -ldl $(LDLIBS)
 
 $(BUILD)/test_load: cupti/test_load.c | $(BUILD)

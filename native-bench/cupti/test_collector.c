@@ -26,22 +26,13 @@
 #include <unistd.h>
 
 #include "hintmap.h"
+#include "hmc_check.h"
 
-static int failures;
 static const char *collector, *fake, *dir;
 static void (*q)(const void *, size_t);
 static int (*deliver)(void);
 static void (*drop)(size_t);
 
-#define CHECK(cond, ...)                                                              \
-    do {                                                                              \
-        if (!(cond)) {                                                                \
-            failures++;                                                               \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);           \
-            fprintf(stderr, __VA_ARGS__);                                             \
-            fputc('\n', stderr);                                                      \
-        }                                                                             \
-    } while (0)
 
 static void kernel(const char *name, uint64_t ns) {
     CUpti_ActivityKernel10 k;

@@ -13,20 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "hmc_check.h"
 
-static int failures, checks;
 static char tmpdir[] = "/tmp/hmc-test-XXXXXX";
 
-#define CHECK(cond, ...)                                                    \
-    do {                                                                    \
-        checks++;                                                           \
-        if (!(cond)) {                                                      \
-            failures++;                                                     \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                   \
-            fputc('\n', stderr);                                            \
-        }                                                                   \
-    } while (0)
 
 static hmc_kernel_record kernel(const char *name, uint64_t start, uint64_t end, int gx, int gy, int gz, int bx, int by, int bz) {
     hmc_kernel_record k;
