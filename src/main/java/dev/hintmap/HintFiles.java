@@ -45,7 +45,21 @@ public final class HintFiles {
                     field, e.problem() + ": " + e.getMessage())), 0, 0, true);
         }
         try (store) {
-            return FileVerifier.verify(store.mapped());
+            return verify(store);
         }
+    }
+
+    /**
+     * Checks every invariant of the file an open store maps, as {@link #verify(Path, HintStoreOptions)}
+     * does after opening it: for a caller that has the store open already (one open, and no window
+     * in which another file could be put at the path).
+     *
+     * @param store an open store, read-only or not
+     * @return every finding, with the number of regions and index entries seen
+     * @throws IllegalStateException if the store is closed
+     */
+    public static VerifyReport verify(HintStore store) {
+        Objects.requireNonNull(store, "store");
+        return FileVerifier.verify(store.mapped());
     }
 }

@@ -99,10 +99,7 @@ final class DemoCommand implements Callable<Integer> {
             out.flush();
             try (HintStore reader = files.openReadOnly(demoFile)) {
                 WatchScreen.run(out, 1000, seconds, RegionOrder.TOTAL_NS, reader::snapshot,
-                        (now, previous, order, width, height) -> {
-                            int rows = height > 0 ? Math.max(1, Math.min(20, height - 5)) : 20;
-                            return TopView.render(now, previous, rows, order, width);
-                        });
+                        TopView.screen(20, name -> true));
             }
             for (int i = 0; i < writers.size(); i++) {
                 Process p = writers.get(i);

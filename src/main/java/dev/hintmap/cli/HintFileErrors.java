@@ -20,20 +20,21 @@ import java.util.Map;
 final class HintFileErrors {
     private HintFileErrors() {}
 
-    /** Library wording (a {@code HintStoreOptions} setter and the verb around it) and its CLI option. */
+    /**
+     * Library wording (a {@code HintStoreOptions} setter and the verb around it, as HintFileOpener
+     * words its refusals) and its CLI option; no phrase contains another, so the order of the
+     * replacements does not matter.
+     */
     private static final Map<String, String> SETTERS = Map.of(
             "open with followSymlinks(true) to follow it", "use --follow-symlinks to follow it",
             "open it with groupShared(true)", "use --group-shared",
-            "followSymlinks(true)", "--follow-symlinks",
-            "groupShared(true)", "--group-shared",
             "allowForeignOwner(true)", "--allow-foreign-owner");
 
     /** The exception's message in CLI terms (the file is named at its start, as the library does). */
     static String message(HintFileException e) {
         String text = e.getMessage();
-        // Longest phrases first, so that "open it with groupShared(true)" wins over "groupShared(true)".
-        for (String phrase : SETTERS.keySet().stream().sorted((a, b) -> b.length() - a.length()).toList()) {
-            text = text.replace(phrase, SETTERS.get(phrase));
+        for (Map.Entry<String, String> setter : SETTERS.entrySet()) {
+            text = text.replace(setter.getKey(), setter.getValue());
         }
         if (e.problem() == Problem.NATIVE_ACCESS) {
             text += " (the ./hintmap launcher passes it)";

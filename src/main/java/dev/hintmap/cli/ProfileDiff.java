@@ -67,8 +67,8 @@ final class ProfileDiff {
         for (String name : names) {
             changes.add(new Change(name, inA.get(name), inB.get(name)));
         }
-        changes.sort(Comparator.comparingLong((Change c) -> c.totalDelta() == Long.MIN_VALUE ? Long.MAX_VALUE
-                : Math.abs(c.totalDelta())).reversed().thenComparing(Change::name));
+        changes.sort(Comparator.comparingLong((Change c) -> Math.abs(c.totalDelta())).reversed()
+                .thenComparing(Change::name));
         return changes;
     }
 

@@ -146,10 +146,7 @@ final class TopCommand implements Callable<Integer> {
         HintStore[] store = {openWhenPresent(spec.commandLine().getErr())};
         try {
             WatchScreen.run(out, intervalMs, iterations, by.order, () -> snapshotFollowingReplacement(store),
-                    (now, previous, order, width, height) -> {
-                        int rows = height > 0 ? Math.max(1, Math.min(limit, height - 5)) : limit;
-                        return TopView.render(now, previous, rows, order, width, filter::test);
-                    });
+                    TopView.screen(limit, filter::test));
         } finally {
             store[0].close();
         }

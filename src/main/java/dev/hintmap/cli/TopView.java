@@ -34,6 +34,17 @@ final class TopView {
     }
 
     /**
+     * The live view of {@code top --watch} and {@code demo}: at most {@code limit} rows, fewer where
+     * the terminal is shorter (the 5 lines of heading and footer stay on screen).
+     */
+    static WatchScreen.View screen(int limit, Predicate<String> selected) {
+        return (now, previous, order, width, height) -> {
+            int rows = height > 0 ? Math.max(1, Math.min(limit, height - 5)) : limit;
+            return render(now, previous, rows, order, width, selected);
+        };
+    }
+
+    /**
      * As above, with only the regions whose name {@code selected} accepts in the table; the summary
      * line and each row's share stay those of the whole file, so a filtered view still says how much
      * of the GPU time its regions take.
@@ -57,7 +68,7 @@ final class TopView {
         }
         String time = LocalTime.ofInstant(current.takenAt(), ZoneId.systemDefault()).format(CLOCK);
         lines.add(cut("hintmap top  " + current.file().map(Object::toString).orElse("(in memory)") + "  " + time
-                + "  by " + order.name().toLowerCase(Locale.ROOT).replace("_ns", ""), width));
+                + "  by " + WatchKeys.orderName(order), width));
         StringBuilder summary = new StringBuilder()
                 .append("regions ").append(Units.count(current.size())).append('/').append(Units.count(current.capacity()))
                 .append(", ").append(Units.count(current.hotCount())).append(" hot (mean >= ")

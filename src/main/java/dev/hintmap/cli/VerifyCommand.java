@@ -1,6 +1,7 @@
 package dev.hintmap.cli;
 
 import dev.hintmap.HintFiles;
+import dev.hintmap.HintStore;
 import dev.hintmap.VerifyReport;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -37,9 +38,11 @@ final class VerifyCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         // A file that does not open is not a hint file with problems but no usable hint file at all:
-        // exit 3 with the reason, as every other command says it (HintFiles.verify would make it a finding).
-        files.openReadOnly(file).close();
-        VerifyReport report = HintFiles.verify(file, files.options());
+        // exit 3 with the reason, as every other command says it (HintFiles.verify(Path) would make it a finding).
+        VerifyReport report;
+        try (HintStore store = files.openReadOnly(file)) {
+            report = HintFiles.verify(store);
+        }
         for (VerifyReport.Finding f : report.findings()) {
             out.println(Table.printable(f.toString()));
         }
