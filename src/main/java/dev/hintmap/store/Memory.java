@@ -3,6 +3,7 @@ package dev.hintmap.store;
 import dev.hintmap.format.Layouts;
 import dev.hintmap.format.Saturating;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 
 /**
@@ -13,6 +14,16 @@ import java.lang.invoke.VarHandle;
 final class Memory {
     private static final VarHandle LONG = Layouts.U64.varHandle();
     private static final VarHandle INT = Layouts.U32.varHandle();
+    /**
+     * The layouts of the plain accesses: {@link Layouts#U64} and {@link Layouts#U32} without their
+     * alignment constraint, so that a plain access skips the per-access alignment check of the
+     * segment (it cannot be folded for a segment that is not a constant; docs/PERF-RECORD.md).
+     * Every offset of the file is aligned by the layout and the mapping is page-aligned (checked
+     * when mapped), so the instruction is the same aligned, single-copy-atomic load or store; the
+     * atomic modes keep the aligned layouts, which their VarHandles require.
+     */
+    private static final ValueLayout.OfLong PLAIN_U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(Layouts.U64.order());
+    private static final ValueLayout.OfInt PLAIN_U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(Layouts.U32.order());
 
     final MemorySegment segment;
 
@@ -21,19 +32,19 @@ final class Memory {
     }
 
     long plainLong(long offset) {
-        return segment.get(Layouts.U64, offset);
+        return segment.get(PLAIN_U64, offset);
     }
 
     void plainLong(long offset, long value) {
-        segment.set(Layouts.U64, offset, value);
+        segment.set(PLAIN_U64, offset, value);
     }
 
     int plainInt(long offset) {
-        return segment.get(Layouts.U32, offset);
+        return segment.get(PLAIN_U32, offset);
     }
 
     void plainInt(long offset, int value) {
-        segment.set(Layouts.U32, offset, value);
+        segment.set(PLAIN_U32, offset, value);
     }
 
     long acquireLong(long offset) {
@@ -62,9 +73,11 @@ final class Memory {
 
     /**
      * Full-fence CAS (acquire on success is what the locks need; volatile is the only CAS mode
-     * that is cheap everywhere), preceded by an acquire load of the same word: a word that
-     * differs fails without the CAS (test-and-test-and-set, the same outcome as a failed CAS at
-     * the moment of the load).
+     * that is cheap everywhere), preceded by a plain load of the same word: a word that differs
+     * fails without the CAS (test-and-test-and-set, the same outcome as a failed CAS at the moment
+     * of the load). A failure orders nothing, so the load needs no acquire: every caller that acts
+     * on a failure reads the word again with its own acquire (OwnerLock), and the plain load keeps
+     * the compiler free to share the segment's checks with the CAS (docs/PERF-RECORD.md).
      *
      * <p>The load is also what keeps a truncated file from crashing the JVM: the interpreter's
      * CAS on a page past the end of a truncated file is an unguarded native access, killed by
@@ -73,7 +86,7 @@ final class Memory {
      * between the two instructions (nanoseconds) escapes it.
      */
     boolean casLong(long offset, long expected, long value) {
-        if ((long) LONG.getAcquire(segment, offset) != expected) {
+        if (segment.get(PLAIN_U64, offset) != expected) {
             return false;
         }
         return LONG.compareAndSet(segment, offset, expected, value);
@@ -101,7 +114,42 @@ final class Memory {
         }
     }
 
-    /** {@code min(counter + delta, 2^63-1)} with the counter read as unsigned, as C's {@code sat_add}. */
+    // ------------------------------------------------- through a segment the caller read once
+
+    /*
+     * The record path (StoreEngine#slotRecord) reads this store's segment once and passes it
+     * here: each access then checks one value the compiler already holds in a register instead of
+     * reloading the field chain after every fence (docs/PERF-RECORD.md). Same modes as above.
+     */
+
+    static long plainLong(MemorySegment seg, long offset) {
+        return seg.get(PLAIN_U64, offset);
+    }
+
+    static void plainLong(MemorySegment seg, long offset, long value) {
+        seg.set(PLAIN_U64, offset, value);
+    }
+
+    static void releaseLong(MemorySegment seg, long offset, long value) {
+        LONG.setRelease(seg, offset, value);
+    }
+
+    static int opaqueInt(MemorySegment seg, long offset) {
+        return (int) INT.getOpaque(seg, offset);
+    }
+
+    static void opaqueInt(MemorySegment seg, long offset, int value) {
+        INT.setOpaque(seg, offset, value);
+    }
+
+    /** As {@link #casLong(long, long, long)}. */
+    static boolean casLong(MemorySegment seg, long offset, long expected, long value) {
+        if (seg.get(PLAIN_U64, offset) != expected) {
+            return false;
+        }
+        return LONG.compareAndSet(seg, offset, expected, value);
+    }
+
 
     static void storeStoreFence() {
         VarHandle.storeStoreFence();

@@ -1,6 +1,7 @@
 package dev.hintmap.store;
 
 import dev.hintmap.format.Layouts;
+import java.lang.foreign.MemorySegment;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -122,6 +123,15 @@ final class OwnerLock {
         return acquireContended(offset);
     }
 
+    /** As {@link #acquire(long)}, through this store's segment as the caller read it once (Memory). */
+    boolean acquire(MemorySegment seg, long offset) {
+        if (Memory.casLong(seg, offset, 0L, owner)) {
+            acquired(offset);
+            return true;
+        }
+        return acquireContended(offset);
+    }
+
     /** After a CAS that took the lock: what the memos knew about its word is out of date. */
     private void acquired(long offset) {
         if (offset == Layouts.HDR_STRUCT_LOCK) {
@@ -234,5 +244,13 @@ final class OwnerLock {
             probe.whileHeld(HeldLockProbe.Section.RELEASE);
         }
         memory.releaseLong(offset, 0L);
+    }
+
+    /** As {@link #release(long)}, through this store's segment as the caller read it once (Memory). */
+    void release(MemorySegment seg, long offset) {
+        if (probe != null) {
+            probe.whileHeld(HeldLockProbe.Section.RELEASE);
+        }
+        Memory.releaseLong(seg, offset, 0L);
     }
 }

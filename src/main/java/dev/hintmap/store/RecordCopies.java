@@ -1,6 +1,7 @@
 package dev.hintmap.store;
 
 import dev.hintmap.format.Layouts;
+import java.lang.foreign.MemorySegment;
 
 /**
  * The fields of the record copies of one mapping's slots (FORMAT.md §3.7), one accessor per
@@ -53,6 +54,42 @@ final class RecordCopies {
 
     void plainBytesTotal(long copy, long value) {
         memory.plainLong(copy + Layouts.REC_BYTES_TOTAL, value);
+    }
+
+    /** As {@link #plainDispatchCount(long)}, through the segment the record path read once. */
+    long plainDispatchCount(MemorySegment seg, long copy) {
+        return Memory.plainLong(seg, copy + Layouts.REC_DISPATCH_COUNT);
+    }
+
+    void plainDispatchCount(MemorySegment seg, long copy, long value) {
+        Memory.plainLong(seg, copy + Layouts.REC_DISPATCH_COUNT, value);
+    }
+
+    /** As {@link #plainKernelNsTotal(long)}, through the segment the record path read once. */
+    long plainKernelNsTotal(MemorySegment seg, long copy) {
+        return Memory.plainLong(seg, copy + Layouts.REC_KERNEL_NS_TOTAL);
+    }
+
+    void plainKernelNsTotal(MemorySegment seg, long copy, long value) {
+        Memory.plainLong(seg, copy + Layouts.REC_KERNEL_NS_TOTAL, value);
+    }
+
+    /** As {@link #plainKernelNsMax(long)}, through the segment the record path read once. */
+    long plainKernelNsMax(MemorySegment seg, long copy) {
+        return Memory.plainLong(seg, copy + Layouts.REC_KERNEL_NS_MAX);
+    }
+
+    void plainKernelNsMax(MemorySegment seg, long copy, long value) {
+        Memory.plainLong(seg, copy + Layouts.REC_KERNEL_NS_MAX, value);
+    }
+
+    /** As {@link #plainBytesTotal(long)}, through the segment the record path read once. */
+    long plainBytesTotal(MemorySegment seg, long copy) {
+        return Memory.plainLong(seg, copy + Layouts.REC_BYTES_TOTAL);
+    }
+
+    void plainBytesTotal(MemorySegment seg, long copy, long value) {
+        Memory.plainLong(seg, copy + Layouts.REC_BYTES_TOTAL, value);
     }
 
     /** Writes a whole copy, field by field in layout order, with plain stores. */

@@ -407,15 +407,16 @@ public final class StoreEngine {
 
     /** §7.1 with a whole record instead of one sample; false when the slot was reassigned. */
     private boolean slotRecord(int k, long gen, long count, long total, long max, long bytes) {
+        MemorySegment seg = memory.segment; // read once: every access below checks this value (Memory)
         long slot = slots.slot(k);
         long lock = Slots.lock(slot);
         boolean held = false;
         try {
-            held = locks.acquire(lock); // from here on, a throwable anywhere still releases it
+            held = locks.acquire(seg, lock); // from here on, a throwable anywhere still releases it
             if (!held) {
                 return true; // gave up (§6.2): nothing changed, the sample is dropped
             }
-            if (memory.plainLong(Slots.gen(slot)) != gen) {
+            if (Memory.plainLong(seg, Slots.gen(slot)) != gen) {
                 return false;
             }
             probe(HeldLockProbe.Section.RECORD_SLOT);
@@ -424,22 +425,22 @@ public final class StoreEngine {
             // the plain stores below, so a reader that sees one of them re-reads at least that seq.
             // Free on x86-64, one dmb on AArch64.
             Memory.releaseFence();
-            long seq = memory.plainLong(Slots.seq(slot));
+            long seq = Memory.plainLong(seg, Slots.seq(slot));
             long current = Slots.copy(slot, seq);
             long next = Slots.copy(slot, seq + 1);
-            copies.plainDispatchCount(next, Saturating.add(copies.plainDispatchCount(current), count));
-            copies.plainKernelNsTotal(next, Saturating.add(copies.plainKernelNsTotal(current), total));
-            copies.plainKernelNsMax(next, Math.max(copies.plainKernelNsMax(current), max));
-            copies.plainBytesTotal(next, Saturating.add(copies.plainBytesTotal(current), bytes));
-            memory.releaseLong(Slots.seq(slot), seq + 1); // publishes the copy written above
-            if (memory.opaqueInt(Slots.referenced(slot)) == 0) {
-                memory.opaqueInt(Slots.referenced(slot), 1); // racing with the hand only ages the region
+            copies.plainDispatchCount(seg, next, Saturating.add(copies.plainDispatchCount(seg, current), count));
+            copies.plainKernelNsTotal(seg, next, Saturating.add(copies.plainKernelNsTotal(seg, current), total));
+            copies.plainKernelNsMax(seg, next, Math.max(copies.plainKernelNsMax(seg, current), max));
+            copies.plainBytesTotal(seg, next, Saturating.add(copies.plainBytesTotal(seg, current), bytes));
+            Memory.releaseLong(seg, Slots.seq(slot), seq + 1); // publishes the copy written above
+            if (Memory.opaqueInt(seg, Slots.referenced(slot)) == 0) {
+                Memory.opaqueInt(seg, Slots.referenced(slot), 1); // racing with the hand only ages the region
             }
             return true;
         } finally {
             if (held) {
                 // on every exit: a throwable above drops this one sample, nothing more
-                locks.release(lock);
+                locks.release(seg, lock);
             }
         }
     }
