@@ -32,11 +32,11 @@ final class Memory {
     }
 
     long plainLong(long offset) {
-        return segment.get(PLAIN_U64, offset);
+        return plainLong(segment, offset);
     }
 
     void plainLong(long offset, long value) {
-        segment.set(PLAIN_U64, offset, value);
+        plainLong(segment, offset, value);
     }
 
     int plainInt(long offset) {
@@ -52,7 +52,7 @@ final class Memory {
     }
 
     void releaseLong(long offset, long value) {
-        LONG.setRelease(segment, offset, value);
+        releaseLong(segment, offset, value);
     }
 
     long opaqueLong(long offset) {
@@ -64,11 +64,11 @@ final class Memory {
     }
 
     int opaqueInt(long offset) {
-        return (int) INT.getOpaque(segment, offset);
+        return opaqueInt(segment, offset);
     }
 
     void opaqueInt(long offset, int value) {
-        INT.setOpaque(segment, offset, value);
+        opaqueInt(segment, offset, value);
     }
 
     /**
@@ -86,10 +86,7 @@ final class Memory {
      * between the two instructions (nanoseconds) escapes it.
      */
     boolean casLong(long offset, long expected, long value) {
-        if (segment.get(PLAIN_U64, offset) != expected) {
-            return false;
-        }
-        return LONG.compareAndSet(segment, offset, expected, value);
+        return casLong(segment, offset, expected, value);
     }
 
     /**

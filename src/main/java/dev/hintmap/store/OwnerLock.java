@@ -116,11 +116,7 @@ final class OwnerLock {
      *     (the caller must change nothing under the lock and drop its sample)
      */
     boolean acquire(long offset) {
-        if (memory.casLong(offset, 0L, owner)) {
-            acquired(offset);
-            return true;
-        }
-        return acquireContended(offset);
+        return acquire(memory.segment, offset);
     }
 
     /** As {@link #acquire(long)}, through this store's segment as the caller read it once (Memory). */
@@ -240,10 +236,7 @@ final class OwnerLock {
      * store's entry point counts whatever is thrown from here (class notes).
      */
     void release(long offset) {
-        if (probe != null) {
-            probe.whileHeld(HeldLockProbe.Section.RELEASE);
-        }
-        memory.releaseLong(offset, 0L);
+        release(memory.segment, offset);
     }
 
     /** As {@link #release(long)}, through this store's segment as the caller read it once (Memory). */

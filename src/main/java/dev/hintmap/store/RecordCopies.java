@@ -25,35 +25,35 @@ final class RecordCopies {
     }
 
     long plainDispatchCount(long copy) {
-        return memory.plainLong(copy + Layouts.REC_DISPATCH_COUNT);
+        return plainDispatchCount(memory.segment, copy);
     }
 
     void plainDispatchCount(long copy, long value) {
-        memory.plainLong(copy + Layouts.REC_DISPATCH_COUNT, value);
+        plainDispatchCount(memory.segment, copy, value);
     }
 
     long plainKernelNsTotal(long copy) {
-        return memory.plainLong(copy + Layouts.REC_KERNEL_NS_TOTAL);
+        return plainKernelNsTotal(memory.segment, copy);
     }
 
     void plainKernelNsTotal(long copy, long value) {
-        memory.plainLong(copy + Layouts.REC_KERNEL_NS_TOTAL, value);
+        plainKernelNsTotal(memory.segment, copy, value);
     }
 
     long plainKernelNsMax(long copy) {
-        return memory.plainLong(copy + Layouts.REC_KERNEL_NS_MAX);
+        return plainKernelNsMax(memory.segment, copy);
     }
 
     void plainKernelNsMax(long copy, long value) {
-        memory.plainLong(copy + Layouts.REC_KERNEL_NS_MAX, value);
+        plainKernelNsMax(memory.segment, copy, value);
     }
 
     long plainBytesTotal(long copy) {
-        return memory.plainLong(copy + Layouts.REC_BYTES_TOTAL);
+        return plainBytesTotal(memory.segment, copy);
     }
 
     void plainBytesTotal(long copy, long value) {
-        memory.plainLong(copy + Layouts.REC_BYTES_TOTAL, value);
+        plainBytesTotal(memory.segment, copy, value);
     }
 
     /** As {@link #plainDispatchCount(long)}, through the segment the record path read once. */
