@@ -341,6 +341,18 @@ public final class StoreEngine {
         return false;
     }
 
+    /**
+     * Reads slot {@code k} into {@code out} if it holds the region {@code name} now, whatever its
+     * generation (a slot holding the name is that region, §7.2.1): the query path of a handle,
+     * which remembers where it last found its region. Never inserts, never takes a lock.
+     *
+     * @param k any slot number; one out of range reads as absent
+     * @return true when {@code out} was filled with the region's consistent record
+     */
+    public boolean readIfNamed(int k, EncodedName name, Snapshot out) {
+        return k >= 0 && k < slots.capacity && slotRead(k, name, null, out) > 0;
+    }
+
     /** Reads slot {@code k} with its name, for iteration; returns the name length or 0. */
     public int slotRead(int k, byte[] nameOut, Snapshot out) {
         return slotRead(k, null, nameOut, out);
