@@ -397,7 +397,7 @@ public final class HintStore implements AutoCloseable {
         try {
             int slots = engine.highWater();
             for (int k = 0; k < slots; k++) {
-                int length = engine.slotRead(k, view.name, view.values);
+                int length = engine.slotReadWords(k, view.words, view.values);
                 if (length > 0) {
                     view.nameLength = length;
                     visitor.visit(view);

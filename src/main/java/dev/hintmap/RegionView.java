@@ -17,12 +17,13 @@ import java.util.Objects;
  */
 public final class RegionView {
     final Snapshot values = new Snapshot();
-    final byte[] name;
+    /** The name as the slot stores it: UTF-8 bytes packed little-endian into words. */
+    final long[] words;
     int nameLength;
     private final long hotThresholdNs;
 
     RegionView(int maxNameBytes, long hotThresholdNs) {
-        this.name = new byte[maxNameBytes];
+        this.words = new long[(maxNameBytes + 7) >>> 3];
         this.hotThresholdNs = hotThresholdNs;
     }
 
@@ -44,7 +45,7 @@ public final class RegionView {
      */
     public byte nameByte(int index) {
         Objects.checkIndex(index, nameLength);
-        return name[index];
+        return byteAt(index);
     }
 
     /**
@@ -57,7 +58,9 @@ public final class RegionView {
      */
     public int nameBytes(byte[] dst) {
         Objects.checkFromIndexSize(0, nameLength, dst.length);
-        System.arraycopy(name, 0, dst, 0, nameLength);
+        for (int i = 0; i < nameLength; i++) {
+            dst[i] = byteAt(i);
+        }
         return nameLength;
     }
 
@@ -94,7 +97,7 @@ public final class RegionView {
         for (int i = 0; i < length; i++) {
             char c = s.charAt(i);
             if (c < 0x80) {
-                if (at == nameLength || name[at] != (byte) c) {
+                if (at == nameLength || byteAt(at) != (byte) c) {
                     return -1;
                 }
                 at++;
@@ -114,11 +117,11 @@ public final class RegionView {
                 return -1;
             }
             int lead = count == 2 ? 0xC0 | (cp >>> 6) : count == 3 ? 0xE0 | (cp >>> 12) : 0xF0 | (cp >>> 18);
-            if (name[at] != (byte) lead) {
+            if (byteAt(at) != (byte) lead) {
                 return -1;
             }
             for (int b = 1; b < count; b++) {
-                if (name[at + b] != (byte) (0x80 | ((cp >>> (6 * (count - 1 - b))) & 0x3F))) {
+                if (byteAt(at + b) != (byte) (0x80 | ((cp >>> (6 * (count - 1 - b))) & 0x3F))) {
                     return -1;
                 }
             }
@@ -133,7 +136,13 @@ public final class RegionView {
      * @return the name as {@link HintStore#forEach} would give it
      */
     public String name() {
-        return new String(name, 0, nameLength, StandardCharsets.UTF_8);
+        byte[] bytes = new byte[nameLength];
+        nameBytes(bytes);
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    private byte byteAt(int i) {
+        return (byte) (words[i >>> 3] >>> ((i & 7) << 3));
     }
 
     /**
