@@ -31,8 +31,10 @@ import java.util.function.Consumer;
  * chance). Hints are a prioritisation signal: an unknown region reads as zero/absent.
  *
  * <p>Thread-safe. Recording into an existing region takes only that region's slot lock (one
- * CAS) and allocates nothing; queries never wait for a lock. For the hottest path, resolve a
- * {@link Region} handle once and record through it. The file layout and protocol are specified
+ * CAS) and allocates nothing; queries never wait for a lock, and {@link #readInto(String,
+ * MutableRecord)}, {@link #isHot(String)}, the {@link Region} queries and
+ * {@link #forEachView(RecordVisitor)} allocate nothing either. For the hottest path, resolve a
+ * {@link Region} handle once and record (and query) through it. The file layout and protocol are specified
  * in {@code docs/FORMAT.md}.
  *
  * <p><b>A file that changes under the mapping</b> (FORMAT.md §5.1). No hintmap process resizes,
@@ -171,7 +173,9 @@ public final class HintStore implements AutoCloseable {
 
     /**
      * Whether the region is hot: its mean kernel time is at least {@link #hotThresholdNs()}.
-     * Never waits for a lock.
+     * Never waits for a lock; allocates nothing (nor do {@link #dispatchCount(String)} and
+     * {@link #meanKernelNs(String)}): the name's encoding and the record read go into per-thread
+     * buffers.
      *
      * @param name the region's name, as for {@link #record(String, long, long)}
      * @return true when the region is present and its mean kernel time (ns, rounded down) is at
@@ -213,7 +217,34 @@ public final class HintStore implements AutoCloseable {
     }
 
     /**
+     * Reads the region's record into a reusable holder: {@link #recordFor(String)} without the
+     * {@code Optional} and the {@code RegionRecord}, so a query allocates nothing by construction
+     * (not by the JIT's escape analysis). The same consistent read as {@code recordFor}: one update,
+     * never a mix of two. Never waits for a lock, never inserts. For a name queried again and again,
+     * a {@link Region} handle's {@link Region#readInto(MutableRecord)} skips the name's encoding.
+     *
+     * @param name the region's name, as for {@link #record(String, long, long)}
+     * @param into the holder to fill: the region's record when present; {@linkplain
+     *     MutableRecord#clear() cleared} (all zero) when absent
+     * @return true when the region is present, false when it is absent (never recorded, evicted,
+     *     or the capacity is 0)
+     * @throws IllegalArgumentException for a bad name; {@code into} is then left as it was
+     * @throws NullPointerException if {@code into} is null
+     * @throws IllegalStateException if the store is closed
+     */
+    public boolean readInto(String name, MutableRecord into) {
+        Objects.requireNonNull(into, "into");
+        if (find(name, into.values)) {
+            return true;
+        }
+        into.clear();
+        return false;
+    }
+
+    /**
      * A copy of the region's record, consistent in itself (one update, never a mix of two).
+     * Allocates the {@code Optional} and the record (unless the JIT scalar-replaces them); for a
+     * query that allocates nothing, use {@link #readInto(String, MutableRecord)}.
      *
      * @param name the region's name, as for {@link #record(String, long, long)}
      * @return the region's record, named {@code name}; empty when the region is absent
@@ -332,6 +363,44 @@ public final class HintStore implements AutoCloseable {
                 int length = engine.slotRead(k, name, s);
                 if (length > 0) {
                     action.accept(record(name, length, s));
+                }
+            }
+        } catch (InternalError fault) {
+            throw mapped.onFault(fault);
+        } catch (IllegalStateException e) {
+            throw mapped.onClosedRace(e); // closed by another thread meanwhile
+        }
+    }
+
+    /**
+     * Calls {@code visitor} with every region present, in slot order, through one reusable
+     * {@link RegionView}: {@link #forEach(Consumer)} without a {@code RegionRecord} and a
+     * {@code String} per region, so a scan allocates nothing per region (one view per call). Each
+     * view's name and record come from one consistent read of the slot. Regions inserted or evicted
+     * concurrently may or may not be seen. Runs {@link #checkFile()} first.
+     *
+     * <pre>{@code
+     * long[] hot = new long[1];
+     * store.forEachView(v -> { if (v.isHot()) hot[0] += v.kernelNsTotal(); });
+     * }</pre>
+     *
+     * @param visitor called once per region, on the calling thread, with a view valid only during
+     *     the call; an exception it throws ends the scan and propagates
+     * @throws UncheckedIOException with the {@link HintFileException} of {@link #checkFile()}
+     *     when the file changed under the mapping
+     * @throws IllegalStateException if the store is closed
+     */
+    public void forEachView(RecordVisitor visitor) {
+        Objects.requireNonNull(visitor, "visitor");
+        requireSameFile();
+        RegionView view = new RegionView(engine.maxNameBytes(), hotThresholdNs);
+        try {
+            int slots = engine.highWater();
+            for (int k = 0; k < slots; k++) {
+                int length = engine.slotReadWords(k, view.words, view.values);
+                if (length > 0) {
+                    view.nameLength = length;
+                    visitor.visit(view);
                 }
             }
         } catch (InternalError fault) {
@@ -597,11 +666,17 @@ public final class HintStore implements AutoCloseable {
     // ------------------------------------------------------------------ internals
 
     private Snapshot find(String name) {
+        Snapshot s = EncodedNames.scratch().snapshot;
+        return find(name, s) ? s : null;
+    }
+
+    /** Looks {@code name} up and reads its record into {@code out}; {@code out} is filled only when true. */
+    private boolean find(String name, Snapshot out) {
         mapped.requireOpen();
         EncodedNames.Scratch scratch = EncodedNames.scratch();
         EncodedNames.CachedName cached = EncodedNames.cached(scratch, name, engine.maxNameBytes());
         try {
-            return EncodedNames.resolve(engine, cached, scratch.snapshot) ? scratch.snapshot : null;
+            return EncodedNames.resolve(engine, cached, out);
         } catch (InternalError fault) {
             throw mapped.onFault(fault);
         } catch (IllegalStateException e) {
@@ -646,6 +721,11 @@ public final class HintStore implements AutoCloseable {
         if (mapped.readOnly()) {
             throw new IllegalStateException("hint store " + mapped.file() + " was opened read-only");
         }
+    }
+
+    /** The hot threshold without the open check, for handles that checked already. */
+    long hotThreshold() {
+        return hotThresholdNs;
     }
 
     MappedStore mapped() {

@@ -29,13 +29,47 @@ interface BenchStore extends AutoCloseable {
     /** A consistent (as far as the store gives one) copy of the region's record, or null when absent. */
     RegionRecord recordFor(String name);
 
+    /**
+     * Reads the region's record into {@code into} without allocating where the store can (hintmap's
+     * {@code readInto}); false when absent. The default goes through {@link #recordFor}.
+     */
+    default boolean readInto(String name, Fields into) {
+        RegionRecord r = recordFor(name);
+        return r != null && into.set(r.dispatchCount(), r.kernelNsTotal(), r.kernelNsMax(), r.bytesTotal());
+    }
+
+    /**
+     * The query path through a handle resolved once, where the store has one (hintmap's
+     * {@code Region}, Agrona's counter ids, the map's value object; none of the latter two follows
+     * an eviction, which the query benchmarks never cause); else a binding of {@code name} to
+     * {@link #readInto}.
+     */
+    default Reader reader(String name) {
+        return into -> readInto(name, into);
+    }
+
     /** Visits every region present, reading its record; returns a checksum of what it read. */
     long iterate();
+
+    /**
+     * {@link #iterate()} through the store's allocation-free scan where it has one (hintmap's
+     * {@code forEachView}, Agrona's counter walk without label strings); the default is
+     * {@link #iterate()}. Reads each record, and the name's length where the store keeps names.
+     */
+    default long visit() {
+        return iterate();
+    }
 
     int size();
 
     @Override
     void close();
+
+    /** Queries one region, resolved once. */
+    @FunctionalInterface
+    interface Reader {
+        boolean readInto(Fields into);
+    }
 
     /** Records into one region. */
     @FunctionalInterface

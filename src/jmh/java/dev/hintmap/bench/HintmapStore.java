@@ -2,6 +2,8 @@ package dev.hintmap.bench;
 
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
+import dev.hintmap.RecordVisitor;
+import dev.hintmap.RegionView;
 import dev.hintmap.Region;
 import dev.hintmap.RegionRecord;
 import java.io.IOException;
@@ -16,6 +18,7 @@ final class HintmapStore implements BenchStore {
     private final Path file;
     private final boolean handles;
     private final Sum sum = new Sum();
+    private final ViewSum viewSum = new ViewSum();
 
     HintmapStore(Path file, int capacity, boolean handles) {
         this.file = file;
@@ -53,6 +56,25 @@ final class HintmapStore implements BenchStore {
     }
 
     @Override
+    public boolean readInto(String name, Fields into) {
+        return store.readInto(name, into.holder) && into.from(into.holder);
+    }
+
+    /** Always through a {@link Region}: this is hintmap's handle query path, by either kind. */
+    @Override
+    public Reader reader(String name) {
+        Region region = store.region(name);
+        return into -> region.readInto(into.holder) && into.from(into.holder);
+    }
+
+    @Override
+    public long visit() {
+        viewSum.value = 0;
+        store.forEachView(viewSum);
+        return viewSum.value;
+    }
+
+    @Override
     public long iterate() {
         sum.value = 0;
         store.forEach(sum);
@@ -71,6 +93,15 @@ final class HintmapStore implements BenchStore {
             Files.deleteIfExists(file);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    private static final class ViewSum implements RecordVisitor {
+        long value;
+
+        @Override
+        public void visit(RegionView v) {
+            value += v.dispatchCount() + v.kernelNsMax() + v.nameLength();
         }
     }
 

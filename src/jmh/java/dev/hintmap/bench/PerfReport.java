@@ -415,11 +415,23 @@ public final class PerfReport {
         md.append("\n## recordFor\n\nSame regions and keys; the optimizer reads count and mean of the returned record. ")
                 .append("`QueryBench.recordFor_1t` / `recordFor_2t`.\n\n");
         threadTable(md, scores, "QueryBench.recordFor", QUERY_STORES);
+        md.append("\n## readInto: the allocation-free query by name\n\nSame regions and keys; the record is read into a ")
+                .append("per-thread holder (hintmap: `HintStore.readInto(name, MutableRecord)`, 0 B/op by API shape) and count and ")
+                .append("mean are consumed. `QueryBench.readInto_1t` / `readInto_2t`.\n\n");
+        threadTable(md, scores, "QueryBench.readInto", QUERY_STORES);
+        md.append("\n## Query through a handle\n\nThe same, through a handle resolved once: hintmap's `Region.readInto(MutableRecord)` ")
+                .append("(follows its region through eviction), Agrona's counter ids, ConcurrentHashMap's value object; REFERENCE and ")
+                .append("CHRONICLE have none (by name). `QueryBench.handleReadInto_1t` / `handleReadInto_2t`.\n\n");
+        threadTable(md, scores, "QueryBench.handleReadInto", QUERY_STORES);
 
         md.append("\n## Full iteration of 65,536 regions\n\nOne thread, µs per full pass (and ns per region). ")
                 .append("`IterateBench.iterate`. hintmap's `forEach` hands out a `RegionRecord` with its `String` name ")
                 .append("per region; AGRONA decodes every counter's label (the way another process reads counters).\n\n");
-        iterateTable(md, scores);
+        iterateTable(md, scores, "IterateBench.iterate");
+        md.append("\nThrough each store's allocation-free scan, `IterateBench.visit`: hintmap's `forEachView(RecordVisitor)` ")
+                .append("(one reusable `RegionView` per pass, name as bytes), AGRONA's counter walk reading label lengths in place; ")
+                .append("the others as above.\n\n");
+        iterateTable(md, scores, "IterateBench.visit");
 
         md.append("\n## Open of an existing file\n\nOpen, read `size()`, close a full file. `OpenBench.open`. ")
                 .append("An O(1) open costs the same at both capacities.\n\n");
@@ -491,7 +503,8 @@ public final class PerfReport {
     private static String storeNote(StoreKind k) {
         return switch (k) {
             case HINTMAP -> "`HintStore.record(String, …)` on a mapped file: encode + hash the name, probe the index, compare, slot lock.";
-            case HINTMAP_REGION -> "`Region.record(…)` through handles resolved once (queries have no handle: same as HINTMAP).";
+            case HINTMAP_REGION -> "`Region.record(…)` through handles resolved once (by-name queries as HINTMAP; the handle "
+                    + "queries are `QueryBench.handleReadInto`, under HINTMAP).";
             case REFERENCE -> "The design hintmap replaces, ported faithfully: one mutex around a `HashMap` of records and an "
                     + "`ArrayDeque` recency list whose bump is a linear scan (`removeFirstOccurrence` + `addLast`); evicts the least "
                     + "recently used. Queries do not bump. Not shared, not persisted.";
@@ -550,13 +563,31 @@ public final class PerfReport {
                 worst = s.method() + (s.capacity() > 0 ? " @" + s.capacity() : "");
             }
         }
-        row(md, "zero allocation: record (existing, churn, handle) and isHot",
+        row(md, "zero allocation: record (existing, churn, handle), isHot, readInto (by name and handle)",
                 String.format(Locale.ROOT, "largest: %.3f B/op (%s)", maxAlloc, worst), maxAlloc < 1, null);
         row(md, "zero allocation: recordFor",
                 String.format(Locale.ROOT, recordForAlloc < 1
                         ? "up to %.1f B/op: the returned `Optional<RegionRecord>` was scalar-replaced in this run"
                         : "up to %.1f B/op: the returned `Optional<RegionRecord>` is not always scalar-replaced", recordForAlloc),
                 recordForAlloc < 1, null);
+        double hRead = med(scores, "QueryBench.readInto_1t", "HINTMAP", 0);
+        double hHandle = med(scores, "QueryBench.handleReadInto_1t", "HINTMAP", 0);
+        double aRead = med(scores, "QueryBench.readInto_1t", "AGRONA", 0);
+        double hHot = med(scores, "QueryBench.isHot_1t", "HINTMAP", 0);
+        double aHot = med(scores, "QueryBench.isHot_1t", "AGRONA", 0);
+        row(md, "query by name ≤ 1.2× Agrona's (issue 14, target 3), 0 B/op by API shape; a handle query at least as fast",
+                String.format(Locale.ROOT, "`readInto` %.1f / %.1f ns = **%.2f×**, `isHot` %.1f / %.1f ns = %.2f×; `Region.readInto` %.1f ns = %.2f× Agrona by name",
+                        hRead, aRead, hRead / aRead, hHot, aHot, hHot / aHot, hHandle, hHandle / aRead),
+                hRead / aRead <= 1.2 && hHot / aHot <= 1.2, hHandle / aRead <= 1.2 && hHandle <= hRead);
+        Optional<Score> hVisit = find(scores, "IterateBench.visit", "HINTMAP", 0);
+        double cIterate = med(scores, "IterateBench.visit", "CONCURRENT", 0);
+        double visitPerRegion = hVisit.map(x -> x.allocBytesPerOp() / IterateBench.REGIONS).orElse(Double.NaN);
+        double visitRatio = hVisit.map(Score::median).orElse(Double.NaN) / cIterate;
+        row(md, "iterating 65,536 regions ≤ 1.0× ConcurrentHashMap per region, 0 B/op per region (issue 14, target 6)",
+                String.format(Locale.ROOT, "`forEachView` %.1f / %.1f ns per region = **%.2f×**, %.4f B per region",
+                        hVisit.map(x -> x.median() * 1000 / IterateBench.REGIONS).orElse(Double.NaN),
+                        cIterate * 1000 / IterateBench.REGIONS, visitRatio, visitPerRegion),
+                visitRatio <= 1.0 && visitPerRegion < 0.01, null);
         double worstDiff = Double.POSITIVE_INFINITY;
         String worstTrace = "";
         for (EvictionSimulator.Row r : eviction) {
@@ -637,11 +668,11 @@ public final class PerfReport {
         }
     }
 
-    private void iterateTable(StringBuilder md, List<Score> scores) {
+    private void iterateTable(StringBuilder md, List<Score> scores, String method) {
         md.append("| store | µs per pass | ± | ns per region | × hintmap | B/op (per pass) |\n|---|---:|---:|---:|---:|---:|\n");
-        double base = med(scores, "IterateBench.iterate", "HINTMAP", 0);
+        double base = med(scores, method, "HINTMAP", 0);
         for (String store : QUERY_STORES) {
-            Optional<Score> s = find(scores, "IterateBench.iterate", store, 0);
+            Optional<Score> s = find(scores, method, store, 0);
             if (s.isEmpty()) {
                 md.append("| ").append(store).append(" | n/a | | | | |\n");
                 continue;
@@ -675,7 +706,9 @@ public final class PerfReport {
             }
         }
         md.append("\n`recordFor` returns an `Optional<RegionRecord>` and `forEach` a `RegionRecord` and a `String` per region by ")
-                .append("API contract; they are zero only where the JIT scalar-replaces the returned objects.\n");
+                .append("API contract; they are zero only where the JIT scalar-replaces the returned objects. `readInto` (by name and ")
+                .append("through a `Region`) and `forEachView` allocate nothing by API shape (a reusable `MutableRecord`, one `RegionView` ")
+                .append("per pass), as `AllocationFreeQueryTest` checks in the interpreter.\n");
     }
 
     private void nativeTable(StringBuilder md, Map<String, Map<String, Double>> natives) {

@@ -16,10 +16,14 @@ import org.openjdk.jmh.infra.Blackhole;
 import org.openjdk.jmh.infra.ThreadParams;
 
 /**
- * The optimizer's questions on existing regions: {@code isHot} and {@code recordFor} over
+ * The optimizer's questions on existing regions: {@code isHot}, {@code recordFor} and the
+ * allocation-free {@code readInto} (by name, and through a handle resolved once) over
  * {@value #REGIONS} regions (every other one hot), keys drawn Zipf(s = {@value #ZIPF_S}), at 1 and
  * 2 threads. {@code recordFor} results are consumed as the optimizer would (count and mean), so
- * a returned record the JIT can scalar-replace costs no allocation.
+ * a returned record the JIT can scalar-replace costs no allocation. {@code readInto_*} fills a
+ * per-thread holder ({@link Fields}: hintmap's {@code MutableRecord}, four plain fields for the
+ * others) and consumes the same two values; {@code handleReadInto_*} does the same through
+ * {@link BenchStore#reader} (hintmap: a {@code Region}).
  *
  * <pre>./mvnw -Pjmh clean test-compile exec:exec@jmh -Djmh.args="QueryBench -f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc"</pre>
  */
@@ -38,6 +42,7 @@ public class QueryBench {
 
     BenchStore target;
     String[] names;
+    BenchStore.Reader[] readers;
 
     @Setup
     public void setUp() {
@@ -48,6 +53,10 @@ public class QueryBench {
             for (int r = 0; r < 4; r++) {
                 target.record(names[i], ns, 8 * ns);
             }
+        }
+        readers = new BenchStore.Reader[REGIONS];
+        for (int i = 0; i < REGIONS; i++) {
+            readers[i] = target.reader(names[i]);
         }
     }
 
@@ -61,6 +70,7 @@ public class QueryBench {
     public static class Cursor {
         int[] keys;
         int i;
+        final Fields fields = new Fields();
 
         @Setup
         public void setUp(ThreadParams thread) {
@@ -90,6 +100,34 @@ public class QueryBench {
     @Threads(2)
     public void recordFor_2t(Cursor c, Blackhole bh) {
         consume(target.recordFor(names[c.keys[c.i++ & MASK]]), bh);
+    }
+
+    @Benchmark
+    @Threads(1)
+    public long readInto_1t(Cursor c) {
+        Fields f = c.fields;
+        return target.readInto(names[c.keys[c.i++ & MASK]], f) ? f.count + f.meanKernelNs() : -1;
+    }
+
+    @Benchmark
+    @Threads(2)
+    public long readInto_2t(Cursor c) {
+        Fields f = c.fields;
+        return target.readInto(names[c.keys[c.i++ & MASK]], f) ? f.count + f.meanKernelNs() : -1;
+    }
+
+    @Benchmark
+    @Threads(1)
+    public long handleReadInto_1t(Cursor c) {
+        Fields f = c.fields;
+        return readers[c.keys[c.i++ & MASK]].readInto(f) ? f.count + f.meanKernelNs() : -1;
+    }
+
+    @Benchmark
+    @Threads(2)
+    public long handleReadInto_2t(Cursor c) {
+        Fields f = c.fields;
+        return readers[c.keys[c.i++ & MASK]].readInto(f) ? f.count + f.meanKernelNs() : -1;
     }
 
     private static void consume(RegionRecord r, Blackhole bh) {

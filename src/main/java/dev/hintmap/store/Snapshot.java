@@ -31,4 +31,29 @@ public final class Snapshot {
     public long meanKernelNs() {
         return dispatchCount == 0 ? 0 : kernelNsTotal / dispatchCount;
     }
+
+    /** The slot the last successful read came from, or -1. */
+    public int slot() {
+        return slot;
+    }
+
+    /** Zero record, no slot: what an absent region reads as. */
+    public void clear() {
+        slot = -1;
+        gen = 0;
+        dispatchCount = 0;
+        kernelNsTotal = 0;
+        kernelNsMax = 0;
+        bytesTotal = 0;
+    }
+
+    /** Copies {@code other}'s record (and slot) into this one. */
+    public void copyFrom(Snapshot other) {
+        slot = other.slot;
+        gen = other.gen;
+        dispatchCount = other.dispatchCount;
+        kernelNsTotal = other.kernelNsTotal;
+        kernelNsMax = other.kernelNsMax;
+        bytesTotal = other.bytesTotal;
+    }
 }

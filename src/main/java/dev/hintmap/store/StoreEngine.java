@@ -341,6 +341,72 @@ public final class StoreEngine {
         return false;
     }
 
+    /**
+     * Reads slot {@code k} into {@code out} if it holds the region {@code name} now, whatever its
+     * generation (a slot holding the name is that region, §7.2.1): the query path of a handle,
+     * which remembers where it last found its region. Never inserts, never takes a lock.
+     *
+     * @param k any slot number; one out of range reads as absent
+     * @return true when {@code out} was filled with the region's consistent record
+     */
+    public boolean readIfNamed(int k, EncodedName name, Snapshot out) {
+        return k >= 0 && k < slots.capacity && slotRead(k, name, null, out) > 0;
+    }
+
+    /**
+     * Reads slot {@code k} consistently into {@code out}, as {@link #slotRead(int, byte[], Snapshot)},
+     * with the name copied as the little-endian words the slot stores (§3.3) into {@code nameWords}
+     * (at least {@code ceil(maxNameBytes / 8)} long): the scan path of {@code forEachView}, a few
+     * aligned word loads instead of a byte copy per region. Words past the name's last are not written.
+     *
+     * @return the name length when the slot is LIVE, else 0
+     */
+    public int slotReadWords(int k, long[] nameWords, Snapshot out) {
+        long slot = slots.slot(k);
+        for (int attempt = 0; attempt < MAX_READ_ATTEMPTS; attempt++) {
+            long g1 = memory.acquireLong(Slots.gen(slot));
+            if ((g1 & 1) != 0) {
+                return 0; // BUSY: being reassigned right now
+            }
+            long s1 = memory.acquireLong(Slots.seq(slot));
+            int length = memory.opaqueInt(Slots.nameLen(slot));
+            if (length <= 0 || length > slots.maxNameBytes) {
+                Memory.acquireFence();
+                if (memory.opaqueLong(Slots.gen(slot)) == g1) {
+                    return 0; // FREE (or damaged: treated as absent)
+                }
+                continue;
+            }
+            int words = (length + 7) >>> 3;
+            for (int i = 0; i < words; i++) {
+                nameWords[i] = memory.plainLong(Slots.nameWord(slot, i));
+            }
+            long copy = Slots.copy(slot, s1);
+            long count = copies.plainDispatchCount(copy);
+            long total = copies.plainKernelNsTotal(copy);
+            long max = copies.plainKernelNsMax(copy);
+            long bytes = copies.plainBytesTotal(copy);
+            Memory.acquireFence(); // the loads above happen before the re-checks below
+            long s2 = memory.opaqueLong(Slots.seq(slot));
+            long g2 = memory.opaqueLong(Slots.gen(slot));
+            if (s1 != s2 || g1 != g2) {
+                Thread.onSpinWait();
+                continue;
+            }
+            if (!isPlausible(count, total, max, bytes)) {
+                return 0; // a record no writer could have produced (damaged file)
+            }
+            out.slot = k;
+            out.gen = g1;
+            out.dispatchCount = count;
+            out.kernelNsTotal = total;
+            out.kernelNsMax = max;
+            out.bytesTotal = bytes;
+            return length;
+        }
+        return 0;
+    }
+
     /** Reads slot {@code k} with its name, for iteration; returns the name length or 0. */
     public int slotRead(int k, byte[] nameOut, Snapshot out) {
         return slotRead(k, null, nameOut, out);

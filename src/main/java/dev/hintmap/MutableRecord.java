@@ -1,0 +1,143 @@
+package dev.hintmap;
+
+import dev.hintmap.store.Snapshot;
+import java.util.Objects;
+
+/**
+ * A reusable holder for one region's record, filled in place by the allocation-free queries
+ * ({@link HintStore#readInto(String, MutableRecord)}, {@link Region#readInto(MutableRecord)},
+ * {@link RegionView#readInto(MutableRecord)}): what {@link RegionRecord} carries, without the name
+ * and without a new object per query. Keep one per thread (or per call site) and pass it to every
+ * query; the store never keeps a reference to it.
+ *
+ * <p>A fill is one consistent record (the same seqlock read as {@link HintStore#recordFor}: one
+ * update, never a mix of two). A query of an absent region {@linkplain #clear() clears} the
+ * holder, so it reads as zero, as {@link HintStore#dispatchCount(String)} does for an absent region.
+ *
+ * <p>Not thread-safe: one thread fills and reads it at a time.
+ *
+ * <pre>{@code
+ * MutableRecord r = new MutableRecord();          // once
+ * if (store.readInto("gemm_bf16_128x128", r) && r.isHot(store.hotThresholdNs())) { ... }
+ * }</pre>
+ */
+public final class MutableRecord {
+    /** Filled by the store's read protocol directly, so a query copies each field once. */
+    final Snapshot values = new Snapshot();
+
+    /** An empty holder: every field 0, as after {@link #clear()}. */
+    public MutableRecord() {}
+
+    /**
+     * Samples recorded since the region was (last) inserted.
+     *
+     * @return the dispatch count, {@code >= 1} after a successful query, 0 when cleared
+     */
+    public long dispatchCount() {
+        return values.dispatchCount();
+    }
+
+    /**
+     * Sum of kernel times.
+     *
+     * @return the total in ns, {@code >= 0}
+     */
+    public long kernelNsTotal() {
+        return values.kernelNsTotal();
+    }
+
+    /**
+     * Largest kernel time.
+     *
+     * @return the maximum in ns, {@code >= 0}
+     */
+    public long kernelNsMax() {
+        return values.kernelNsMax();
+    }
+
+    /**
+     * Sum of bytes touched.
+     *
+     * @return the total in bytes, {@code >= 0}
+     */
+    public long bytesTotal() {
+        return values.bytesTotal();
+    }
+
+    /**
+     * Mean kernel time per dispatch, as {@link RegionRecord#meanKernelNs()}.
+     *
+     * @return {@code kernelNsTotal / dispatchCount} in ns, rounded down; 0 when cleared
+     */
+    public long meanKernelNs() {
+        long count = values.dispatchCount();
+        return count == 0 ? 0 : values.kernelNsTotal() / count;
+    }
+
+    /**
+     * Mean bytes touched per dispatch, as {@link RegionRecord#meanBytes()}.
+     *
+     * @return {@code bytesTotal / dispatchCount} in bytes, rounded down; 0 when cleared
+     */
+    public long meanBytes() {
+        long count = values.dispatchCount();
+        return count == 0 ? 0 : values.bytesTotal() / count;
+    }
+
+    /**
+     * Whether the record is hot for {@code thresholdNs}, as {@link HintStore#isHot(String)} decides
+     * with the store's {@link HintStore#hotThresholdNs()}.
+     *
+     * @param thresholdNs the hot threshold in ns
+     * @return true when the record holds at least one dispatch and its mean kernel time is at least
+     *     {@code thresholdNs}; false when cleared
+     */
+    public boolean isHot(long thresholdNs) {
+        return values.dispatchCount() > 0 && meanKernelNs() >= thresholdNs;
+    }
+
+    /**
+     * Whether the holder holds a record: false after {@link #clear()} or a query of an absent
+     * region.
+     *
+     * @return true when {@link #dispatchCount()} is at least 1
+     */
+    public boolean isPresent() {
+        return values.dispatchCount() > 0;
+    }
+
+    /** Sets every field to 0, as a query of an absent region does. */
+    public void clear() {
+        values.clear();
+    }
+
+    /**
+     * An immutable copy of this record under {@code name}; allocates, unlike the queries.
+     *
+     * @param name the region's name
+     * @return a new record with this holder's fields
+     * @throws IllegalArgumentException if {@code name} is null
+     */
+    public RegionRecord toRecord(String name) {
+        return new RegionRecord(name, dispatchCount(), kernelNsTotal(), kernelNsMax(), bytesTotal());
+    }
+
+    /**
+     * Whether this holder holds the same fields as {@code record}, its name aside; allocates nothing.
+     *
+     * @param record a record to compare with
+     * @return true when the four fields are equal
+     * @throws NullPointerException if {@code record} is null
+     */
+    public boolean sameFieldsAs(RegionRecord record) {
+        Objects.requireNonNull(record, "record");
+        return dispatchCount() == record.dispatchCount() && kernelNsTotal() == record.kernelNsTotal()
+                && kernelNsMax() == record.kernelNsMax() && bytesTotal() == record.bytesTotal();
+    }
+
+    @Override
+    public String toString() {
+        return "MutableRecord[dispatchCount=" + dispatchCount() + ", kernelNsTotal=" + kernelNsTotal()
+                + ", kernelNsMax=" + kernelNsMax() + ", bytesTotal=" + bytesTotal() + "]";
+    }
+}

@@ -1,0 +1,236 @@
+package dev.hintmap;
+
+import dev.hintmap.store.Snapshot;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+
+/**
+ * One region as a scan by {@link HintStore#forEachView(RecordVisitor)} sees it: its name, as the
+ * UTF-8 bytes the file stores, and its record, read together in one consistent read (the name and
+ * the record belong to the same region, the record is one update, never a mix of two). The scan
+ * refills one view for every region, so a view is valid only during the
+ * {@link RecordVisitor#visit} call it is passed to.
+ *
+ * <p>Nothing here allocates except {@link #name()} and {@link #toRecord()}: compare names with
+ * {@link #nameEquals(String)} or {@link #nameStartsWith(String)}, or copy the bytes out with
+ * {@link #nameBytes(byte[])}, and decode a {@code String} only for the regions that need one.
+ */
+public final class RegionView {
+    final Snapshot values = new Snapshot();
+    /** The name as the slot stores it: UTF-8 bytes packed little-endian into words. */
+    final long[] words;
+    int nameLength;
+    private final long hotThresholdNs;
+
+    RegionView(int maxNameBytes, long hotThresholdNs) {
+        this.words = new long[(maxNameBytes + 7) >>> 3];
+        this.hotThresholdNs = hotThresholdNs;
+    }
+
+    /**
+     * Length of the region's name in UTF-8.
+     *
+     * @return the number of bytes, in {@code [1, HintStore.maxNameBytes()]}
+     */
+    public int nameLength() {
+        return nameLength;
+    }
+
+    /**
+     * One byte of the region's UTF-8 name.
+     *
+     * @param index the byte's position, in {@code [0, nameLength())}
+     * @return the byte
+     * @throws IndexOutOfBoundsException if {@code index} is outside the name
+     */
+    public byte nameByte(int index) {
+        Objects.checkIndex(index, nameLength);
+        return byteAt(index);
+    }
+
+    /**
+     * Copies the region's UTF-8 name into {@code dst}, from index 0; allocates nothing.
+     *
+     * @param dst the destination, at least {@link #nameLength()} long (a buffer of
+     *     {@link HintStore#maxNameBytes()} fits every name)
+     * @return the number of bytes copied, {@link #nameLength()}
+     * @throws IndexOutOfBoundsException if {@code dst} is shorter than the name
+     */
+    public int nameBytes(byte[] dst) {
+        Objects.checkFromIndexSize(0, nameLength, dst.length);
+        for (int i = 0; i < nameLength; i++) {
+            dst[i] = byteAt(i);
+        }
+        return nameLength;
+    }
+
+    /**
+     * Whether the region's name is {@code other}, compared in UTF-8 without allocating.
+     *
+     * @param other a name
+     * @return true when {@code other}'s UTF-8 encoding is exactly the region's name; false for a
+     *     string with an unpaired surrogate, which no region name is
+     * @throws NullPointerException if {@code other} is null
+     */
+    public boolean nameEquals(String other) {
+        return matched(other) == nameLength;
+    }
+
+    /**
+     * Whether the region's name begins with {@code prefix}, compared in UTF-8 without allocating.
+     *
+     * @param prefix a prefix; the empty string matches every name
+     * @return true when {@code prefix}'s UTF-8 encoding is a prefix of the region's name
+     * @throws NullPointerException if {@code prefix} is null
+     */
+    public boolean nameStartsWith(String prefix) {
+        return matched(prefix) >= 0;
+    }
+
+    /**
+     * The UTF-8 length of {@code s} when it is a prefix of the name, else -1. The encoding is
+     * {@code EncodedName}'s: an unpaired surrogate is not encodable, so it matches nothing.
+     */
+    private int matched(String s) {
+        int length = s.length();
+        int at = 0;
+        for (int i = 0; i < length; i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                if (at == nameLength || byteAt(at) != (byte) c) {
+                    return -1;
+                }
+                at++;
+                continue;
+            }
+            int cp = c;
+            if (Character.isSurrogate(c)) {
+                char low = i + 1 < length ? s.charAt(i + 1) : 0;
+                if (!Character.isHighSurrogate(c) || !Character.isLowSurrogate(low)) {
+                    return -1;
+                }
+                cp = Character.toCodePoint(c, low);
+                i++;
+            }
+            int count = cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+            if (at + count > nameLength) {
+                return -1;
+            }
+            int lead = count == 2 ? 0xC0 | (cp >>> 6) : count == 3 ? 0xE0 | (cp >>> 12) : 0xF0 | (cp >>> 18);
+            if (byteAt(at) != (byte) lead) {
+                return -1;
+            }
+            for (int b = 1; b < count; b++) {
+                if (byteAt(at + b) != (byte) (0x80 | ((cp >>> (6 * (count - 1 - b))) & 0x3F))) {
+                    return -1;
+                }
+            }
+            at += count;
+        }
+        return at;
+    }
+
+    /**
+     * The region's name, decoded; allocates a {@code String}.
+     *
+     * @return the name as {@link HintStore#forEach} would give it
+     */
+    public String name() {
+        byte[] bytes = new byte[nameLength];
+        nameBytes(bytes);
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    private byte byteAt(int i) {
+        return (byte) (words[i >>> 3] >>> ((i & 7) << 3));
+    }
+
+    /**
+     * Samples recorded since the region was (last) inserted.
+     *
+     * @return the dispatch count, {@code >= 1}
+     */
+    public long dispatchCount() {
+        return values.dispatchCount();
+    }
+
+    /**
+     * Sum of kernel times.
+     *
+     * @return the total in ns, {@code >= 0}
+     */
+    public long kernelNsTotal() {
+        return values.kernelNsTotal();
+    }
+
+    /**
+     * Largest kernel time.
+     *
+     * @return the maximum in ns, {@code >= 0}
+     */
+    public long kernelNsMax() {
+        return values.kernelNsMax();
+    }
+
+    /**
+     * Sum of bytes touched.
+     *
+     * @return the total in bytes, {@code >= 0}
+     */
+    public long bytesTotal() {
+        return values.bytesTotal();
+    }
+
+    /**
+     * Mean kernel time per dispatch.
+     *
+     * @return {@code kernelNsTotal / dispatchCount} in ns, rounded down
+     */
+    public long meanKernelNs() {
+        return values.meanKernelNs();
+    }
+
+    /**
+     * Mean bytes touched per dispatch.
+     *
+     * @return {@code bytesTotal / dispatchCount} in bytes, rounded down
+     */
+    public long meanBytes() {
+        long count = values.dispatchCount();
+        return count == 0 ? 0 : values.bytesTotal() / count;
+    }
+
+    /**
+     * Whether the region is hot, by the scanned store's {@link HintStore#hotThresholdNs()}.
+     *
+     * @return true when its mean kernel time is at least the threshold
+     */
+    public boolean isHot() {
+        return values.meanKernelNs() >= hotThresholdNs;
+    }
+
+    /**
+     * Copies the record into {@code into}, to keep it past the visit; allocates nothing.
+     *
+     * @param into the holder to fill
+     * @throws NullPointerException if {@code into} is null
+     */
+    public void readInto(MutableRecord into) {
+        into.values.copyFrom(values);
+    }
+
+    /**
+     * An immutable copy of the region, name included; allocates, as {@link HintStore#forEach} does.
+     *
+     * @return a new record
+     */
+    public RegionRecord toRecord() {
+        return new RegionRecord(name(), dispatchCount(), kernelNsTotal(), kernelNsMax(), bytesTotal());
+    }
+
+    @Override
+    public String toString() {
+        return "RegionView[" + name() + ", dispatchCount=" + dispatchCount() + ", kernelNsTotal=" + kernelNsTotal()
+                + ", kernelNsMax=" + kernelNsMax() + ", bytesTotal=" + bytesTotal() + "]";
+    }
+}

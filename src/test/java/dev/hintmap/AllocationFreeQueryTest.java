@@ -1,0 +1,460 @@
+package dev.hintmap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The allocation-free queries (issue 14, targets 3 and 6): {@link HintStore#readInto},
+ * the {@link Region} queries and {@link HintStore#forEachView}: what they read, how a handle
+ * follows its region, that nothing is allocated, and that concurrent writers never tear a record.
+ */
+class AllocationFreeQueryTest {
+    private static final long THRESHOLD = 1_000;
+
+    private static HintStoreOptions options(int capacity) {
+        return HintStoreOptions.defaults().capacity(capacity).hotThresholdNs(THRESHOLD);
+    }
+
+    /** A holder with junk in it, to see that an absent query clears it. */
+    private static MutableRecord dirty(HintStore store) {
+        MutableRecord r = new MutableRecord();
+        store.record("dirt", 7, 7);
+        assertTrue(store.readInto("dirt", r));
+        return r;
+    }
+
+    private static void assertCleared(MutableRecord r) {
+        assertEquals(0, r.dispatchCount());
+        assertEquals(0, r.kernelNsTotal());
+        assertEquals(0, r.kernelNsMax());
+        assertEquals(0, r.bytesTotal());
+        assertFalse(r.isPresent());
+        assertFalse(r.isHot(0));
+    }
+
+    private static void assertReadsAs(Optional<RegionRecord> expected, HintStore store, String name) {
+        MutableRecord byName = dirty(store);
+        assertEquals(expected.isPresent(), store.readInto(name, byName), name);
+        MutableRecord byHandle = dirty(store);
+        Region region = store.region(name);
+        assertEquals(expected.isPresent(), region.readInto(byHandle), name);
+        if (expected.isPresent()) {
+            RegionRecord r = expected.orElseThrow();
+            assertEquals(r, byName.toRecord(name));
+            assertEquals(r, byHandle.toRecord(name));
+            assertTrue(byName.sameFieldsAs(r));
+            assertEquals(r.meanKernelNs(), byName.meanKernelNs());
+            assertEquals(r.meanBytes(), byName.meanBytes());
+            assertEquals(store.isHot(name), byName.isHot(store.hotThresholdNs()));
+        } else {
+            assertCleared(byName);
+            assertCleared(byHandle);
+        }
+        assertEquals(store.isHot(name), region.isHot(), name);
+        assertEquals(store.dispatchCount(name), region.dispatchCount(), name);
+        assertEquals(store.meanKernelNs(name), region.meanKernelNs(), name);
+    }
+
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void readIntoEqualsRecordForForPresentAbsentAndEvictedRegions(StoreKind kind) {
+        try (HintStore store = kind.open(options(4))) {
+            store.record("a", 2_000, 10);
+            store.record("a", 500, 30);
+            store.record("b", 100, 1);
+            assertReadsAs(store.recordFor("a"), store, "a");
+            assertReadsAs(store.recordFor("b"), store, "b");
+            assertReadsAs(Optional.empty(), store, "never-recorded");
+            int sizeBefore = store.size();
+            for (int i = 0; i < 20; i++) {
+                store.record("evictor-" + i, 3, 3);
+            }
+            assertTrue(store.recordFor("b").isEmpty(), "b was evicted");
+            assertReadsAs(Optional.empty(), store, "b");
+            for (int i = 0; i < 20; i++) {
+                assertReadsAs(store.recordFor("evictor-" + i), store, "evictor-" + i);
+            }
+            assertTrue(store.size() >= sizeBefore);
+        }
+    }
+
+    @Test
+    void aBadNameIsRejectedAndLeavesTheHolderAsItWas() {
+        try (HintStore store = HintStore.inMemory(options(4))) {
+            MutableRecord r = dirty(store);
+            assertThrows(IllegalArgumentException.class, () -> store.readInto("", r));
+            assertThrows(IllegalArgumentException.class, () -> store.readInto("x".repeat(store.maxNameBytes() + 1), r));
+            assertThrows(IllegalArgumentException.class, () -> store.readInto(null, r));
+            assertThrows(NullPointerException.class, () -> store.readInto("dirt", null));
+            assertEquals(1, r.dispatchCount());
+        }
+    }
+
+    @Test
+    void aQueryNeverInsertsAndCapacityZeroReadsEverythingAbsent() {
+        try (HintStore store = HintStore.inMemory(options(4)); HintStore none = HintStore.inMemory(options(0))) {
+            Region region = store.region("q");
+            MutableRecord r = new MutableRecord();
+            assertFalse(region.readInto(r));
+            assertFalse(store.readInto("q", r));
+            assertEquals(0, region.dispatchCount());
+            assertFalse(region.isHot());
+            assertEquals(0, store.size());
+            none.record("q", 5_000, 1);
+            none.region("q").record(5_000, 1);
+            assertFalse(none.readInto("q", r));
+            assertFalse(none.region("q").readInto(r));
+            int[] visits = new int[1];
+            none.forEachView(v -> visits[0]++);
+            assertEquals(0, visits[0]);
+        }
+    }
+
+    @Test
+    void aClosedStoreRefusesEveryQuery() {
+        HintStore store = HintStore.inMemory(options(4));
+        store.record("a", 1, 1);
+        Region region = store.region("a");
+        store.close();
+        MutableRecord r = new MutableRecord();
+        assertThrows(IllegalStateException.class, () -> store.readInto("a", r));
+        assertThrows(IllegalStateException.class, () -> region.readInto(r));
+        assertThrows(IllegalStateException.class, region::isHot);
+        assertThrows(IllegalStateException.class, region::dispatchCount);
+        assertThrows(IllegalStateException.class, () -> store.forEachView(v -> { }));
+    }
+
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void aRegionQueryReadsAbsentAfterEvictionAndTheNewRecordAfterReinsertion(StoreKind kind) {
+        try (HintStore store = kind.open(options(2))) {
+            Region a = store.region("a");
+            a.record(4_000, 8);
+            a.record(2_000, 8);
+            MutableRecord r = new MutableRecord();
+            assertTrue(a.readInto(r));
+            assertEquals(new RegionRecord("a", 2, 6_000, 4_000, 16), r.toRecord("a"));
+            assertTrue(a.isHot());
+            int evictor = 0;
+            while (store.recordFor("a").isPresent()) {
+                store.record("evictor-" + evictor++, 1, 1);
+                assertTrue(evictor < 100, "a is never evicted");
+            }
+            assertFalse(a.readInto(r));
+            assertCleared(r);
+            assertEquals(0, a.dispatchCount());
+            assertEquals(0, a.meanKernelNs());
+            assertFalse(a.isHot());
+            // re-inserted by name, so the handle's remembered slot is stale, wherever "a" lands now
+            store.record("a", 10, 3);
+            assertTrue(a.readInto(r));
+            assertEquals(new RegionRecord("a", 1, 10, 10, 3), r.toRecord("a"));
+            assertEquals(store.recordFor("a").orElseThrow(), r.toRecord("a"));
+            assertFalse(a.isHot());
+            // and move it around a few times more: each time the handle reads what recordFor reads
+            for (int round = 0; round < 6; round++) {
+                while (store.recordFor("a").isPresent()) {
+                    store.record("evictor-" + evictor++, 1, 1);
+                }
+                assertFalse(a.readInto(r));
+                a.record(100 * (round + 1), round);
+                assertTrue(a.readInto(r));
+                assertEquals(store.recordFor("a").orElseThrow(), r.toRecord("a"));
+                assertEquals(1, a.dispatchCount());
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void theVisitorVisitsExactlyTheLiveRegionsWithTheirRecords(StoreKind kind) {
+        try (HintStore store = kind.open(options(16))) {
+            SplittableRandom random = new SplittableRandom(14);
+            for (int i = 0; i < 2_000; i++) {
+                store.record("r" + random.nextInt(40), random.nextLong(1, 5_000), random.nextLong(100));
+            }
+            Set<RegionRecord> expected = new HashSet<>(store.snapshot().regions());
+            List<RegionRecord> viaViews = new ArrayList<>();
+            List<RegionRecord> viaHolders = new ArrayList<>();
+            byte[] nameBuffer = new byte[store.maxNameBytes()];
+            int[] hot = new int[1];
+            store.forEachView(v -> {
+                viaViews.add(v.toRecord());
+                MutableRecord m = new MutableRecord();
+                v.readInto(m);
+                int length = v.nameBytes(nameBuffer);
+                String name = new String(nameBuffer, 0, length, StandardCharsets.UTF_8);
+                viaHolders.add(m.toRecord(name));
+                assertTrue(v.nameEquals(name));
+                assertTrue(v.nameStartsWith("r"));
+                assertFalse(v.nameEquals(name + "x"));
+                assertEquals(store.isHot(name), v.isHot());
+                assertEquals(m.meanKernelNs(), v.meanKernelNs());
+                assertEquals(m.meanBytes(), v.meanBytes());
+                if (v.isHot()) {
+                    hot[0]++;
+                }
+            });
+            assertEquals(expected.size(), viaViews.size(), "each live region once");
+            assertEquals(expected, new HashSet<>(viaViews));
+            assertEquals(expected, new HashSet<>(viaHolders));
+            assertEquals(store.size(), viaViews.size());
+            assertEquals(expected.stream().filter(r -> r.meanKernelNs() >= THRESHOLD).count(), hot[0]);
+        }
+    }
+
+    @Test
+    void aViewComparesNamesInUtf8() {
+        String name = "gemm_é_∑_\uD83D\uDE00_end"; // 2-, 3- and 4-byte sequences
+        try (HintStore store = HintStore.inMemory(options(4))) {
+            store.record(name, 1, 1);
+            List<String> seen = new ArrayList<>();
+            store.forEachView(v -> {
+                assertEquals(name.getBytes(StandardCharsets.UTF_8).length, v.nameLength());
+                assertEquals(name.getBytes(StandardCharsets.UTF_8)[9], v.nameByte(9));
+                assertThrows(IndexOutOfBoundsException.class, () -> v.nameByte(v.nameLength()));
+                assertThrows(IndexOutOfBoundsException.class, () -> v.nameBytes(new byte[v.nameLength() - 1]));
+                assertTrue(v.nameEquals(name));
+                assertTrue(v.nameStartsWith(""));
+                assertTrue(v.nameStartsWith("gemm_é_∑"));
+                assertTrue(v.nameStartsWith("gemm_é_∑_\uD83D\uDE00"));
+                assertFalse(v.nameStartsWith("gemm_é_∑_\uD83D")); // unpaired surrogate: not encodable
+                assertFalse(v.nameStartsWith("gemm_e"));
+                assertFalse(v.nameEquals("gemm_é_∑_\uD83D\uDE01_end"));
+                assertFalse(v.nameEquals(name.substring(0, name.length() - 1)));
+                assertFalse(v.nameEquals(name + "_"));
+                seen.add(v.name());
+            });
+            assertEquals(List.of(name), seen);
+        }
+    }
+
+    // ------------------------------------------------------------------ allocation
+
+    /**
+     * {@code com.sun.management.ThreadMXBean.getCurrentThreadAllocatedBytes()}, reached reflectively:
+     * the tests compile inside the module, which does not read {@code jdk.management}.
+     */
+    private static final java.lang.invoke.MethodHandle ALLOCATED;
+
+    static {
+        try {
+            Object bean = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean").invoke(null);
+            ALLOCATED = java.lang.invoke.MethodHandles.publicLookup()
+                    .findVirtual(Class.forName("com.sun.management.ThreadMXBean"), "getCurrentThreadAllocatedBytes",
+                            java.lang.invoke.MethodType.methodType(long.class))
+                    .bindTo(bean);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private static long allocated() {
+        try {
+            return (long) ALLOCATED.invokeExact();
+        } catch (Throwable e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /**
+     * Bytes allocated per call of {@code query} over {@code calls} calls. The first calls run
+     * interpreted or in C1, neither of which removes an allocation by escape analysis: a path that
+     * allocates anything shows it here.
+     */
+    private static double bytesPerCall(int calls, Runnable query) {
+        for (int i = 0; i < 16; i++) {
+            query.run(); // thread-local buffers, class initialisation
+        }
+        long before = allocated();
+        for (int i = 0; i < calls; i++) {
+            query.run();
+        }
+        return (double) (allocated() - before) / calls;
+    }
+
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void queriesByNameAndByHandleAllocateNothing(StoreKind kind) {
+        try (HintStore store = kind.open(options(64))) {
+            String[] names = new String[32];
+            Region[] regions = new Region[names.length];
+            for (int i = 0; i < names.length; i++) {
+                names[i] = "gemm_bf16_" + i;
+                store.record(names[i], 500L * i, 64);
+                regions[i] = store.region(names[i]);
+            }
+            Region absent = store.region("absent");
+            MutableRecord r = new MutableRecord();
+            long[] sink = new long[1];
+            int[] i = new int[1];
+            int calls = 2_000;
+            List<String> failures = new ArrayList<>();
+            check(failures, "readInto(name)", bytesPerCall(calls, () -> sink[0] += store.readInto(names[i[0]++ & 31], r) ? r.meanKernelNs() : 1));
+            check(failures, "readInto(absent name)", bytesPerCall(calls, () -> sink[0] += store.readInto("absent", r) ? 1 : 0));
+            check(failures, "isHot(name)", bytesPerCall(calls, () -> sink[0] += store.isHot(names[i[0]++ & 31]) ? 1 : 0));
+            check(failures, "dispatchCount(name)", bytesPerCall(calls, () -> sink[0] += store.dispatchCount(names[i[0]++ & 31])));
+            check(failures, "meanKernelNs(name)", bytesPerCall(calls, () -> sink[0] += store.meanKernelNs(names[i[0]++ & 31])));
+            check(failures, "Region.readInto", bytesPerCall(calls, () -> sink[0] += regions[i[0]++ & 31].readInto(r) ? r.kernelNsMax() : 1));
+            check(failures, "Region.readInto(absent)", bytesPerCall(calls, () -> sink[0] += absent.readInto(r) ? 1 : 0));
+            check(failures, "Region.isHot", bytesPerCall(calls, () -> sink[0] += regions[i[0]++ & 31].isHot() ? 1 : 0));
+            check(failures, "Region.dispatchCount", bytesPerCall(calls, () -> sink[0] += regions[i[0]++ & 31].dispatchCount()));
+            check(failures, "Region.meanKernelNs", bytesPerCall(calls, () -> sink[0] += regions[i[0]++ & 31].meanKernelNs()));
+            assertTrue(failures.isEmpty(), failures::toString);
+            // the control: the allocating query is seen allocating (an Optional and a RegionRecord)
+            double recordFor = bytesPerCall(calls, () -> sink[0] += store.recordFor(names[i[0]++ & 31]).orElseThrow().dispatchCount());
+            assertTrue(recordFor >= 16, "recordFor measured at " + recordFor + " B/call: the measurement sees nothing");
+            assertTrue(sink[0] != 0);
+        }
+    }
+
+    private static void check(List<String> failures, String what, double bytesPerCall) {
+        if (bytesPerCall >= 1) { // a single 16-byte object per call would read 16
+            failures.add(what + ": " + bytesPerCall + " B/call");
+        }
+    }
+
+    /**
+     * A scan costs a fixed amount (the view, and for a file the {@code checkFile} system calls),
+     * nothing per region: a scan of 4,096 regions allocates what a scan of 16 does.
+     */
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void theVisitorAllocatesNothingPerRegion(StoreKind kind) {
+        long[] sum = new long[1];
+        RecordVisitor visitor = v -> sum[0] += v.dispatchCount() + v.kernelNsMax() + v.nameLength()
+                + (v.nameStartsWith("region-1") ? 1 : 0) + (v.nameEquals("region-7") ? 1 : 0);
+        double[] perScan = new double[2];
+        int[] sizes = {16, 4_096};
+        for (int s = 0; s < 2; s++) {
+            try (HintStore store = kind.open(options(sizes[s]))) {
+                for (int i = 0; i < sizes[s]; i++) {
+                    store.record("region-" + i, i, i);
+                }
+                perScan[s] = bytesPerCall(20, () -> store.forEachView(visitor));
+            }
+        }
+        double perRegion = (perScan[1] - perScan[0]) / (sizes[1] - sizes[0]);
+        assertTrue(perRegion < 0.05, perRegion + " B per region (" + perScan[0] + " B per scan of 16, "
+                + perScan[1] + " of 4096)");
+        assertTrue(perScan[0] < 8_192, perScan[0] + " B of fixed cost per scan");
+        assertTrue(sum[0] > 0);
+    }
+
+    // ------------------------------------------------------------------ concurrency
+
+    /**
+     * Writers record only samples of each region's own kernel time (1000 + n ns, n bytes) while a
+     * small capacity keeps evicting and re-inserting regions; readers query through every
+     * allocation-free path. A record whose total is not count x that time, or whose bytes are not
+     * count x n, is torn (a mix of two updates) or misattributed (another region's samples).
+     */
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void concurrentWritersNeverTearARecordReadThroughAnyPath(StoreKind kind) throws Exception {
+        int names = 48;
+        int capacity = 16;
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        AtomicBoolean stop = new AtomicBoolean();
+        long[] reads = new long[1];
+        try (HintStore store = kind.open(options(capacity))) {
+            List<Thread> threads = new ArrayList<>();
+            CountDownLatch start = new CountDownLatch(1);
+            for (int t = 0; t < 2; t++) {
+                long seed = t;
+                threads.add(thread(start, failures, () -> {
+                    SplittableRandom random = new SplittableRandom(seed);
+                    Region[] handles = new Region[names];
+                    while (!stop.get()) {
+                        int n = random.nextInt(random.nextBoolean() ? 8 : names); // a hot set that stays, and churn
+                        if (random.nextBoolean()) {
+                            store.record("r" + n, 1000L + n, n);
+                        } else {
+                            if (handles[n] == null) {
+                                handles[n] = store.region("r" + n);
+                            }
+                            handles[n].record(1000L + n, n);
+                        }
+                    }
+                }));
+            }
+            threads.add(thread(start, failures, () -> {
+                SplittableRandom random = new SplittableRandom(99);
+                Region[] handles = new Region[names];
+                for (int n = 0; n < names; n++) {
+                    handles[n] = store.region("r" + n);
+                }
+                MutableRecord r = new MutableRecord();
+                long count = 0;
+                while (!stop.get()) {
+                    int n = random.nextInt(names);
+                    if (store.readInto("r" + n, r)) {
+                        checkRecord(n, r);
+                        count++;
+                    }
+                    if (handles[n].readInto(r)) {
+                        checkRecord(n, r);
+                        count++;
+                    }
+                    long c = handles[n].dispatchCount();
+                    assertTrue(c >= 0);
+                    if (random.nextInt(32) == 0) {
+                        int[] seen = new int[1];
+                        store.forEachView(v -> {
+                            v.readInto(r);
+                            checkRecord(Integer.parseInt(v.name().substring(1)), r);
+                            assertTrue(v.nameEquals("r" + v.name().substring(1)));
+                            seen[0]++;
+                        });
+                        assertTrue(seen[0] <= capacity, "a scan saw " + seen[0] + " regions");
+                        count += seen[0];
+                    }
+                }
+                reads[0] = count;
+            }));
+            start.countDown();
+            Thread.sleep(700);
+            stop.set(true);
+            for (Thread t : threads) {
+                t.join();
+            }
+            assertTrue(failures.isEmpty(), () -> failures.peek().toString());
+            assertTrue(store.evictions() > 100, "churn evicted only " + store.evictions());
+            assertTrue(reads[0] > 1000, "only " + reads[0] + " reads");
+        }
+    }
+
+    private static void checkRecord(int n, MutableRecord r) {
+        long c = r.dispatchCount();
+        if (c < 1 || r.kernelNsTotal() != c * (1000L + n) || r.kernelNsMax() != 1000L + n || r.bytesTotal() != c * n) {
+            throw new AssertionError("r" + n + " torn or misattributed: " + r);
+        }
+    }
+
+    private static Thread thread(CountDownLatch start, ConcurrentLinkedQueue<Throwable> failures, Runnable task) {
+        return Thread.ofPlatform().start(() -> {
+            try {
+                start.await();
+                task.run();
+            } catch (Throwable t) {
+                failures.add(t);
+            }
+        });
+    }
+}
