@@ -506,8 +506,7 @@ public final class HintStore implements AutoCloseable {
         requireWritable();
         EncodedNames.Scratch scratch = EncodedNames.scratch();
         scratch.name.encodeChecked(record.name(), engine.maxNameBytes());
-        if (record.dispatchCount() < 1 || record.kernelNsMax() > record.kernelNsTotal()
-                || record.meanKernelNs() > record.kernelNsMax()) {
+        if (!record.isPlausible()) {
             throw new IllegalArgumentException("record " + record + " cannot come from any sequence of samples:"
                     + " it needs dispatchCount >= 1 and kernelNsTotal / dispatchCount <= kernelNsMax <= kernelNsTotal");
         }

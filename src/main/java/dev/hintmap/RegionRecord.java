@@ -46,6 +46,18 @@ public record RegionRecord(String name, long dispatchCount, long kernelNsTotal, 
     }
 
     /**
+     * Whether the record is plausible: the condition every record that samples produce meets, and
+     * that readers use to tell a damaged record from one a writer left (FORMAT.md §7.2.1): at
+     * least one dispatch, and {@code kernelNsTotal / dispatchCount <= kernelNsMax <= kernelNsTotal}
+     * (the mean rounded down). {@link HintStore#add(RegionRecord)} refuses a record that fails it.
+     *
+     * @return true when the record meets that condition
+     */
+    public boolean isPlausible() {
+        return dispatchCount >= 1 && kernelNsMax <= kernelNsTotal && meanKernelNs() <= kernelNsMax;
+    }
+
+    /**
      * Mean bytes touched per dispatch.
      *
      * @return {@code bytesTotal / dispatchCount} in bytes, rounded down; 0 when

@@ -11,6 +11,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.DoubleRange;
+import net.jqwik.api.constraints.LongRange;
 
 /** {@link RegionRecord#merge} and {@link RegionRecord#scaled}: the arithmetic of merge and decay (FORMAT.md §7.6). */
 class RegionRecordProperties {
@@ -33,6 +34,22 @@ class RegionRecordProperties {
 
     private static boolean plausible(RegionRecord r) {
         return r.dispatchCount() >= 1 && r.kernelNsMax() <= r.kernelNsTotal() && r.meanKernelNs() <= r.kernelNsMax();
+    }
+
+    @Property
+    void addTakesExactlyThePlausibleRecordsAndIsPlausibleSaysWhich(@ForAll @LongRange(min = 0, max = 4) long count,
+            @ForAll @LongRange(min = 0, max = 12) long total, @ForAll @LongRange(min = 0, max = 12) long max) {
+        RegionRecord r = new RegionRecord("r", count, total, max, 7);
+        assertEquals(plausible(r), r.isPlausible());
+        try (HintStore store = HintStore.inMemory(HintStoreOptions.defaults())) {
+            if (r.isPlausible()) {
+                store.add(r);
+                assertEquals(r, store.recordFor("r").orElseThrow());
+            } else {
+                assertThrows(IllegalArgumentException.class, () -> store.add(r));
+                assertTrue(store.recordFor("r").isEmpty(), "nothing recorded");
+            }
+        }
     }
 
     @Property

@@ -137,11 +137,12 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
             long total = number(path, r, "kernelNsTotal", field);
             long max = number(path, r, "kernelNsMax", field);
             long bytes = number(path, r, "bytesTotal", field);
-            if (count < 1 || max > total || total / count > max) {
+            RegionRecord record = new RegionRecord(name, count, total, max, bytes);
+            if (!record.isPlausible()) { // what HintStore.add would refuse, said with the JSON field
                 throw bad(path, field, "region " + Table.printable(name) + " cannot come from any sequence of samples:"
                         + " it needs dispatchCount >= 1 and kernelNsTotal / dispatchCount <= kernelNsMax <= kernelNsTotal");
             }
-            regions.add(new RegionRecord(name, count, total, max, bytes));
+            regions.add(record);
             longest = Math.max(longest, utf8.length);
         }
         return new ProfileInput(capacity, longest, threshold, regions);
