@@ -59,6 +59,8 @@ public final class StoreEngine {
     /** Null outside tests ({@link StoreSettings#heldLockProbe}). */
     private final HeldLockProbe probe;
     private final ClockFrames clockFrames = new ClockFrames();
+    /** The mapping as a constant the JIT can fold (SegmentConstant); the hot paths read it once. */
+    private final SegmentConstant mapping;
 
     /**
      * @param locks the lock protocol with this writer's owner word, or null for a read-only engine
@@ -66,6 +68,7 @@ public final class StoreEngine {
      */
     StoreEngine(Memory memory, FileGeometry geometry, OwnerLock locks, HeldLockProbe probe) {
         this.memory = memory;
+        this.mapping = SegmentConstant.of(memory.segment);
         this.geometry = geometry;
         this.slots = new Slots(geometry);
         this.copies = new RecordCopies(memory);
@@ -245,7 +248,7 @@ public final class StoreEngine {
      * @return the name length when the slot is LIVE (and matches), else 0
      */
     int slotRead(int k, EncodedName name, byte[] nameOut, Snapshot out) {
-        return slotRead(memory.segment, k, name, nameOut, out);
+        return slotRead(mapping.segment(), k, name, nameOut, out);
     }
 
     /**
@@ -321,7 +324,7 @@ public final class StoreEngine {
         if (slots.capacity == 0) {
             return false;
         }
-        MemorySegment seg = memory.segment; // read once for the probe, the compares and the read
+        MemorySegment seg = mapping.segment(); // read once for the probe, the compares and the read
         long hash = name.hash;
         long tag = HashIndex.tag(hash);
         for (int attempt = 0; attempt < MAX_RESOLVE_ATTEMPTS; attempt++) {
@@ -360,7 +363,7 @@ public final class StoreEngine {
      * @return true when {@code out} was filled with the region's consistent record
      */
     public boolean readIfNamed(int k, EncodedName name, Snapshot out) {
-        return k >= 0 && k < slots.capacity && slotRead(memory.segment, k, name, null, out) > 0;
+        return k >= 0 && k < slots.capacity && slotRead(mapping.segment(), k, name, null, out) > 0;
     }
 
     /**
@@ -372,7 +375,7 @@ public final class StoreEngine {
      * @return the name length when the slot is LIVE, else 0
      */
     public int slotReadWords(int k, long[] nameWords, Snapshot out) {
-        MemorySegment seg = memory.segment; // read once: every access below checks this value (Memory)
+        MemorySegment seg = mapping.segment(); // read once: every access below checks this value (Memory)
         long slot = slots.slot(k);
         for (int attempt = 0; attempt < MAX_READ_ATTEMPTS; attempt++) {
             long g1 = Memory.acquireLong(seg, Slots.gen(slot));
@@ -484,7 +487,7 @@ public final class StoreEngine {
 
     /** §7.1 with a whole record instead of one sample; false when the slot was reassigned. */
     private boolean slotRecord(int k, long gen, long count, long total, long max, long bytes) {
-        MemorySegment seg = memory.segment; // read once: every access below checks this value (Memory)
+        MemorySegment seg = mapping.segment(); // read once: every access below checks this value (Memory)
         long slot = slots.slot(k);
         long lock = Slots.lock(slot);
         boolean held = false;
