@@ -1,6 +1,7 @@
 package dev.hintmap.store;
 
 import dev.hintmap.format.FileGeometry;
+import java.lang.foreign.MemorySegment;
 
 /**
  * The open-addressing index of name hashes (§3.8): linear probing bounded by {@code max_probe},
@@ -29,7 +30,12 @@ final class HashIndex {
     }
 
     long entryAcquire(int j) {
-        return memory.acquireLong(base + 8L * j);
+        return entryAcquire(memory.segment, j);
+    }
+
+    /** As {@link #entryAcquire(int)}, through the segment the lookup read once (StoreEngine#resolve). */
+    long entryAcquire(MemorySegment seg, int j) {
+        return Memory.acquireLong(seg, base + 8L * j);
     }
 
     static long tag(long hash) {

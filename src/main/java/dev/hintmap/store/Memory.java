@@ -48,7 +48,7 @@ final class Memory {
     }
 
     long acquireLong(long offset) {
-        return (long) LONG.getAcquire(segment, offset);
+        return acquireLong(segment, offset);
     }
 
     void releaseLong(long offset, long value) {
@@ -56,7 +56,7 @@ final class Memory {
     }
 
     long opaqueLong(long offset) {
-        return (long) LONG.getOpaque(segment, offset);
+        return opaqueLong(segment, offset);
     }
 
     void opaqueLong(long offset, long value) {
@@ -114,9 +114,10 @@ final class Memory {
     // ------------------------------------------------- through a segment the caller read once
 
     /*
-     * The record path (StoreEngine#slotRecord) reads this store's segment once and passes it
-     * here: each access then checks one value the compiler already holds in a register instead of
-     * reloading the field chain after every fence (docs/PERF-RECORD.md). Same modes as above.
+     * The record path (StoreEngine#slotRecord) and the seqlock read paths (slotRead,
+     * slotReadWords, resolve) read this store's segment once per operation and pass it here: each
+     * access then checks one value the compiler already holds in a register instead of reloading
+     * the field chain after every fence (docs/PERF-RECORD.md, docs/PERF-READ.md). Same modes as above.
      */
 
     static long plainLong(MemorySegment seg, long offset) {
@@ -125,6 +126,14 @@ final class Memory {
 
     static void plainLong(MemorySegment seg, long offset, long value) {
         seg.set(PLAIN_U64, offset, value);
+    }
+
+    static long acquireLong(MemorySegment seg, long offset) {
+        return (long) LONG.getAcquire(seg, offset);
+    }
+
+    static long opaqueLong(MemorySegment seg, long offset) {
+        return (long) LONG.getOpaque(seg, offset);
     }
 
     static void releaseLong(MemorySegment seg, long offset, long value) {

@@ -59,6 +59,8 @@ public final class StoreEngine {
     /** Null outside tests ({@link StoreSettings#heldLockProbe}). */
     private final HeldLockProbe probe;
     private final ClockFrames clockFrames = new ClockFrames();
+    /** The mapping as a constant the JIT can fold (SegmentConstant); the hot paths read it once. */
+    private final SegmentConstant mapping;
 
     /**
      * @param locks the lock protocol with this writer's owner word, or null for a read-only engine
@@ -66,6 +68,7 @@ public final class StoreEngine {
      */
     StoreEngine(Memory memory, FileGeometry geometry, OwnerLock locks, HeldLockProbe probe) {
         this.memory = memory;
+        this.mapping = SegmentConstant.of(memory.segment);
         this.geometry = geometry;
         this.slots = new Slots(geometry);
         this.copies = new RecordCopies(memory);
@@ -245,35 +248,44 @@ public final class StoreEngine {
      * @return the name length when the slot is LIVE (and matches), else 0
      */
     int slotRead(int k, EncodedName name, byte[] nameOut, Snapshot out) {
+        return slotRead(mapping.segment(), k, name, nameOut, out);
+    }
+
+    /**
+     * As {@link #slotRead(int, EncodedName, byte[], Snapshot)}, through the segment the operation
+     * read once: every access below checks that one value (Memory, docs/PERF-READ.md). The closed
+     * arena and a truncated page still fail each access exactly as before.
+     */
+    private int slotRead(MemorySegment seg, int k, EncodedName name, byte[] nameOut, Snapshot out) {
         long slot = slots.slot(k);
         for (int attempt = 0; attempt < MAX_READ_ATTEMPTS; attempt++) {
-            long g1 = memory.acquireLong(Slots.gen(slot));
+            long g1 = Memory.acquireLong(seg, Slots.gen(slot));
             if ((g1 & 1) != 0) {
                 return 0; // BUSY: being reassigned right now
             }
-            long s1 = memory.acquireLong(Slots.seq(slot));
-            int length = memory.opaqueInt(Slots.nameLen(slot));
+            long s1 = Memory.acquireLong(seg, Slots.seq(slot));
+            int length = Memory.opaqueInt(seg, Slots.nameLen(slot));
             if (length <= 0 || length > slots.maxNameBytes) {
                 Memory.acquireFence();
-                if (memory.opaqueLong(Slots.gen(slot)) == g1) {
+                if (Memory.opaqueLong(seg, Slots.gen(slot)) == g1) {
                     return 0; // FREE (or damaged: treated as absent)
                 }
                 continue;
             }
             boolean matches = name == null
-                    || (length == name.byteLength && memory.plainLong(Slots.hash(slot)) == name.hash
-                        && nameEquals(slot, name));
+                    || (length == name.byteLength && Memory.plainLong(seg, Slots.hash(slot)) == name.hash
+                        && nameEquals(seg, slot, name));
             if (matches && nameOut != null) {
-                MemorySegment.copy(memory.segment, ValueLayout.JAVA_BYTE, Slots.nameWord(slot, 0), nameOut, 0, length);
+                MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, Slots.nameWord(slot, 0), nameOut, 0, length);
             }
             long copy = Slots.copy(slot, s1);
-            long count = copies.plainDispatchCount(copy);
-            long total = copies.plainKernelNsTotal(copy);
-            long max = copies.plainKernelNsMax(copy);
-            long bytes = copies.plainBytesTotal(copy);
+            long count = copies.plainDispatchCount(seg, copy);
+            long total = copies.plainKernelNsTotal(seg, copy);
+            long max = copies.plainKernelNsMax(seg, copy);
+            long bytes = copies.plainBytesTotal(seg, copy);
             Memory.acquireFence(); // the loads above happen before the re-checks below
-            long s2 = memory.opaqueLong(Slots.seq(slot));
-            long g2 = memory.opaqueLong(Slots.gen(slot));
+            long s2 = Memory.opaqueLong(seg, Slots.seq(slot));
+            long g2 = Memory.opaqueLong(seg, Slots.gen(slot));
             if (s1 != s2 || g1 != g2) {
                 Thread.onSpinWait();
                 continue;
@@ -297,10 +309,10 @@ public final class StoreEngine {
         return count > 0 && bytes >= 0 && max >= 0 && max <= total && total / count <= max;
     }
 
-    private boolean nameEquals(long slot, EncodedName name) {
+    private static boolean nameEquals(MemorySegment seg, long slot, EncodedName name) {
         int words = name.wordCount();
         for (int i = 0; i < words; i++) {
-            if (memory.plainLong(Slots.nameWord(slot, i)) != name.words[i]) {
+            if (Memory.plainLong(seg, Slots.nameWord(slot, i)) != name.words[i]) {
                 return false;
             }
         }
@@ -312,13 +324,14 @@ public final class StoreEngine {
         if (slots.capacity == 0) {
             return false;
         }
+        MemorySegment seg = mapping.segment(); // read once for the probe, the compares and the read
         long hash = name.hash;
         long tag = HashIndex.tag(hash);
         for (int attempt = 0; attempt < MAX_RESOLVE_ATTEMPTS; attempt++) {
-            long v1 = memory.acquireLong(Layouts.HDR_INDEX_SEQ);
+            long v1 = Memory.acquireLong(seg, Layouts.HDR_INDEX_SEQ);
             int j = index.home(hash);
             for (int p = 0; p < index.maxProbe; p++) {
-                long e = index.entryAcquire(j);
+                long e = index.entryAcquire(seg, j);
                 if (e == 0) {
                     break;
                 }
@@ -326,14 +339,14 @@ public final class StoreEngine {
                     long k = HashIndex.slotOf(e);
                     if (k < 0 || k >= slots.capacity) {
                         indexSuspect = true; // damaged file: repaired under the structure lock
-                    } else if (slotRead((int) k, name, null, out) > 0) {
+                    } else if (slotRead(seg, (int) k, name, null, out) > 0) {
                         return true;
                     }
                 }
                 j = (j + 1) & index.mask;
             }
             Memory.acquireFence();
-            if ((v1 & 1) == 0 && memory.opaqueLong(Layouts.HDR_INDEX_SEQ) == v1) {
+            if ((v1 & 1) == 0 && Memory.opaqueLong(seg, Layouts.HDR_INDEX_SEQ) == v1) {
                 return false;
             }
             Thread.onSpinWait();
@@ -350,7 +363,7 @@ public final class StoreEngine {
      * @return true when {@code out} was filled with the region's consistent record
      */
     public boolean readIfNamed(int k, EncodedName name, Snapshot out) {
-        return k >= 0 && k < slots.capacity && slotRead(k, name, null, out) > 0;
+        return k >= 0 && k < slots.capacity && slotRead(mapping.segment(), k, name, null, out) > 0;
     }
 
     /**
@@ -362,33 +375,34 @@ public final class StoreEngine {
      * @return the name length when the slot is LIVE, else 0
      */
     public int slotReadWords(int k, long[] nameWords, Snapshot out) {
+        MemorySegment seg = mapping.segment(); // read once: every access below checks this value (Memory)
         long slot = slots.slot(k);
         for (int attempt = 0; attempt < MAX_READ_ATTEMPTS; attempt++) {
-            long g1 = memory.acquireLong(Slots.gen(slot));
+            long g1 = Memory.acquireLong(seg, Slots.gen(slot));
             if ((g1 & 1) != 0) {
                 return 0; // BUSY: being reassigned right now
             }
-            long s1 = memory.acquireLong(Slots.seq(slot));
-            int length = memory.opaqueInt(Slots.nameLen(slot));
+            long s1 = Memory.acquireLong(seg, Slots.seq(slot));
+            int length = Memory.opaqueInt(seg, Slots.nameLen(slot));
             if (length <= 0 || length > slots.maxNameBytes) {
                 Memory.acquireFence();
-                if (memory.opaqueLong(Slots.gen(slot)) == g1) {
+                if (Memory.opaqueLong(seg, Slots.gen(slot)) == g1) {
                     return 0; // FREE (or damaged: treated as absent)
                 }
                 continue;
             }
             int words = (length + 7) >>> 3;
             for (int i = 0; i < words; i++) {
-                nameWords[i] = memory.plainLong(Slots.nameWord(slot, i));
+                nameWords[i] = Memory.plainLong(seg, Slots.nameWord(slot, i));
             }
             long copy = Slots.copy(slot, s1);
-            long count = copies.plainDispatchCount(copy);
-            long total = copies.plainKernelNsTotal(copy);
-            long max = copies.plainKernelNsMax(copy);
-            long bytes = copies.plainBytesTotal(copy);
+            long count = copies.plainDispatchCount(seg, copy);
+            long total = copies.plainKernelNsTotal(seg, copy);
+            long max = copies.plainKernelNsMax(seg, copy);
+            long bytes = copies.plainBytesTotal(seg, copy);
             Memory.acquireFence(); // the loads above happen before the re-checks below
-            long s2 = memory.opaqueLong(Slots.seq(slot));
-            long g2 = memory.opaqueLong(Slots.gen(slot));
+            long s2 = Memory.opaqueLong(seg, Slots.seq(slot));
+            long g2 = Memory.opaqueLong(seg, Slots.gen(slot));
             if (s1 != s2 || g1 != g2) {
                 Thread.onSpinWait();
                 continue;
@@ -473,7 +487,7 @@ public final class StoreEngine {
 
     /** §7.1 with a whole record instead of one sample; false when the slot was reassigned. */
     private boolean slotRecord(int k, long gen, long count, long total, long max, long bytes) {
-        MemorySegment seg = memory.segment; // read once: every access below checks this value (Memory)
+        MemorySegment seg = mapping.segment(); // read once: every access below checks this value (Memory)
         long slot = slots.slot(k);
         long lock = Slots.lock(slot);
         boolean held = false;
@@ -691,7 +705,7 @@ public final class StoreEngine {
             } else if (e >>> 32 == tag) {
                 long slot = slots.slot((int) k);
                 if (memory.plainInt(Slots.nameLen(slot)) == name.byteLength
-                        && memory.plainLong(Slots.hash(slot)) == name.hash && nameEquals(slot, name)
+                        && memory.plainLong(Slots.hash(slot)) == name.hash && nameEquals(memory.segment, slot, name)
                         && (memory.plainLong(Slots.gen(slot)) & 1) == 0) {
                     return (int) k;
                 }
