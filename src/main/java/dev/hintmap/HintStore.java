@@ -231,6 +231,8 @@ public final class HintStore implements AutoCloseable {
      * @throws IllegalArgumentException for a bad name; {@code into} is then left as it was
      * @throws NullPointerException if {@code into} is null
      * @throws IllegalStateException if the store is closed
+     * @throws java.io.UncheckedIOException with a {@link HintFileException} ({@code TRUNCATED})
+     *     when the file was truncated under the mapping, as the class notes describe
      */
     public boolean readInto(String name, MutableRecord into) {
         Objects.requireNonNull(into, "into");

@@ -122,14 +122,8 @@ public final class MutableRecord {
         return new RegionRecord(name, dispatchCount(), kernelNsTotal(), kernelNsMax(), bytesTotal());
     }
 
-    /**
-     * Whether this holder holds the same fields as {@code record}, its name aside; allocates nothing.
-     *
-     * @param record a record to compare with
-     * @return true when the four fields are equal
-     * @throws NullPointerException if {@code record} is null
-     */
-    public boolean sameFieldsAs(RegionRecord record) {
+    /** Whether this holder holds the same four fields as {@code record}, its name aside (tests). */
+    boolean sameFieldsAs(RegionRecord record) {
         Objects.requireNonNull(record, "record");
         return dispatchCount() == record.dispatchCount() && kernelNsTotal() == record.kernelNsTotal()
                 && kernelNsMax() == record.kernelNsMax() && bytesTotal() == record.bytesTotal();

@@ -46,8 +46,8 @@ public record RegionRecord(String name, long dispatchCount, long kernelNsTotal, 
     }
 
     /**
-     * Whether the record is plausible: the condition every record that samples produce meets, and
-     * that readers use to tell a damaged record from one a writer left (FORMAT.md §7.2.1): at
+     * Whether the record is plausible: the condition every record that samples produce meets, the
+     * one FORMAT.md §7.2.1 gives readers to tell a damaged record from one a writer left: at
      * least one dispatch, and {@code kernelNsTotal / dispatchCount <= kernelNsMax <= kernelNsTotal}
      * (the mean rounded down). {@link HintStore#add(RegionRecord)} refuses a record that fails it.
      *

@@ -19,7 +19,7 @@ final class Memory {
      * alignment constraint, so that a plain access skips the per-access alignment check of the
      * segment (it cannot be folded for a segment that is not a constant; docs/PERF-RECORD.md).
      * Every offset of the file is aligned by the layout and the mapping is page-aligned (checked
-     * when mapped), so the instruction is the same aligned, single-copy-atomic load or store; the
+     * by the constructor), so the instruction is the same aligned, single-copy-atomic load or store; the
      * atomic modes keep the aligned layouts, which their VarHandles require.
      */
     private static final ValueLayout.OfLong PLAIN_U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(Layouts.U64.order());
@@ -28,6 +28,12 @@ final class Memory {
     final MemorySegment segment;
 
     Memory(MemorySegment segment) {
+        // The plain accesses' unaligned layouts rely on it (see PLAIN_U64): every mapping and
+        // in-memory store is page-aligned, so an aligned offset is an aligned address.
+        if (segment.address() % Layouts.PAGE != 0) {
+            throw new IllegalArgumentException("segment at 0x" + Long.toHexString(segment.address())
+                    + " is not page-aligned");
+        }
         this.segment = segment;
     }
 

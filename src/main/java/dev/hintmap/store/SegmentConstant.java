@@ -2,7 +2,6 @@ package dev.hintmap.store;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 
@@ -18,17 +17,22 @@ import java.lang.invoke.MethodHandles;
 interface SegmentConstant {
     MemorySegment segment();
 
+    /**
+     * The constant for {@code segment}; where the hidden class cannot be defined (a repackaged jar
+     * that dropped the template, a JVM that refuses), the plain field read it replaces: only slower.
+     */
     static SegmentConstant of(MemorySegment segment) {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup()
-                    .defineHiddenClassWithClassData(TemplateBytes.BYTES, segment, true);
-            return (SegmentConstant) lookup.findConstructor(lookup.lookupClass(),
-                    java.lang.invoke.MethodType.methodType(void.class)).invoke();
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new IllegalStateException("cannot define the segment constant of a store", e);
+        byte[] template = TemplateBytes.BYTES;
+        if (template != null) {
+            try {
+                MethodHandles.Lookup lookup = MethodHandles.lookup().defineHiddenClassWithClassData(template, segment, true);
+                return (SegmentConstant) lookup.findConstructor(lookup.lookupClass(),
+                        java.lang.invoke.MethodType.methodType(void.class)).invoke();
+            } catch (Throwable e) {
+                // fall through: hints must not fail to open for the sake of a faster access
+            }
         }
+        return () -> segment;
     }
 
     /** The template's class file, read once (never loaded as an ordinary class). */
@@ -37,14 +41,14 @@ interface SegmentConstant {
 
         private TemplateBytes() {}
 
+        /** null where the class file cannot be read (SegmentConstant.of then falls back). */
         private static byte[] read() {
-            try (InputStream in = SegmentConstant.class.getResourceAsStream("SegmentConstantTemplate.class")) {
-                if (in == null) {
-                    throw new IllegalStateException("SegmentConstantTemplate.class is missing");
-                }
-                return in.readAllBytes();
+            // The class literal, not a string alone, so that a shrinking tool sees the class is used.
+            try (InputStream in = SegmentConstant.class.getResourceAsStream(
+                    SegmentConstantTemplate.class.getSimpleName() + ".class")) {
+                return in == null ? null : in.readAllBytes();
             } catch (IOException e) {
-                throw new UncheckedIOException(e);
+                return null;
             }
         }
     }
