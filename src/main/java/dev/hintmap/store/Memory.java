@@ -18,7 +18,7 @@ final class Memory {
      * The layouts of the plain accesses: {@link Layouts#U64} and {@link Layouts#U32} without their
      * alignment constraint, so that a plain access skips the per-access alignment check of the
      * segment (it cannot be folded for a segment that is not a constant; docs/PERF-RECORD.md).
-     * Every offset of the file is aligned by the layout and the mapping is page-aligned (checked
+     * Every offset of the file is aligned by the layout and the segment base is 8-byte aligned (checked
      * by the constructor), so the instruction is the same aligned, single-copy-atomic load or store; the
      * atomic modes keep the aligned layouts, which their VarHandles require.
      */
@@ -28,11 +28,12 @@ final class Memory {
     final MemorySegment segment;
 
     Memory(MemorySegment segment) {
-        // The plain accesses' unaligned layouts rely on it (see PLAIN_U64): every mapping and
-        // in-memory store is page-aligned, so an aligned offset is an aligned address.
-        if (segment.address() % Layouts.PAGE != 0) {
+        // The plain accesses' unaligned layouts rely on it (see PLAIN_U64): with the base 8-byte
+        // aligned (mappings and stores are page-aligned, scratch segments malloc-aligned), every
+        // offset the layout aligns is an aligned address.
+        if (segment.address() % Long.BYTES != 0) {
             throw new IllegalArgumentException("segment at 0x" + Long.toHexString(segment.address())
-                    + " is not page-aligned");
+                    + " is not 8-byte aligned");
         }
         this.segment = segment;
     }
