@@ -1,6 +1,7 @@
 package dev.hintmap;
 
 import dev.hintmap.store.FileVerifier;
+import dev.hintmap.store.Version1Reader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -61,5 +62,22 @@ public final class HintFiles {
     public static VerifyReport verify(HintStore store) {
         Objects.requireNonNull(store, "store");
         return FileVerifier.verify(store.mapped());
+    }
+
+    /**
+     * Reads a hint file of format version 1, which {@link HintStore#open} refuses, for conversion
+     * to the current version (FORMAT.md §12, {@code hintmap upgrade}): every sound region with
+     * its record, the layout parameters and the statistics counters. The file is mapped read-only
+     * and never modified; its index is not read.
+     *
+     * @param file a version-1 hint file
+     * @return what it holds, and which writers are still attached to it
+     * @throws IOException a {@link HintFileException} when it is not a readable version-1 file
+     *     ({@code UNSUPPORTED_VERSION} for any other version, the current one included), or
+     *     another I/O failure
+     */
+    public static Version1Profile readVersion1(Path file) throws IOException {
+        Objects.requireNonNull(file, "file");
+        return Version1Reader.read(file);
     }
 }

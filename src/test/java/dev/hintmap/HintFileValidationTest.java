@@ -112,9 +112,18 @@ class HintFileValidationTest {
     @Test
     void shouldRejectFileWithNewerFormatVersion() throws IOException {
         Path file = validFile();
-        patch(file, Layouts.HDR_FORMAT_VERSION, u32(2));
+        patch(file, Layouts.HDR_FORMAT_VERSION, u32(3));
         HintFileException e = assertOpenFails(file, Problem.UNSUPPORTED_VERSION, "format_version");
         assertTrue(e.getMessage().contains("newer hintmap"), e.getMessage());
+    }
+
+    @Test
+    void aVersionOneFileIsRefusedWithTheCommandThatConvertsIt() throws IOException {
+        Path file = validFile();
+        patch(file, Layouts.HDR_FORMAT_VERSION, u32(1));
+        HintFileException e = assertOpenFails(file, Problem.UNSUPPORTED_VERSION, "format_version");
+        assertTrue(e.getMessage().contains("format version 1"), e.getMessage());
+        assertTrue(e.getMessage().contains("hintmap upgrade " + file), e.getMessage());
     }
 
     @Test

@@ -262,7 +262,7 @@ class QueryApiTest {
             store.record("c", 1, 1); // evicts one
             HintFileInfo info = store.info();
             assertEquals(file, info.file());
-            assertEquals(1, info.formatVersion());
+            assertEquals(2, info.formatVersion());
             assertEquals(2, info.capacity());
             assertEquals(64, info.maxNameBytes());
             assertEquals(7, info.hotThresholdNs());

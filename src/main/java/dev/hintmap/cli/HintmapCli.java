@@ -24,7 +24,7 @@ import picocli.CommandLine.Command;
         description = "Create, inspect, watch, merge, copy, age, verify, compare and export hint files (see docs/FORMAT.md).",
         subcommands = {
             StatCommand.class, TopCommand.class, DumpCommand.class, MergeCommand.class, CopyCommand.class,
-            CreateCommand.class,
+            CreateCommand.class, UpgradeCommand.class,
             DecayCommand.class, VerifyCommand.class, ExportCommand.class, DiffCommand.class, DemoCommand.class,
             CompletionCommand.class, CommandLine.HelpCommand.class,
         },

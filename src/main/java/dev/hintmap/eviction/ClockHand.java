@@ -45,7 +45,9 @@ public final class ClockHand {
         for (long step = 0; step < 2L * capacity; step++) {
             int slot = (int) hand;
             hand = hand + 1 == capacity ? 0 : hand + 1;
-            if (frames.isFree(slot) || !frames.clearReferenced(slot)) {
+            // The reference byte first: a referenced slot costs the hand one byte of the dense
+            // table (§3.9), and only a candidate's own line is read to see whether it is FREE.
+            if (!frames.clearReferenced(slot) || frames.isFree(slot)) {
                 frames.hand(hand);
                 return slot;
             }

@@ -56,8 +56,12 @@ public record FileGeometry(int capacity, int maxNameBytes) {
         return roundUp(writerTableOffset() + Layouts.WRITER_ENTRY.byteSize() * writerEntries(), Layouts.PAGE);
     }
 
-    public long slotsOffset() {
+    public long refTableOffset() {
         return roundUp(indexOffset() + (long) Layouts.INDEX_ENTRY_BYTES * indexEntries(), Layouts.PAGE);
+    }
+
+    public long slotsOffset() {
+        return roundUp(refTableOffset() + (long) Layouts.REF_ENTRY_BYTES * capacity, Layouts.PAGE);
     }
 
     public long fileBytes() {

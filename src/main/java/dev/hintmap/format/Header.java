@@ -32,6 +32,7 @@ public record Header(FileGeometry geometry, long hotThresholdNs, long createdEpo
         h.set(Layouts.U64, Layouts.HDR_INDEX_OFFSET, geometry.indexOffset());
         h.set(Layouts.U64, Layouts.HDR_SLOTS_OFFSET, geometry.slotsOffset());
         h.set(Layouts.U64, Layouts.HDR_FILE_BYTES, geometry.fileBytes());
+        h.set(Layouts.U64, Layouts.HDR_REF_TABLE_OFFSET, geometry.refTableOffset());
         h.set(Layouts.U64, Layouts.HDR_HEADER_CHECKSUM, checksum(h));
     }
 
@@ -66,6 +67,11 @@ public record Header(FileGeometry geometry, long hotThresholdNs, long createdEpo
                     String.format("not a hint file: magic is 0x%016x, expected 0x%016x", magic, Layouts.MAGIC_VALUE));
         }
         int version = h.get(Layouts.U32, Layouts.HDR_FORMAT_VERSION);
+        if (version == Layouts.FORMAT_VERSION_1) {
+            throw new HintFileException(file, Problem.UNSUPPORTED_VERSION, "format_version",
+                    "hint file format version 1; this library reads version " + Layouts.FORMAT_VERSION_VALUE
+                            + ": convert it, keeping every record, with: hintmap upgrade " + file);
+        }
         if (version != Layouts.FORMAT_VERSION_VALUE) {
             String who = Integer.compareUnsigned(version, Layouts.FORMAT_VERSION_VALUE) > 0
                     ? "a newer hintmap" : "an older or unknown hintmap";
@@ -100,6 +106,7 @@ public record Header(FileGeometry geometry, long hotThresholdNs, long createdEpo
         requireEqual(file, "writer_entries", Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.HDR_WRITER_ENTRIES)), g.writerEntries());
         requireEqual(file, "writer_table_offset", h.get(Layouts.U64, Layouts.HDR_WRITER_TABLE_OFFSET), g.writerTableOffset());
         requireEqual(file, "index_offset", h.get(Layouts.U64, Layouts.HDR_INDEX_OFFSET), g.indexOffset());
+        requireEqual(file, "ref_table_offset", h.get(Layouts.U64, Layouts.HDR_REF_TABLE_OFFSET), g.refTableOffset());
         requireEqual(file, "slots_offset", h.get(Layouts.U64, Layouts.HDR_SLOTS_OFFSET), g.slotsOffset());
         requireEqual(file, "file_bytes", h.get(Layouts.U64, Layouts.HDR_FILE_BYTES), g.fileBytes());
         if (fileSize != g.fileBytes()) {

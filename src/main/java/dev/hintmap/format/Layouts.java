@@ -16,8 +16,8 @@ import java.util.List;
  * store is derived here from a layout, never written as a literal at a call site.
  *
  * <pre>
- *  file:   | header 4096 B | writer table W x 16 B | index I x 8 B | slots C x slot_bytes |
- *  slot:   | lock | seq | gen | hash | name_len | referenced | pad |  control line (64 B)
+ *  file:   | header 4096 B | writer table W x 16 B | index I x 8 B | ref table C x 1 B | slots C x slot_bytes |
+ *  slot:   | lock | seq | gen | hash | name_len | pad                 |  control line (64 B)
  *          | copy 0 (32 B)             | copy 1 (32 B)            |  record line  (64 B)
  *          | name bytes, zero padded to a multiple of 64                |
  * </pre>
@@ -51,7 +51,8 @@ public final class Layouts {
             U64.withName("index_offset"),
             U64.withName("slots_offset"),
             U64.withName("file_bytes"),
-            paddingLayout(24),
+            U64.withName("ref_table_offset"),
+            paddingLayout(16),
             U64.withName("header_checksum"),
             // line 2: coordination, written under the structure lock
             U64.withName("struct_lock"),
@@ -87,11 +88,21 @@ public final class Layouts {
             U64.withName("gen"),
             U64.withName("hash"),
             U32.withName("name_len"),
-            U32.withName("referenced"),
-            paddingLayout(24),
+            paddingLayout(28),
             MemoryLayout.sequenceLayout(2, RECORD_COPY).withName("copies")).withName("slot_fixed");
 
     public static final int INDEX_ENTRY_BYTES = 8;
+
+    /** Index entry fields (§3.8): {@code tag << 34 | dist << 27 | (slot + 1)}. */
+    public static final int INDEX_SLOT_BITS = 27;
+    public static final int INDEX_DIST_BITS = 7;
+    public static final int INDEX_DIST_SHIFT = INDEX_SLOT_BITS;
+    public static final int INDEX_TAG_SHIFT = INDEX_SLOT_BITS + INDEX_DIST_BITS;
+    public static final long INDEX_SLOT_MASK = (1L << INDEX_SLOT_BITS) - 1;
+    public static final long INDEX_DIST_MASK = (1L << INDEX_DIST_BITS) - 1;
+
+    /** One reference byte per slot in the reference table (§3.9). */
+    public static final int REF_ENTRY_BYTES = 1;
 
     /*
      * Offset constants are named <STRUCT>_<FORMAT field name in upper case> (HDR_, WRITER_,
@@ -119,6 +130,7 @@ public final class Layouts {
     public static final long HDR_INDEX_OFFSET = off(HEADER, "index_offset");
     public static final long HDR_SLOTS_OFFSET = off(HEADER, "slots_offset");
     public static final long HDR_FILE_BYTES = off(HEADER, "file_bytes");
+    public static final long HDR_REF_TABLE_OFFSET = off(HEADER, "ref_table_offset");
     public static final long HDR_HEADER_CHECKSUM = off(HEADER, "header_checksum");
     public static final long HDR_STRUCT_LOCK = off(HEADER, "struct_lock");
     public static final long HDR_JOURNAL_SLOT = off(HEADER, "journal_slot");
@@ -141,7 +153,6 @@ public final class Layouts {
     public static final long SLOT_GEN = off(SLOT_FIXED, "gen");
     public static final long SLOT_HASH = off(SLOT_FIXED, "hash");
     public static final long SLOT_NAME_LEN = off(SLOT_FIXED, "name_len");
-    public static final long SLOT_REFERENCED = off(SLOT_FIXED, "referenced");
     public static final long SLOT_COPIES = off(SLOT_FIXED, "copies");
     /** The name follows the fixed part. */
     public static final long SLOT_NAME = SLOT_FIXED.byteSize();
@@ -155,7 +166,9 @@ public final class Layouts {
 
     /** {@code H I N T M A P \0} read as a little-endian word. */
     public static final long MAGIC_VALUE = 0x0050414D544E4948L;
-    public static final int FORMAT_VERSION_VALUE = 1;
+    public static final int FORMAT_VERSION_VALUE = 2;
+    /** The previous version, which this library refuses and {@code hintmap upgrade} converts (§12). */
+    public static final int FORMAT_VERSION_1 = 1;
 
     /**
      * The fields of the layout in the order of {@code docs/FORMAT.md} §3.4, as
@@ -184,7 +197,8 @@ public final class Layouts {
 
     /**
      * The layout fingerprint of §3.4, derived by walking the layouts above: the cache line and
-     * word sizes, the sizes of the four structs and of an index entry, then the offset of every
+     * word sizes, the sizes of the four structs and of an index entry, the reference entry's size
+     * and the index entry's slot and distance widths (v2), then the offset of every
      * named field of the header, the slot's fixed part (followed by where the name begins, right
      * after it), a record copy and a writer entry, in declaration order. No list of offsets is
      * written by hand: a field added to a layout changes it (and the description), so a build
@@ -192,7 +206,8 @@ public final class Layouts {
      */
     public static long fingerprint() {
         List<Long> values = new ArrayList<>(List.of((long) CACHE_LINE, (long) WORD_BYTES, HEADER.byteSize(),
-                WRITER_ENTRY.byteSize(), (long) INDEX_ENTRY_BYTES, SLOT_FIXED.byteSize(), RECORD_COPY.byteSize()));
+                WRITER_ENTRY.byteSize(), (long) INDEX_ENTRY_BYTES, SLOT_FIXED.byteSize(), RECORD_COPY.byteSize(),
+                (long) REF_ENTRY_BYTES, (long) INDEX_SLOT_BITS, (long) INDEX_DIST_BITS));
         namedOffsets(HEADER, values);
         namedOffsets(SLOT_FIXED, values);
         values.add(SLOT_FIXED.byteSize()); // the name area follows the fixed part (SLOT_NAME)

@@ -20,4 +20,14 @@ public final class Saturating {
         long sum = a + b;
         return a < 0 || sum < 0 ? MAX : sum; // b >= 0: with a >= 0, an overflow shows as a negative sum
     }
+
+    /**
+     * The running maximum of §1: {@code min(max(a, b), MAX)} as unsigned 64-bit numbers, for the
+     * caller's {@code b} in {@code [0, MAX]} and {@code a} from the file: a damaged {@code a} with
+     * the top bit set gives {@link #MAX}, as C's unsigned compare does (a signed max would store
+     * {@code b} and shrink the maximum).
+     */
+    public static long max(long a, long b) {
+        return a < 0 ? MAX : Math.max(a, b);
+    }
 }

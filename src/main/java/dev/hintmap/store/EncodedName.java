@@ -113,6 +113,23 @@ public final class EncodedName {
         source = name;
     }
 
+    /** Whether the stored bytes are well-formed UTF-8 (recovery's soundness rule, §8 step 2c). */
+    boolean isWellFormedUtf8() {
+        byte[] bytes = new byte[byteLength];
+        for (int i = 0; i < byteLength; i++) {
+            bytes[i] = (byte) (words[i >>> 3] >>> (8 * (i & 7)));
+        }
+        try {
+            java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(bytes));
+            return true;
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return false;
+        }
+    }
+
     private static IllegalArgumentException tooLong(String name, int maxNameBytes) {
         return new IllegalArgumentException("region name " + quote(name) + " is longer than "
                 + maxNameBytes + " UTF-8 bytes");

@@ -54,7 +54,7 @@ public final class FileVerifier {
         this.geometry = geometry;
         this.slots = new Slots(geometry);
         this.copies = new RecordCopies(memory);
-        this.index = new HashIndex(memory, slots, geometry);
+        this.index = new HashIndex(memory, geometry);
         this.writers = writers;
     }
 
@@ -89,6 +89,7 @@ public final class FileVerifier {
         int deadLocks = 0;
         for (int k = 0; k < slots.capacity; k++) {
             long slot = slots.slot(k);
+            checkReferenceByte(k);
             if (Long.compareUnsigned(k, highWater) >= 0) {
                 checkNeverUsed(k, slot);
                 continue;
@@ -121,8 +122,17 @@ public final class FileVerifier {
     // ------------------------------------------------------------------ header, coordination, writers
 
     private void checkHeaderReserved() {
-        checkZero("header", -1, Layouts.HDR_FILE_BYTES + 8, Layouts.HDR_HEADER_CHECKSUM, "reserved (line 1)");
+        checkZero("header", -1, Layouts.HDR_REF_TABLE_OFFSET + 8, Layouts.HDR_HEADER_CHECKSUM, "reserved (line 1)");
         checkZero("header", -1, Layouts.HDR_STOLEN_LOCKS + 8, Layouts.HEADER.byteSize(), "reserved (line 3 and beyond)");
+        checkZero("reference table", -1, slots.ref(slots.capacity), geometry.slotsOffset(), "padding");
+    }
+
+    /** §3.9: a reference byte is 0 or 1; another value is damage (readers take it as 1). */
+    private void checkReferenceByte(int k) {
+        int value = Byte.toUnsignedInt(memory.opaqueByte(slots.ref(k)));
+        if (value > 1) {
+            error("slot", k, -1, "ref", "reference byte is " + value + ", expected 0 or 1");
+        }
     }
 
     private void checkCoordination() {
@@ -234,11 +244,7 @@ public final class FileVerifier {
     private String checkSlot(int k, long slot) {
         long gen = memory.acquireLong(Slots.gen(slot));
         int length = memory.opaqueInt(Slots.nameLen(slot));
-        int referenced = memory.opaqueInt(Slots.referenced(slot));
-        if (referenced != 0 && referenced != 1) {
-            error("slot", k, -1, "referenced", "is " + Integer.toUnsignedString(referenced) + ", expected 0 or 1");
-        }
-        checkZero("slot", k, slot + Layouts.SLOT_REFERENCED + 4, slot + Layouts.SLOT_COPIES, "reserved");
+        checkZero("slot", k, slot + Layouts.SLOT_NAME_LEN + 4, slot + Layouts.SLOT_COPIES, "reserved");
         if ((gen & 1) != 0) {
             if (!structureLockHolderAlive()) {
                 error("slot", k, -1, "gen", "is odd (" + gen + "): the slot is BUSY but no structural change is under way");
@@ -338,12 +344,16 @@ public final class FileVerifier {
             }
             indexed.set(slot);
             long hash = memory.plainLong(Slots.hash(slots.slot(slot))); // a sound LIVE slot: its hash is its name's
-            if (e >>> 32 != HashIndex.tag(hash)) {
+            if (HashIndex.tag(e) != HashIndex.tag(hash)) {
                 error("index", slot, j, "index", String.format("entry tag 0x%08x differs from the slot's hash tag 0x%08x",
-                        e >>> 32, HashIndex.tag(hash)));
+                        HashIndex.tag(e), HashIndex.tag(hash)));
             }
             int home = index.home(hash);
             int distance = (j - home) & index.mask;
+            if (distance < index.maxProbe && HashIndex.distOf(e) != distance) {
+                error("index", slot, j, "index", "entry says it lies " + HashIndex.distOf(e) + " entries from its home "
+                        + home + ", but it lies " + distance + ": lookups skip it and deletions move it wrongly");
+            }
             if (distance >= index.maxProbe) {
                 error("index", slot, j, "max_probe", "entry lies " + distance + " entries from its home " + home
                         + ", beyond max_probe " + index.maxProbe + ": lookups cannot reach it");

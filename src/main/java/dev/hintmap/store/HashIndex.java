@@ -1,25 +1,24 @@
 package dev.hintmap.store;
 
 import dev.hintmap.format.FileGeometry;
+import dev.hintmap.format.Layouts;
 import java.lang.foreign.MemorySegment;
 
 /**
  * The open-addressing index of name hashes (§3.8): linear probing bounded by {@code max_probe},
- * backward-shift deletion so there are no tombstones. Mutations happen only under the structure
- * lock, with {@code index_seq} odd; lookups are lock-free and read entries with acquire.
+ * backward-shift deletion so there are no tombstones. Each entry carries its distance from home,
+ * so a deletion moves entries without reading the slots they name (v2). Mutations happen only
+ * under the structure lock, with {@code index_seq} odd; lookups are lock-free and read entries
+ * with acquire.
  */
 final class HashIndex {
-    private static final long SLOT_MASK = 0xFFFF_FFFFL;
-
     private final Memory memory;
-    private final Slots slots;
     private final long base;
     final int mask;
     final int maxProbe;
 
-    HashIndex(Memory memory, Slots slots, FileGeometry geometry) {
+    HashIndex(Memory memory, FileGeometry geometry) {
         this.memory = memory;
-        this.slots = slots;
         this.base = geometry.indexOffset();
         this.mask = geometry.indexEntries() - 1;
         this.maxProbe = geometry.maxProbe();
@@ -39,16 +38,38 @@ final class HashIndex {
     }
 
     static long tag(long hash) {
-        return hash >>> 32;
+        return hash >>> Layouts.INDEX_TAG_SHIFT;
+    }
+
+    /**
+     * The entry a lookup of {@code hash} accepts at probe position {@code p}, less its slot bits:
+     * same tag and same home (its distance is {@code p}), so a false match needs 30 equal hash
+     * bits and an equal home.
+     */
+    static long probeKey(long hash, int p) {
+        return tag(hash) << Layouts.INDEX_TAG_SHIFT | (long) p << Layouts.INDEX_DIST_SHIFT;
+    }
+
+    /** Whether entry {@code e} is one a lookup with this {@link #probeKey} should check. */
+    static boolean matches(long e, long probeKey) {
+        return (e & ~Layouts.INDEX_SLOT_MASK) == probeKey;
     }
 
     /** Slot named by a non-empty entry; may be out of range in a corrupt file, callers check. */
     static long slotOf(long entry) {
-        return (entry & SLOT_MASK) - 1;
+        return (entry & Layouts.INDEX_SLOT_MASK) - 1;
     }
 
-    static long entry(long hash, int slot) {
-        return tag(hash) << 32 | (slot + 1L);
+    static int distOf(long entry) {
+        return (int) (entry >>> Layouts.INDEX_DIST_SHIFT & Layouts.INDEX_DIST_MASK);
+    }
+
+    static long withDist(long entry, int dist) {
+        return entry & ~(Layouts.INDEX_DIST_MASK << Layouts.INDEX_DIST_SHIFT) | (long) dist << Layouts.INDEX_DIST_SHIFT;
+    }
+
+    static long entry(long hash, int dist, int slot) {
+        return probeKey(hash, dist) | (slot + 1L);
     }
 
     /** Whether an insertion of {@code hash} would find an empty entry within the probe bound. */
@@ -68,7 +89,7 @@ final class HashIndex {
         int j = home(hash);
         for (int p = 0; p < maxProbe; p++) {
             if (entryAcquire(j) == 0) {
-                memory.releaseLong(base + 8L * j, entry(hash, slot));
+                memory.releaseLong(base + 8L * j, entry(hash, p, slot));
                 return true;
             }
             j = (j + 1) & mask;
@@ -78,31 +99,36 @@ final class HashIndex {
 
     /**
      * Removes the entry of {@code slot} (whose name hashes to {@code hash}) by backward-shift
-     * deletion. Returns false when no such entry exists within the probe bound.
+     * deletion (§7.4 step 8), reading no slot. Returns false when no such entry exists within
+     * the probe bound.
      */
     boolean delete(long hash, int slot) {
-        long wanted = entry(hash, slot);
+        long tag = tag(hash);
         int hole = home(hash);
         int p = 0;
-        while (entryAcquire(hole) != wanted) {
+        while (true) {
+            long e = entryAcquire(hole);
+            if (e != 0 && tag(e) == tag && slotOf(e) == slot) { // tag(entry): its top bits are the tag
+                break;
+            }
             if (++p >= maxProbe) {
                 return false;
             }
             hole = (hole + 1) & mask;
         }
         int i = hole;
-        for (int scanned = 0; scanned <= mask; scanned++) {
+        for (int scanned = 0; scanned < mask; scanned++) {
             i = (i + 1) & mask;
             long e = entryAcquire(i);
             if (e == 0) {
                 break;
             }
-            long k = slotOf(e);
-            int entryHome = k >= 0 && k < slots.capacity
-                    ? home(memory.plainLong(Slots.hash(slots.slot((int) k)))) : i;
-            // Move e into the hole unless its home lies cyclically in (hole, i].
-            if (((i - entryHome) & mask) >= ((i - hole) & mask)) {
-                memory.releaseLong(base + 8L * hole, e);
+            int shift = (i - hole) & mask;
+            int dist = distOf(e);
+            // e may fill the hole only if the hole is not before its home: its home lies at or
+            // before the hole, i.e. it moves no further back than its distance.
+            if (shift <= dist) {
+                memory.releaseLong(base + 8L * hole, withDist(e, dist - shift));
                 hole = i;
             }
         }

@@ -182,6 +182,7 @@ public final class HintFileOpener {
                 dataArena = Arena.ofShared();
                 MemorySegment data = channel.map(readOnly ? FileChannel.MapMode.READ_ONLY : FileChannel.MapMode.READ_WRITE,
                         0, geometry.fileBytes(), dataArena);
+                PosixFiles.adviseHugePages(data);
                 Memory memory = new Memory(data);
                 WriterTable writers = new WriterTable(memory, geometry, new MappedFileSighting(data.address()));
                 if (readOnly) {
@@ -415,7 +416,7 @@ public final class HintFileOpener {
                     continue;
                 }
                 long pid = Long.parseLong(m.group(1));
-                if (ProcessHandle.of(pid).isPresent()) {
+                if (ProcessIdentity.isRunning(pid)) {
                     continue; // its creator may still be at work
                 }
                 try {

@@ -14,6 +14,7 @@ import java.lang.invoke.VarHandle;
 final class Memory {
     private static final VarHandle LONG = Layouts.U64.varHandle();
     private static final VarHandle INT = Layouts.U32.varHandle();
+    private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
     /**
      * The layouts of the plain accesses: {@link Layouts#U64} and {@link Layouts#U32} without their
      * alignment constraint, so that a plain access skips the per-access alignment check of the
@@ -76,6 +77,23 @@ final class Memory {
 
     void opaqueInt(long offset, int value) {
         opaqueInt(segment, offset, value);
+    }
+
+    /** A reference byte (§3.9): relaxed, single-byte, never ordering anything. */
+    byte opaqueByte(long offset) {
+        return opaqueByte(segment, offset);
+    }
+
+    void opaqueByte(long offset, byte value) {
+        opaqueByte(segment, offset, value);
+    }
+
+    static byte opaqueByte(MemorySegment seg, long offset) {
+        return (byte) BYTE.getOpaque(seg, offset);
+    }
+
+    static void opaqueByte(MemorySegment seg, long offset, byte value) {
+        BYTE.setOpaque(seg, offset, value);
     }
 
     /**

@@ -155,6 +155,8 @@ final class PosixFiles {
         static final MethodHandle FGETXATTR = errnoCall("fgetxattr",
                 FunctionDescriptor.of(ValueLayout.JAVA_LONG, INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
         static final MethodHandle GETGROUPS = errnoCall("getgroups", FunctionDescriptor.of(INT, INT, ValueLayout.ADDRESS));
+        static final MethodHandle MADVISE = LINKER.downcallHandle(LIBC.find("madvise").orElseThrow(),
+                FunctionDescriptor.of(INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, INT));
         static final MethodHandle POSIX_FALLOCATE = LINKER.downcallHandle(LIBC.find("posix_fallocate").orElseThrow(),
                 FunctionDescriptor.of(INT, INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
         static final MethodHandle GETEUID = LINKER.downcallHandle(LIBC.find("geteuid").orElseThrow(), FunctionDescriptor.of(INT));
@@ -182,6 +184,27 @@ final class PosixFiles {
             throw e;
         }
         throw new IllegalStateException(t);
+    }
+
+    /** {@code MADV_HUGEPAGE} of {@code <asm-generic/mman-common.h>}, the same on both architectures. */
+    private static final int MADV_HUGEPAGE = 14;
+    /** Below one huge page there is nothing to back with one. */
+    static final long HUGE_PAGE_BYTES = 2L << 20;
+
+    /**
+     * Asks the kernel to back {@code mapping} with transparent huge pages (FORMAT.md §5 opening
+     * step 6): fewer TLB misses on a large store. Best effort: the answer is ignored, since the
+     * bytes are the same either way and only tmpfs honours it for a shared file mapping.
+     */
+    static void adviseHugePages(MemorySegment mapping) {
+        if (mapping.byteSize() < HUGE_PAGE_BYTES) {
+            return;
+        }
+        try {
+            int ignored = (int) Calls.MADVISE.invokeExact(mapping, mapping.byteSize(), MADV_HUGEPAGE);
+        } catch (Throwable t) {
+            // an advice the kernel or the C library does not take changes nothing
+        }
     }
 
     /** {@code open(path, flags, mode)}; returns the descriptor. */

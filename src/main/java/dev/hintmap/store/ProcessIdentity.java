@@ -63,7 +63,28 @@ final class ProcessIdentity {
         return file == null || file.of(pidOf(token)) != MappedFileSighting.Sighting.DOES_NOT_MAP_FILE;
     }
 
-    /** Threads of the process, from the Threads: line of /proc/<pid>/status; 0 when gone. */
+    /**
+     * Whether process {@code pid} is running by §6.3's process rules alone (no start time, no
+     * maps rule): the stray-temporary check of §5 step 1, whose file names carry only a pid. A
+     * zombie with no thread left has exited; a {@code /proc} file that cannot be read keeps it.
+     */
+    static boolean isRunning(long pid) {
+        Stat stat;
+        try {
+            stat = readStat(pid);
+        } catch (IOException | RuntimeException e) {
+            return true; // cannot tell: keep its file
+        }
+        if (stat == null || stat.state == 'X') {
+            return false;
+        }
+        return stat.state != 'Z' || threadCount(pid) > 1;
+    }
+
+    /**
+     * Threads of the process, from the Threads: line of /proc/<pid>/status; 0 when gone, 2 (alive)
+     * when it cannot be told: unreadable, or no such line (§6.3: no lock is taken on a guess).
+     */
     private static int threadCount(long pid) {
         try {
             for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"), StandardCharsets.US_ASCII)) {
@@ -71,7 +92,7 @@ final class ProcessIdentity {
                     return Integer.parseInt(line.substring("Threads:".length()).trim());
                 }
             }
-            return 0;
+            return 2;
         } catch (NoSuchFileException e) {
             return 0;
         } catch (IOException | NumberFormatException e) {

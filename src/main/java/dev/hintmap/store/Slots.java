@@ -3,13 +3,17 @@ package dev.hintmap.store;
 import dev.hintmap.format.FileGeometry;
 import dev.hintmap.format.Layouts;
 
-/** Offsets of slot {@code k} and its fields (§3.6); all arithmetic on slot addresses lives here. */
+/**
+ * Offsets of slot {@code k}, its fields (§3.6) and its reference byte (§3.9); all arithmetic on
+ * slot addresses lives here.
+ */
 final class Slots {
     final int capacity;
     final int maxNameBytes;
     final int nameAreaWords;
     private final long base;
     private final long slotBytes;
+    private final long refBase;
 
     Slots(FileGeometry geometry) {
         this.capacity = geometry.capacity();
@@ -17,6 +21,12 @@ final class Slots {
         this.nameAreaWords = geometry.nameAreaBytes() / 8;
         this.base = geometry.slotsOffset();
         this.slotBytes = geometry.slotBytes();
+        this.refBase = geometry.refTableOffset();
+    }
+
+    /** Slot {@code k}'s CLOCK reference byte, packed with its neighbours' in the reference table. */
+    long ref(int k) {
+        return refBase + k;
     }
 
     long slot(int k) {
@@ -41,10 +51,6 @@ final class Slots {
 
     static long nameLen(long slot) {
         return slot + Layouts.SLOT_NAME_LEN;
-    }
-
-    static long referenced(long slot) {
-        return slot + Layouts.SLOT_REFERENCED;
     }
 
     /** Record copy {@code seq & 1} of the slot. */

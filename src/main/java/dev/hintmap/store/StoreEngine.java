@@ -72,7 +72,7 @@ public final class StoreEngine {
         this.geometry = geometry;
         this.slots = new Slots(geometry);
         this.copies = new RecordCopies(memory);
-        this.index = new HashIndex(memory, slots, geometry);
+        this.index = new HashIndex(memory, geometry);
         this.locks = locks;
         this.probe = probe;
         if (locks != null) {
@@ -326,7 +326,6 @@ public final class StoreEngine {
         }
         MemorySegment seg = mapping.segment(); // read once for the probe, the compares and the read
         long hash = name.hash;
-        long tag = HashIndex.tag(hash);
         for (int attempt = 0; attempt < MAX_RESOLVE_ATTEMPTS; attempt++) {
             long v1 = Memory.acquireLong(seg, Layouts.HDR_INDEX_SEQ);
             int j = index.home(hash);
@@ -335,7 +334,7 @@ public final class StoreEngine {
                 if (e == 0) {
                     break;
                 }
-                if (e >>> 32 == tag) {
+                if (HashIndex.matches(e, HashIndex.probeKey(hash, p))) {
                     long k = HashIndex.slotOf(e);
                     if (k < 0 || k >= slots.capacity) {
                         indexSuspect = true; // damaged file: repaired under the structure lock
@@ -510,11 +509,12 @@ public final class StoreEngine {
             long next = Slots.copy(slot, seq + 1);
             copies.plainDispatchCount(seg, next, Saturating.add(copies.plainDispatchCount(seg, current), count));
             copies.plainKernelNsTotal(seg, next, Saturating.add(copies.plainKernelNsTotal(seg, current), total));
-            copies.plainKernelNsMax(seg, next, Math.max(copies.plainKernelNsMax(seg, current), max));
+            copies.plainKernelNsMax(seg, next, Saturating.max(copies.plainKernelNsMax(seg, current), max));
             copies.plainBytesTotal(seg, next, Saturating.add(copies.plainBytesTotal(seg, current), bytes));
             Memory.releaseLong(seg, Slots.seq(slot), seq + 1); // publishes the copy written above
-            if (Memory.opaqueInt(seg, Slots.referenced(slot)) == 0) {
-                Memory.opaqueInt(seg, Slots.referenced(slot), 1); // racing with the hand only ages the region
+            long ref = slots.ref(k);
+            if (Memory.opaqueByte(seg, ref) == 0) { // test first: a hot region's byte stays a shared line (§3.9)
+                Memory.opaqueByte(seg, ref, (byte) 1); // racing with the hand only ages the region
             }
             return true;
         } finally {
@@ -528,7 +528,7 @@ public final class StoreEngine {
     /**
      * Scales the record of slot {@code k}, if it is LIVE, by {@code factor} in {@code (0, 1]}
      * under its slot lock (§7.1's publish, so readers see the old or the new record, never a
-     * mix), as {@link RegionRecord#scaled} does (FORMAT.md §7.6). The {@code referenced} bit is
+     * mix), as {@link RegionRecord#scaled} does (FORMAT.md §7.6). The reference byte is
      * left alone: ageing is not a use.
      *
      * @return {@link Decay#AGED} when the slot held a region and it was aged, {@link Decay#NOT_LIVE}
@@ -675,11 +675,11 @@ public final class StoreEngine {
                 lockedVictim = lock; // once chosen, the caller's finally releases it
                 probe(HeldLockProbe.Section.VICTIM_SLOT);
                 if (secondChances >= slots.capacity || memory.plainInt(Slots.nameLen(slot)) == 0
-                        || memory.opaqueInt(Slots.referenced(slot)) == 0) {
+                        || memory.opaqueByte(slots.ref(k)) == 0) {
                     chosen = true;
                     return k; // returned locked: the caller releases lockedVictim
                 }
-                memory.opaqueInt(Slots.referenced(slot), 0); // recorded since the hand looked: second chance
+                memory.opaqueByte(slots.ref(k), (byte) 0); // recorded since the hand looked: second chance
             } finally {
                 if (held && !chosen) {
                     // second chance, or a throwable before the choice
@@ -692,7 +692,6 @@ public final class StoreEngine {
 
     /** Exact lookup under the structure lock: names and the index cannot change meanwhile. */
     private int resolveLocked(EncodedName name) {
-        long tag = HashIndex.tag(name.hash);
         int j = index.home(name.hash);
         for (int p = 0; p < index.maxProbe; p++) {
             long e = index.entryAcquire(j);
@@ -702,7 +701,7 @@ public final class StoreEngine {
             long k = HashIndex.slotOf(e);
             if (k < 0 || k >= slots.capacity) {
                 indexSuspect = true;
-            } else if (e >>> 32 == tag) {
+            } else if (HashIndex.matches(e, HashIndex.probeKey(name.hash, p))) {
                 long slot = slots.slot((int) k);
                 if (memory.plainInt(Slots.nameLen(slot)) == name.byteLength
                         && memory.plainLong(Slots.hash(slot)) == name.hash && nameEquals(memory.segment, slot, name)
@@ -756,7 +755,7 @@ public final class StoreEngine {
         copies.plainWrite(Slots.copy(slot, seq + 1), count, total, max, bytes);
         memory.plainLong(Slots.seq(slot), seq + 1); // plain: gen's release in step 11 publishes it with the copies
         // opaque: the CLOCK hand clears it without the slot lock; a first sample is no second reference (FORMAT.md §10)
-        memory.opaqueInt(Slots.referenced(slot), 0);
+        memory.opaqueByte(slots.ref(k), (byte) 0);
         if (index.insert(name.hash, k)) { // 10
             live++;
             scratch.slot = k;
@@ -852,7 +851,7 @@ public final class StoreEngine {
         long seq = memory.plainLong(Slots.seq(slot));
         copies.plainWrite(Slots.copy(slot, seq), 0, 0, 0, 0);
         copies.plainWrite(Slots.copy(slot, seq + 1), 0, 0, 0, 0);
-        memory.opaqueInt(Slots.referenced(slot), 0);
+        memory.opaqueByte(slots.ref(k), (byte) 0);
         memory.releaseLong(Slots.gen(slot), busy + 1);
         memory.plainLong(Layouts.HDR_CLOCK_HAND, k); // the next insertion takes the free slot, not a live region
     }
@@ -871,6 +870,7 @@ public final class StoreEngine {
         }
         long live = 0;
         EncodedName stored = new EncodedName(); // recovery only: allocation is fine here
+        Snapshot record = new Snapshot();
         for (int k = 0; k < highWater; k++) {
             long slot = slots.slot(k);
             int length = memory.plainInt(Slots.nameLen(slot));
@@ -878,7 +878,10 @@ public final class StoreEngine {
             if (length == 0 && (gen & 1) == 0) {
                 continue; // FREE
             }
+            // Sound (§8 step 2c): the rule verify's LIVE count uses, so a repaired file verifies clean.
             boolean valid = (gen & 1) == 0 && readStoredName(slot, length, stored)
+                    && stored.isWellFormedUtf8()
+                    && slotRead(memory.segment, k, null, null, record) > 0 // a record §7.2.1 accepts
                     && resolveLocked(stored) < 0 // a second slot with the same name is dropped
                     && index.insert(stored.hash, k);
             if (valid) {
@@ -956,11 +959,11 @@ public final class StoreEngine {
 
         @Override
         public boolean clearReferenced(int slot) {
-            long offset = Slots.referenced(slots.slot(slot));
-            if (memory.opaqueInt(offset) == 0) {
+            long offset = slots.ref(slot);
+            if (memory.opaqueByte(offset) == 0) {
                 return false;
             }
-            memory.opaqueInt(offset, 0);
+            memory.opaqueByte(offset, (byte) 0);
             return true;
         }
     }

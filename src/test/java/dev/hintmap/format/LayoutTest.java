@@ -24,6 +24,28 @@ class LayoutTest {
         assertEquals(184, Layouts.HDR_RECOVERIES);
         assertEquals(192, Layouts.HDR_DROPPED_INSERTS);
         assertEquals(200, Layouts.HDR_STOLEN_LOCKS);
+        assertEquals(96, Layouts.HDR_REF_TABLE_OFFSET);
+    }
+
+    @Test
+    void anIndexEntryIsATagADistanceAndASlotInOneWord() {
+        assertEquals(34, Layouts.INDEX_TAG_SHIFT);
+        assertEquals(27, Layouts.INDEX_DIST_SHIFT);
+        assertEquals((1L << 27) - 1, Layouts.INDEX_SLOT_MASK);
+        assertEquals(127, Layouts.INDEX_DIST_MASK);
+        // the largest slot and distance fit without touching the tag
+        assertTrue((long) FileGeometry.MAX_CAPACITY <= Layouts.INDEX_SLOT_MASK);
+        assertTrue(FileGeometry.MAX_PROBE_LIMIT - 1 <= Layouts.INDEX_DIST_MASK);
+    }
+
+    @Test
+    void theReferenceTableLiesBetweenTheIndexAndTheSlotsOnItsOwnPages() {
+        FileGeometry g = new FileGeometry(5000, 64);
+        assertEquals(g.indexOffset() + 8L * g.indexEntries(), g.refTableOffset()); // index ends on a page boundary
+        assertEquals(0, g.refTableOffset() % Layouts.PAGE);
+        assertEquals(g.refTableOffset() + 8192, g.slotsOffset()); // 5000 bytes round up to two pages
+        FileGeometry empty = new FileGeometry(0, 1);
+        assertEquals(empty.refTableOffset(), empty.slotsOffset());
     }
 
     @Test
@@ -34,7 +56,6 @@ class LayoutTest {
         assertEquals(16, Layouts.SLOT_GEN);
         assertEquals(24, Layouts.SLOT_HASH);
         assertEquals(32, Layouts.SLOT_NAME_LEN);
-        assertEquals(36, Layouts.SLOT_REFERENCED);
         assertEquals(64, Layouts.SLOT_COPIES);
         assertEquals(128, Layouts.SLOT_NAME);
         assertEquals(32, Layouts.RECORD_COPY_BYTES);
@@ -71,22 +92,23 @@ class LayoutTest {
 
     @ParameterizedTest
     @CsvSource({
-        // capacity, maxName, slotBytes, indexEntries, maxProbe, indexOffset, slotsOffset, fileBytes
-        "0, 64, 192, 16, 16, 20480, 24576, 24576",
-        "4, 64, 192, 16, 16, 20480, 24576, 28672",
-        "256, 64, 192, 512, 128, 20480, 24576, 73728",
-        "1000, 1, 192, 2048, 128, 20480, 36864, 229376",
-        "1048576, 64, 192, 2097152, 128, 20480, 16797696, 218124288",
-        "16, 65, 256, 32, 32, 20480, 24576, 28672",
+        // capacity, maxName, slotBytes, indexEntries, maxProbe, indexOffset, refTableOffset, slotsOffset, fileBytes
+        "0, 64, 192, 16, 16, 20480, 24576, 24576, 24576",
+        "4, 64, 192, 16, 16, 20480, 24576, 28672, 32768",
+        "256, 64, 192, 512, 128, 20480, 24576, 28672, 77824",
+        "1000, 1, 192, 2048, 128, 20480, 36864, 40960, 233472",
+        "1048576, 64, 192, 2097152, 128, 20480, 16797696, 17846272, 219172864",
+        "16, 65, 256, 32, 32, 20480, 24576, 28672, 32768",
     })
     void geometryIsDerivedAsDocumented(int capacity, int maxName, int slotBytes, int indexEntries, int maxProbe,
-            long indexOffset, long slotsOffset, long fileBytes) {
+            long indexOffset, long refTableOffset, long slotsOffset, long fileBytes) {
         FileGeometry g = new FileGeometry(capacity, maxName);
         assertEquals(slotBytes, g.slotBytes());
         assertEquals(indexEntries, g.indexEntries());
         assertEquals(maxProbe, g.maxProbe());
         assertEquals(4096, g.writerTableOffset());
         assertEquals(indexOffset, g.indexOffset());
+        assertEquals(refTableOffset, g.refTableOffset());
         assertEquals(slotsOffset, g.slotsOffset());
         assertEquals(fileBytes, g.fileBytes());
         assertTrue(g.slotsOffset() % 4096 == 0 && g.slotBytes() % 64 == 0);

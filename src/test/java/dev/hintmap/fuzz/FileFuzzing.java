@@ -203,7 +203,7 @@ public final class FileFuzzing {
         Layouts.SLOT_COPIES + Layouts.RECORD_COPY_BYTES + Layouts.REC_KERNEL_NS_MAX,
         Layouts.SLOT_NAME, Layouts.SLOT_NAME + 8,
     };
-    private static final long[] SLOT_FIELDS_4 = {Layouts.SLOT_NAME_LEN, Layouts.SLOT_REFERENCED};
+    private static final long[] SLOT_FIELDS_4 = {Layouts.SLOT_NAME_LEN};
 
     /** Applies {@code mutations} to a copy of {@code valid}, a file of geometry {@code g}. */
     static byte[] mutate(byte[] valid, FileGeometry g, List<Mutation> mutations, boolean fixChecksum) {

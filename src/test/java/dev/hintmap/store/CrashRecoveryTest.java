@@ -284,9 +284,9 @@ class CrashRecoveryTest {
     void indexEntryNamingNoSlotIsRepairedByTheNextStructuralChange() throws Exception {
         Path file = storeWith("a");
         withRawMapping(file, m -> {
-            HashIndex index = new HashIndex(m, new Slots(GEOMETRY), GEOMETRY);
+            HashIndex index = new HashIndex(m, GEOMETRY);
             long bogus = dev.hintmap.format.Hm64.ofBytes("zzz".getBytes(StandardCharsets.UTF_8), 3);
-            m.plainLong(GEOMETRY.indexOffset() + 8L * index.home(bogus), HashIndex.tag(bogus) << 32 | 4000);
+            m.plainLong(GEOMETRY.indexOffset() + 8L * index.home(bogus), HashIndex.entry(bogus, 0, 3999));
             return null;
         });
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {

@@ -329,11 +329,11 @@ class FileVerifierTest {
     void aReferenceBitOtherThanZeroOrOneAndReservedBytesAreFound() throws Exception {
         Path file = sixRegions();
         corrupt(file, m -> {
-            m.plainInt(Slots.referenced(SLOTS.slot(1)), 7);
+            m.segment.set(ValueLayout.JAVA_BYTE, SLOTS.ref(1), (byte) 7);
             m.segment.set(ValueLayout.JAVA_BYTE, SLOTS.slot(2) + 50, (byte) 9);
         });
         VerifyReport report = verify(file);
-        expectError(report, "slot", 1, "referenced");
+        expectError(report, "slot", 1, "ref");
         expectError(report, "slot", 2, "reserved");
     }
 
@@ -454,7 +454,7 @@ class FileVerifierTest {
             assertTrue(e != 0);
             m.plainLong(big.indexOffset() + 8L * home, 0);
             for (int d = 0; d <= 130; d++) { // a full run from home to 130 entries on, the entry at its end
-                m.plainLong(big.indexOffset() + 8L * ((home + d) & mask), d == 130 ? e : HashIndex.entry(0, 99));
+                m.plainLong(big.indexOffset() + 8L * ((home + d) & mask), d == 130 ? e : HashIndex.entry(0, 0, 99));
             }
         });
         VerifyReport report = verify(file);

@@ -1,0 +1,106 @@
+package dev.hintmap.cli;
+
+import dev.hintmap.HintFiles;
+import dev.hintmap.HintStoreOptions;
+import dev.hintmap.Version1Profile;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code hintmap upgrade FILE [-o NEW]}: convert a format-version-1 hint file to the current version (FORMAT.md §12). */
+@Command(name = "upgrade", mixinStandardHelpOptions = true,
+        description = {
+            "Convert a hint file of format version 1 to the current version, keeping every region and record.",
+            "In place (no -o), FILE is kept beside the new file as FILE.v1; with -o NEW, FILE is left alone."
+                    + " Capacity, maximum name length and hot threshold are FILE's. Refused while writers are"
+                    + " attached to FILE (exit 1): stop them first.",
+        })
+final class UpgradeCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    FileArgs files;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "the version-1 hint file")
+    Path file;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "NEW", description = "write the new file here instead of in place")
+    Path output;
+
+    @Mixin
+    ReplaceOptions replace;
+
+    @Option(names = {"-q", "--quiet"}, description = "no progress on standard error")
+    boolean quiet;
+
+    @Override
+    public Integer call() throws Exception {
+        Version1Profile v1 = HintFiles.readVersion1(file);
+        if (!v1.liveWriterPids().isEmpty()) {
+            throw new DataLossRefused(file + " has " + v1.liveWriterPids().size() + " live writer(s) attached (pid "
+                    + String.join(", ", v1.liveWriterPids().stream().map(String::valueOf).toList())
+                    + "): what they record after the conversion would be lost; stop them first");
+        }
+        Progress progress = new Progress(spec.commandLine().getErr(), quiet);
+        HintStoreOptions options = files.options().capacity(v1.capacity()).maxNameBytes(v1.maxNameBytes())
+                .hotThresholdNs(v1.hotThresholdNs());
+        Path target = output != null ? output : file;
+        Path kept = null;
+        long dropped;
+        if (output != null) {
+            OutputFile out = new OutputFile("upgrade", output, replace, files);
+            out.checkReplaceable(spec.commandLine());
+            dropped = out.publish(v1.regions(), options, progress);
+        } else {
+            kept = file.resolveSibling(file.getFileName() + ".v1");
+            try {
+                Files.createLink(kept, file); // keeps the v1 bytes under a second name; fails rather than replace
+            } catch (FileAlreadyExistsException e) {
+                throw new IOException(kept + " exists: move it away, or convert with -o NEW", e);
+            }
+            ReplaceOptions inPlace = new ReplaceOptions();
+            inPlace.force = true; // the v1 file at FILE: its bytes stay at FILE.v1
+            boolean published = false;
+            try {
+                dropped = new OutputFile("upgrade", file, inPlace, files).publish(v1.regions(), options, progress);
+                published = true;
+            } finally {
+                if (!published) {
+                    Files.deleteIfExists(kept); // FILE is still the v1 file: nothing to keep twice
+                }
+            }
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        out.println("upgraded " + file + " (format version 1, created " + Instant.ofEpochMilli(v1.createdEpochMs())
+                + ") to " + target + ": " + Units.count(v1.regions().size() - dropped) + " regions, capacity "
+                + Units.count(v1.capacity()) + (kept == null ? "" : "; the version-1 file is kept as " + kept));
+        if (v1.unsoundSlots() > 0) {
+            out.println("upgrade: " + v1.unsoundSlots() + " damaged or interrupted slot(s) held no sound region and were"
+                    + " not carried over (recovery would have freed them)");
+        }
+        if (v1.evictions() + v1.recoveries() + v1.droppedInserts() + v1.stolenLocks() != 0) {
+            out.println("upgrade: version-1 counters not carried over (the new file starts at 0): evictions "
+                    + v1.evictions() + ", recoveries " + v1.recoveries() + ", dropped inserts " + v1.droppedInserts()
+                    + ", stolen locks " + v1.stolenLocks());
+        }
+        out.flush();
+        if (dropped > 0) {
+            spec.commandLine().getErr().println("upgrade: " + dropped + " region(s) could not be indexed within the"
+                    + " probe bound of " + target + " and are missing from it"
+                    + (kept == null ? "" : "; " + kept + " still holds them"));
+            return ExitCode.PROBLEMS;
+        }
+        return ExitCode.OK;
+    }
+}
