@@ -4,8 +4,9 @@ package dev.hintmap.eviction;
  * CLOCK (second-chance) choice of the slot a new region goes into (§7.4 step 3).
  *
  * <p>Slots never used yet are handed out first, in order. Once all are used the hand sweeps:
- * a free slot or one whose reference bit is clear is taken; a set bit is cleared and the hand
- * moves on. Every bit the hand clears was set by one record, so the sweep costs amortised O(1)
+ * a slot whose reference bit is clear is taken; a set bit is cleared and the hand moves on. The
+ * hand reads the dense reference bytes only, never a slot (FORMAT.md §3.9): a FREE slot's bit is
+ * always clear, since freeing and inserting clear it and a record needs a LIVE slot. Every bit the hand clears was set by one record, so the sweep costs amortised O(1)
  * per insertion. After one full turn all bits are clear, so two turns always end; only writers
  * racing to set bits again could exhaust them, and then the slot under the hand is taken.
  */
@@ -23,8 +24,6 @@ public final class ClockHand {
         long hand();
 
         void hand(long value);
-
-        boolean isFree(int slot);
 
         /** Clears the slot's reference bit and reports whether it was set. */
         boolean clearReferenced(int slot);
@@ -45,9 +44,7 @@ public final class ClockHand {
         for (long step = 0; step < 2L * capacity; step++) {
             int slot = (int) hand;
             hand = hand + 1 == capacity ? 0 : hand + 1;
-            // The reference byte first: a referenced slot costs the hand one byte of the dense
-            // table (§3.9), and only a candidate's own line is read to see whether it is FREE.
-            if (!frames.clearReferenced(slot) || frames.isFree(slot)) {
+            if (!frames.clearReferenced(slot)) {
                 frames.hand(hand);
                 return slot;
             }

@@ -952,12 +952,6 @@ public final class StoreEngine {
         }
 
         @Override
-        public boolean isFree(int slot) {
-            long offset = slots.slot(slot);
-            return memory.plainInt(Slots.nameLen(offset)) == 0 && (memory.plainLong(Slots.gen(offset)) & 1) == 0;
-        }
-
-        @Override
         public boolean clearReferenced(int slot) {
             long offset = slots.ref(slot);
             if (memory.opaqueByte(offset) == 0) {

@@ -25,4 +25,12 @@ class SaturatingTest {
         assertEquals(sum, Saturating.add(a, b));
         assertEquals(MAX, Saturating.MAX);
     }
+
+    @org.junit.jupiter.api.Test
+    void theRunningMaximumComparesUnsignedSoADamagedMaximumStaysSaturated() {
+        assertEquals(7, Saturating.max(3, 7));
+        assertEquals(7, Saturating.max(7, 3));
+        assertEquals(MAX, Saturating.max(-1, 5)); // top bit set: a u64 above 2^63-1, as C sees it
+        assertEquals(MAX, Saturating.max(Long.MIN_VALUE, MAX));
+    }
 }

@@ -281,6 +281,34 @@ class CrashRecoveryTest {
     }
 
     @Test
+    void recoveryFreesSlotsWithABrokenRecordOrANonUtf8NameSoTheRepairedFileVerifiesClean() throws Exception {
+        Path file = storeWith("broken", "latin", "ok");
+        Slots slots = new Slots(GEOMETRY);
+        withRawMapping(file, m -> {
+            long broken = slots.slot(0);
+            new RecordCopies(m).plainKernelNsMax(Slots.copy(broken, m.plainLong(Slots.seq(broken))), 1); // max below the mean
+            long latin = slots.slot(1); // "latin" becomes 0xE9 "atin": Latin-1, not UTF-8, its hash kept right
+            byte[] name = {(byte) 0xE9, 'a', 't', 'i', 'n'};
+            MemorySegment.copy(name, 0, m.segment, java.lang.foreign.ValueLayout.JAVA_BYTE, Slots.nameWord(latin, 0), 5);
+            m.plainLong(Slots.hash(latin), dev.hintmap.format.Hm64.ofBytes(name, 5));
+            m.plainLong(Layouts.HDR_JOURNAL_SLOT, 4); // a change into slot 3, interrupted: recovery runs
+            return null;
+        });
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            store.record("new", 1, 1); // recovers first (§8), then inserts
+            assertEquals(2, store.size(), "ok and new: the broken and the non-UTF-8 slots were freed");
+            assertEquals(new RegionRecord("ok", 1, 100, 100, 10), store.recordFor("ok").orElseThrow());
+        }
+        dev.hintmap.VerifyReport report = dev.hintmap.HintFiles.verify(file, HintStoreOptions.defaults());
+        assertTrue(report.ok(), report.findings().toString());
+        withRawMapping(file, m -> {
+            assertEquals(2, m.plainLong(Layouts.HDR_LIVE_COUNT));
+            assertEquals(1, m.plainLong(Layouts.HDR_RECOVERIES));
+            return null;
+        });
+    }
+
+    @Test
     void indexEntryNamingNoSlotIsRepairedByTheNextStructuralChange() throws Exception {
         Path file = storeWith("a");
         withRawMapping(file, m -> {
