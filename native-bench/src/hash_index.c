@@ -51,7 +51,8 @@ int hmi_index_delete(hm_store *s, uint64_t hash, uint32_t k) {
         uint32_t d = hm_index_dist(e);
         uint64_t k1 = hm_index_slot1(e);
         if (k1 == 0 || k1 > s->capacity || d >= s->max_probe) {
-            /* a damaged entry (§5 step 5): stop here, the caller rebuilds the index */
+            /* DECISION: a damaged entry (§5 step 5: a slot field naming no slot, a dist no insertion
+             * writes) stops the shift here and the caller rebuilds the index, as for a missing entry */
             atomic_store_explicit(&s->index[hole], 0, REL); /* release: entry writes are release (§3.8) */
             return 0;
         }

@@ -1445,8 +1445,8 @@ int main(int argc, char **argv) {
     size_t nh;
     const hm_test_case *hard = hm_t_hardening_cases(&nh);
     enum { NBASE = sizeof cases / sizeof cases[0] };
-    hm_test_case all[NBASE + 32];
-    if (nh > 32) return 2;
+    hm_test_case all[NBASE + 64];
+    if (nh > 64) return 2;
     memcpy(all, cases, sizeof cases);
     memcpy(all + NBASE, hard, nh * sizeof *hard);
     return hm_run_tests(all, NBASE + nh, argc > 2 ? argv[2] : NULL);
