@@ -6,8 +6,9 @@
  * MAP_SHARED file, with no hashing, lookup or liveness logic:
  *
  *   lock:  CAS(lock 0->owner, acquire); load gen; release fence; load seq; 4 relaxed loads (cur copy);
- *          4 relaxed stores (next copy); release store seq; relaxed store referenced;
- *          release store lock = 0                                   (what hintmap does)
+ *          4 relaxed stores (next copy); release store seq; relaxed load of the slot's reference
+ *          byte and a relaxed store of 1 only when it reads 0 (§3.9; the bytes of all slots share
+ *          one line, before the slots, as in the file); release store lock = 0   (what hintmap does)
  *   faa:   3 relaxed fetch_add (count, total, bytes) + CAS-max loop on max
  *          (the alternative FORMAT §10 rejects: no consistent snapshot)
  *
@@ -39,6 +40,7 @@
 
 typedef struct run_arg {
     unsigned char *slot;   /* hm_slot */
+    _Atomic uint8_t *ref;  /* its reference byte (§3.9) */
     uint64_t records;
     uint64_t owner;
     int variant;           /* 0 lock, 1 faa */
@@ -61,7 +63,7 @@ static inline void cpu_relax(void) {
 #endif
 }
 
-static void record_lock(hm_slot *sl, uint64_t owner, uint64_t g, uint64_t ns, uint64_t bytes) {
+static void record_lock(hm_slot *sl, _Atomic uint8_t *ref, uint64_t owner, uint64_t g, uint64_t ns, uint64_t bytes) {
     uint64_t expected = 0;
     while (!atomic_compare_exchange_weak_explicit(&sl->lock, &expected, owner, ACQ, RLX)) {
         expected = 0;
@@ -80,7 +82,7 @@ static void record_lock(hm_slot *sl, uint64_t owner, uint64_t g, uint64_t ns, ui
     atomic_store_explicit(&nxt->kernel_ns_max, m > ns ? m : ns, RLX);
     atomic_store_explicit(&nxt->bytes_total, hm_sat_add(b, bytes), RLX);
     atomic_store_explicit(&sl->seq, seq + 1, REL);
-    atomic_store_explicit(&sl->referenced, 1, RLX);
+    if (atomic_load_explicit(ref, RLX) == 0) atomic_store_explicit(ref, 1, RLX); /* test before set, as slot_record */
     atomic_store_explicit(&sl->lock, 0, REL);
 }
 
@@ -101,7 +103,7 @@ static void *run(void *p) {
     while (!atomic_load_explicit(a->go, ACQ)) sched_yield();
     uint64_t start = mono_ns();
     if (a->variant == 0) {
-        for (uint64_t i = 0; i < a->records; i++) record_lock(sl, a->owner, 0, (i & 1023) + 1, 64);
+        for (uint64_t i = 0; i < a->records; i++) record_lock(sl, a->ref, a->owner, 0, (i & 1023) + 1, 64);
     } else {
         for (uint64_t i = 0; i < a->records; i++) record_faa(sl, (i & 1023) + 1, 64);
     }
@@ -110,14 +112,18 @@ static void *run(void *p) {
     return NULL;
 }
 
-static int measure(unsigned char *slots, uint32_t slot_bytes, int threads, int shared_slot, int variant, uint64_t records) {
+/* m: the reference bytes (one 4 KiB page), then the slots. */
+static int measure(unsigned char *m, uint32_t slot_bytes, int threads, int shared_slot, int variant, uint64_t records) {
     pthread_t tid[256];
     run_arg args[256];
     _Atomic int go = 0, ready = 0;
-    /* reset the slots used */
-    memset(slots, 0, (size_t)slot_bytes * (size_t)(threads + 1));
+    _Atomic uint8_t *refs = (_Atomic uint8_t *)(void *)m;
+    unsigned char *slots = m + 4096;
+    /* reset the reference bytes and the slots used */
+    memset(m, 0, 4096 + (size_t)slot_bytes * (size_t)(threads + 1));
     for (int t = 0; t < threads; t++) {
-        args[t] = (run_arg){slots + (size_t)(shared_slot ? 0 : t) * slot_bytes, records, (uint64_t)(t + 1) << 32 | 1,
+        int k = shared_slot ? 0 : t;
+        args[t] = (run_arg){slots + (size_t)k * slot_bytes, &refs[k], records, (uint64_t)(t + 1) << 32 | 1,
                             variant, &go, &ready, 0, 0};
         if (pthread_create(&tid[t], NULL, run, &args[t]) != 0) {
             fprintf(stderr, "hm-floor: pthread_create: %s\n", strerror(errno));
@@ -183,7 +189,7 @@ int main(int argc, char **argv) {
         path = defpath;
     }
     const uint32_t slot_bytes = HM_SLOT_FIXED_BYTES + 64; /* a slot with max_name_bytes 64 */
-    size_t bytes = ((size_t)slot_bytes * (size_t)(threads + 1) + 4095) & ~(size_t)4095;
+    size_t bytes = 4096 + (((size_t)slot_bytes * (size_t)(threads + 1) + 4095) & ~(size_t)4095);
     int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
     if (fd < 0 || ftruncate(fd, (off_t)bytes) != 0) {
         fprintf(stderr, "hm-floor: %s: %s\n", path, strerror(errno));

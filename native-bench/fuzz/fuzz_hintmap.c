@@ -17,8 +17,10 @@
  *   byte 4 = number of patches (b % 17), then each patch:
  *              region (1 byte, mod 9: 0 header lines 0-3, 1 writer table, 2 index, 3 slots,
  *                      4 anywhere, 5 an interesting u64 into a header word, 6 an interesting
- *                      u64/u32 into a slot field, 7 an index entry naming a slot with a name's
- *                      tag, 8 a LIVE owner: this process's token in a writer entry and that
+ *                      u64/u32 into a slot field or u8 into its reference byte (§3.9), 7 an
+ *                      index entry naming a slot with a name's tag and a dist that is its
+ *                      distance from home or, for some offsets, one off (§3.8),
+ *                      8 a LIVE owner: this process's token in a writer entry and that
  *                      entry's owner word in struct_lock or a slot lock, so that the writer
  *                      must give up, FORMAT §6.2, after the 2 ms limit the target sets)
  *              offset (3 bytes, little-endian, reduced modulo the region)
@@ -227,7 +229,7 @@ static uint64_t interesting(uint8_t sel, uint32_t cap, uint32_t mnb) {
 
 typedef struct geo {
     uint32_t cap, mnb, slot_bytes, index_entries;
-    size_t index_off, slots_off;
+    size_t index_off, ref_off, slots_off;
 } geo;
 
 static void apply_patches(unsigned char *f, size_t flen, const geo *g, const uint8_t **pp, const uint8_t *end) {
@@ -265,12 +267,18 @@ static void apply_patches(unsigned char *f, size_t flen, const geo *g, const uin
                 at = 128 + (off % 16) * 8; /* a coordination or statistics word */
             } else if (region == 6) {
                 if (g->cap == 0) continue;
-                /* lock, seq, gen, hash, name_len (u32), referenced (u32), a copy field */
+                /* lock, seq, gen, hash, name_len (u32), the slot's reference byte (v1's `referenced`
+                 * at 36, so that the inputs of v1 still aim at the same kind of field), a copy field */
                 static const unsigned fields[] = {0, 8, 16, 24, 32, 36, 64, 72, 80, 88, 96, 104};
-                at = g->slots_off + (off / 16 % g->cap) * g->slot_bytes + fields[off % 12];
-                if (fields[off % 12] == 32 || fields[off % 12] == 36) {
+                uint32_t k = (uint32_t)(off / 16 % g->cap);
+                at = g->slots_off + (size_t)k * g->slot_bytes + fields[off % 12];
+                if (fields[off % 12] == 32) {
                     uint32_t v32 = (uint32_t)v;
                     memcpy(f + at, &v32, 4);
+                    continue;
+                }
+                if (fields[off % 12] == 36) { /* any byte value: a reader treats non-zero as 1 */
+                    f[g->ref_off + k] = (unsigned char)v;
                     continue;
                 }
             } else {
@@ -279,8 +287,10 @@ static void apply_patches(unsigned char *f, size_t flen, const geo *g, const uin
                 size_t nl;
                 name_of((unsigned)off, g->mnb, nb, &nl);
                 uint64_t h = hm_hash64(nb, nl);
-                at = g->index_off + (size_t)((h + (off >> 8) % 4) & (g->index_entries - 1)) * 8;
-                v = (h >> 32) << 32 | (v & 0xFFFFFFFFu);
+                uint32_t dist = (uint32_t)((off >> 8) % 4);
+                at = g->index_off + (size_t)((h + dist) & (g->index_entries - 1)) * 8;
+                if ((off >> 10) % 4 == 3) dist++; /* a damaged dist: lookups must skip it, deletion must stay in the table */
+                v = hm_index_entry(h, dist, (uint32_t)(v & HM_INDEX_SLOT_MASK) - 1);
             }
             if (at + 8 <= flen) memcpy(f + at, &v, 8);
             continue;
@@ -475,7 +485,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         memcpy(f, img, flen);
         hm_file_header h;
         memcpy(&h, f, sizeof h);
-        geo g = {CAPS[ci], MNBS[mi], h.slot_bytes, h.index_entries, (size_t)h.index_offset, (size_t)h.slots_offset};
+        geo g = {CAPS[ci], MNBS[mi], h.slot_bytes, h.index_entries, (size_t)h.index_offset, (size_t)h.ref_table_offset,
+                 (size_t)h.slots_offset};
         mnb = MNBS[mi];
         const uint8_t *p = data + 4;
         apply_patches(f, flen, &g, &p, end);

@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE 1
 #include "hintmap.h"
+#include "hintmap_format.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -84,7 +85,20 @@ static int put(const char *dir, const char *name, const unsigned char *b, size_t
     return fclose(f);
 }
 
-/* Seeds: structured inputs over the geometries, one per patch kind, and raw valid files. */
+/* A raw input (mode 0xC0) of file f: written as DIR/NAME. */
+static int put_raw(const char *dir, const char *name, const unsigned char *f, size_t len) {
+    unsigned char *r = malloc(len + 1);
+    if (r == NULL) return -1;
+    r[0] = 0xC0;
+    memcpy(r + 1, f, len);
+    int rc = put(dir, name, r, len + 1);
+    free(r);
+    return rc;
+}
+
+/* Seeds: structured inputs over the geometries, one per patch kind, raw valid (version 2) files,
+ * and raw v2 files damaged where v2 changed the layout: an index entry whose dist is not its
+ * distance from home (§3.8), reference bytes of value 7 (§3.9). */
 static int make_seeds(const char *dir) {
     mkdir(dir, 0700);
     static const unsigned char script[] = {0x07, 0x10, 0x03, 0x23, 0x08, 0x0b, 0x07, 0x46, 0x56, 0x09, 0x03, 'n', '1', '7'};
@@ -146,12 +160,32 @@ static int make_seeds(const char *dir) {
         unsigned char *f = hm_fuzz_read_file(p, &len);
         unlink(p);
         if (f == NULL) return -1;
-        unsigned char *r = malloc(len + 1);
-        r[0] = 0xC0;
-        memcpy(r + 1, f, len);
         snprintf(name, sizeof name, "seed-raw-cap%u", caps[i]);
-        int rc = put(dir, name, r, len + 1);
-        free(r);
+        int rc = put_raw(dir, name, f, len);
+        if (rc == 0 && caps[i] == 4 && len >= sizeof(hm_file_header)) {
+            hm_file_header h;
+            memcpy(&h, f, sizeof h);
+            unsigned char *d = malloc(len);
+            if (d == NULL) rc = -1;
+            if (rc == 0) { /* every used index entry's dist one more than its distance from home */
+                memcpy(d, f, len);
+                for (uint32_t j = 0; j < h.index_entries && h.index_offset + 8u * (j + 1) <= len; j++) {
+                    uint64_t e;
+                    memcpy(&e, d + h.index_offset + 8u * j, 8);
+                    if (e != 0) e = hm_index_with_dist(e, hm_index_dist(e) + 1);
+                    memcpy(d + h.index_offset + 8u * j, &e, 8);
+                }
+                rc = put_raw(dir, "seed-raw-v2-dist", d, len);
+                n += rc == 0;
+            }
+            if (rc == 0 && h.ref_table_offset + h.capacity <= len) { /* every reference byte 7 */
+                memcpy(d, f, len);
+                memset(d + h.ref_table_offset, 7, h.capacity);
+                rc = put_raw(dir, "seed-raw-v2-ref7", d, len);
+                n += rc == 0;
+            }
+            free(d);
+        }
         free(f);
         if (rc != 0) return -1;
         n++;

@@ -2,7 +2,7 @@
  * hintmap.h - C API of hintmap, a shared-memory, memory-mapped store of
  * per-region GPU performance hints.
  *
- * The file format is docs/FORMAT.md (version 1); the on-disk structures are in
+ * The file format is docs/FORMAT.md (version 2); the on-disk structures are in
  * hintmap_format.h. This header is plain C11 and usable from C++.
  *
  * Conventions
@@ -87,7 +87,7 @@ HM_API const char *hm_version(void);
 #define HM_ENOTHINT       -5   /* wrong magic: not a hint file */
 #define HM_ETRUNCATED     -6   /* file shorter than its header or than its declared file_bytes */
 #define HM_EUNFINISHED    -7   /* magic == 0: creator died or is still initialising */
-#define HM_EVERSION       -8   /* format_version is not 1 (newer or unknown writer) */
+#define HM_EVERSION       -8   /* format_version is not 2: newer, unknown, or 1 (convert: hintmap upgrade FILE) */
 #define HM_ECHECKSUM      -9   /* header_checksum does not match the header (corrupt header) */
 #define HM_ELAYOUT       -10   /* layout_fingerprint differs: built with another binary layout */
 #define HM_EINCONSISTENT -11   /* header field out of range / inconsistent with derived values or file size */
@@ -308,7 +308,8 @@ HM_API int hm_is_hot(hm_store *s, const char *name, size_t name_len);
 HM_API int hm_region_at(hm_store *s, uint32_t slot, char *name_buf, size_t buf_len,
                  size_t *name_len, hm_region_record *out);
 
-/** Number of LIVE regions (live_count clamped into [0, capacity]). Errors: HM_EINVAL, HM_ECLOSED. */
+/** Number of LIVE regions (live_count clamped into [0, capacity]; a damaged live_count with the top
+ *  bit set reads as 0). Errors: HM_EINVAL, HM_ECLOSED. */
 HM_API int hm_size(hm_store *s, uint64_t *out);
 /** The file's capacity, max_name_bytes, hot threshold (0 for a NULL or closed store). */
 HM_API uint32_t hm_capacity(const hm_store *s);
@@ -325,7 +326,9 @@ typedef struct hm_stats {
     uint64_t created_epoch_ms;
 } hm_stats;
 
-/** Reads the counters (relaxed: each value is current, they are not a snapshot). Errors: HM_EINVAL, HM_ECLOSED. */
+/** Reads the counters (relaxed: each value is current, they are not a snapshot). live_count and
+ *  high_water are the stored words; evictions, recoveries, dropped_inserts and stolen_locks read as
+ *  0 when a damaged file has their top bit set (FORMAT §5 step 5). Errors: HM_EINVAL, HM_ECLOSED. */
 HM_API int hm_stats_get(hm_store *s, hm_stats *out);
 
 /**
@@ -410,7 +413,7 @@ HM_API uint64_t hm_hash64(const void *bytes, size_t len);
 /** The layout fingerprint of FORMAT §3.4 computed from this build's structs. */
 HM_API uint64_t hm_layout_fingerprint(void);
 
-/** The format version this library reads and writes (1). */
+/** The format version this library reads and writes (2). */
 HM_API uint32_t hm_format_version(void);
 
 #ifdef __cplusplus

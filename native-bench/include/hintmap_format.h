@@ -1,5 +1,5 @@
 /*
- * hintmap_format.h - the on-disk structures of docs/FORMAT.md version 1: one X-macro field
+ * hintmap_format.h - the on-disk structures of docs/FORMAT.md version 2: one X-macro field
  * list per struct of the file, from which the C structs, the HM_*_OFFSET constants, the
  * _Static_asserts against the tables of FORMAT.md and the layout fingerprint's inputs (§3.4)
  * are all expanded (see "the layout, once" below).
@@ -16,12 +16,12 @@
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "hintmap files are little-endian; only little-endian targets (x86-64, AArch64) are supported"
 #endif
-#if ATOMIC_LLONG_LOCK_FREE != 2 || ATOMIC_LONG_LOCK_FREE != 2 || ATOMIC_INT_LOCK_FREE != 2
-#error "hintmap needs always-lock-free 32- and 64-bit atomics (they are shared between processes)"
+#if ATOMIC_LLONG_LOCK_FREE != 2 || ATOMIC_LONG_LOCK_FREE != 2 || ATOMIC_INT_LOCK_FREE != 2 || ATOMIC_CHAR_LOCK_FREE != 2
+#error "hintmap needs always-lock-free 8-, 32- and 64-bit atomics (they are shared between processes)"
 #endif
 
 #define HM_MAGIC               UINT64_C(0x0050414D544E4948) /* "HINTMAP\0" little-endian */
-#define HM_FORMAT_VERSION      1u
+#define HM_FORMAT_VERSION      2u
 #define HM_CACHE_LINE          64u
 #define HM_WORD_BYTES          8u
 #define HM_WRITER_ENTRY_BYTES  16u
@@ -30,6 +30,7 @@
 #define HM_WRITER_ENTRIES      1024u
 #define HM_SLOT_FIXED_BYTES    128u
 #define HM_MAX_PROBE_LIMIT     128u
+#define HM_REF_ENTRY_BYTES     1u   /* §3.9: one reference byte per slot */
 #define HM_VALUE_MAX           UINT64_C(0x7FFFFFFFFFFFFFFF) /* 2^63-1: counts, sums, maxima saturate here */
 #define HM_TOKEN_START_BITS    42
 #define HM_TOKEN_START_MASK    ((UINT64_C(1) << HM_TOKEN_START_BITS) - 1)
@@ -91,7 +92,8 @@ static inline uint64_t hm_sat_add(uint64_t a, uint64_t b) {
     F(header, index_offset,        HDR_INDEX_OFFSET,       72, uint64_t)                        \
     F(header, slots_offset,        HDR_SLOTS_OFFSET,       80, uint64_t)                        \
     F(header, file_bytes,          HDR_FILE_BYTES,         88, uint64_t)                        \
-    R(header, reserved0,                                   96, 24)                              \
+    F(header, ref_table_offset,    HDR_REF_TABLE_OFFSET,   96, uint64_t) /* v2 */                \
+    R(header, reserved0,                                  104, 16)                              \
     F(header, header_checksum,     HDR_HEADER_CHECKSUM,   120, uint64_t) /* hm64(bytes[8,120)) */ \
     /* line 2: coordination (128..191) */                                                       \
     F(header, struct_lock,         HDR_STRUCT_LOCK,       128, _Atomic uint64_t)                \
@@ -127,8 +129,8 @@ static inline uint64_t hm_sat_add(uint64_t a, uint64_t b) {
     F(slot_fixed, gen,        SLOT_GEN,        16, _Atomic uint64_t) /* even = stable, odd = BUSY */ \
     F(slot_fixed, hash,       SLOT_HASH,       24, _Atomic uint64_t) /* hm64(name) */           \
     F(slot_fixed, name_len,   SLOT_NAME_LEN,   32, _Atomic uint32_t) /* 0 = FREE */             \
-    F(slot_fixed, referenced, SLOT_REFERENCED, 36, _Atomic uint32_t) /* CLOCK bit */            \
-    R(slot_fixed, reserved,                    40, 24)                                          \
+    /* 36..63 reserved: v1 kept `referenced` at 36; v2 moved it to the reference table (§3.9) */ \
+    R(slot_fixed, reserved,                    36, 28)                                          \
     A(slot_fixed, copies,     SLOT_COPIES,     64, hm_record_copy, 2)                           \
     /* UTF-8 bytes, zero padded to roundup(max_name_bytes, 64), read as little-endian words */  \
     T(slot_fixed, name,       SLOT_NAME,      128, _Atomic uint64_t)
@@ -173,6 +175,33 @@ enum hm_layout_offsets {
 
 #define HM_INDEX_ENTRY_BYTES sizeof(_Atomic uint64_t)
 
+/* §3.8 index entry: tag = hash >> 34 (bits 34..63) | dist (bits 27..33) | slot + 1 (bits 0..26);
+ * 0 = empty. dist = (j - home) mod index_entries, the entry's probe position from its home. */
+#define HM_INDEX_SLOT_BITS   27
+#define HM_INDEX_DIST_BITS   7
+#define HM_INDEX_DIST_SHIFT  27
+#define HM_INDEX_TAG_SHIFT   34
+#define HM_INDEX_SLOT_MASK   ((UINT64_C(1) << HM_INDEX_SLOT_BITS) - 1)
+#define HM_INDEX_DIST_MASK   ((UINT64_C(1) << HM_INDEX_DIST_BITS) - 1)
+_Static_assert(HM_INDEX_DIST_SHIFT == HM_INDEX_SLOT_BITS && HM_INDEX_TAG_SHIFT == HM_INDEX_DIST_SHIFT + HM_INDEX_DIST_BITS,
+               "FORMAT.md section 3.8: slot, dist and tag fields are adjacent");
+_Static_assert(HM_MAX_PROBE_LIMIT - 1 <= HM_INDEX_DIST_MASK, "FORMAT.md section 3.8: every dist < max_probe fits 7 bits");
+_Static_assert((UINT64_C(1) << 26) <= HM_INDEX_SLOT_MASK, "FORMAT.md section 3.8: slot + 1 <= 2^26 fits 27 bits");
+
+/* The entry of a hash at probe position dist naming slot k. */
+static inline uint64_t hm_index_entry(uint64_t hash, uint32_t dist, uint32_t k) {
+    return (hash >> HM_INDEX_TAG_SHIFT) << HM_INDEX_TAG_SHIFT | ((uint64_t)dist & HM_INDEX_DIST_MASK) << HM_INDEX_DIST_SHIFT |
+           (((uint64_t)k + 1) & HM_INDEX_SLOT_MASK);
+}
+/* An entry's fields: its tag (hash >> 34), its dist, and its slot field (slot + 1, 0 names none). */
+static inline uint64_t hm_index_tag(uint64_t e) { return e >> HM_INDEX_TAG_SHIFT; }
+static inline uint32_t hm_index_dist(uint64_t e) { return (uint32_t)(e >> HM_INDEX_DIST_SHIFT & HM_INDEX_DIST_MASK); }
+static inline uint64_t hm_index_slot1(uint64_t e) { return e & HM_INDEX_SLOT_MASK; }
+/* The same entry with another dist (backward-shift deletion, §7.4 step 8). */
+static inline uint64_t hm_index_with_dist(uint64_t e, uint32_t dist) {
+    return (e & ~(HM_INDEX_DIST_MASK << HM_INDEX_DIST_SHIFT)) | ((uint64_t)dist & HM_INDEX_DIST_MASK) << HM_INDEX_DIST_SHIFT;
+}
+
 /* ---- pinned: every row's offset is where the compiler put the member, every struct has its
  * FORMAT size, and the rows' sizes add up to it (no padding the list does not name as R), so a
  * row cannot be moved, resized or slipped into reserved space without the list saying so. */
@@ -204,15 +233,18 @@ HM_PIN_SIZE(slot_fixed, HM_LAYOUT_SLOT_FIXED)
 
 _Static_assert(sizeof(_Atomic uint64_t) == 8 && _Alignof(_Atomic uint64_t) == 8, "u64 atomics are 8-byte aligned words");
 _Static_assert(sizeof(_Atomic uint32_t) == 4 && _Alignof(_Atomic uint32_t) == 4, "u32 atomics are 4-byte aligned words");
+_Static_assert(sizeof(_Atomic uint8_t) == HM_REF_ENTRY_BYTES, "FORMAT.md section 3.9: a reference entry is one atomic byte");
 _Static_assert(HM_INDEX_ENTRY_BYTES == 8, "FORMAT.md section 3.8: an index entry is 8 bytes");
 
-/* ---- the fingerprint inputs of §3.4, in its order: the sizes (V(value) per input), then the
- * offsets of the named fields (F, A and T rows; R rows are no input) of the header, the slot,
- * the record copy and the writer entry. hm_layout_fingerprint() expands these two. */
+/* ---- the fingerprint inputs of §3.4, in its order: the sizes (V(value) per input; v2 adds
+ * the reference entry bytes and the index entry's slot and distance bits), then the offsets of
+ * the named fields (F, A and T rows; R rows are no input) of the header, the slot, the record
+ * copy and the writer entry. hm_layout_fingerprint() expands these two. */
 #define HM_LAYOUT_FINGERPRINT_SIZES(V)                                                          \
     V(HM_CACHE_LINE) V(HM_WORD_BYTES) V((uint32_t)sizeof(hm_file_header))                     \
     V((uint32_t)sizeof(hm_writer_entry)) V((uint32_t)HM_INDEX_ENTRY_BYTES)                    \
-    V((uint32_t)sizeof(hm_slot)) V((uint32_t)sizeof(hm_record_copy))
+    V((uint32_t)sizeof(hm_slot)) V((uint32_t)sizeof(hm_record_copy))                          \
+    V((uint32_t)sizeof(_Atomic uint8_t)) V((uint32_t)HM_INDEX_SLOT_BITS) V((uint32_t)HM_INDEX_DIST_BITS)
 #define HM_LAYOUT_FINGERPRINT_OFFSETS(F, A, R, T)                                               \
     HM_LAYOUT_HEADER(F, A, R, T) HM_LAYOUT_SLOT_FIXED(F, A, R, T)                               \
     HM_LAYOUT_RECORD_COPY(F, A, R, T) HM_LAYOUT_WRITER_ENTRY(F, A, R, T)

@@ -24,16 +24,17 @@ uint32_t hmi_clock_choose(hm_store *s) {
     for (uint64_t step = 0; step < 2u * (uint64_t)s->capacity; step++) {
         uint32_t k = (uint32_t)hand;
         hand = hand + 1 == s->capacity ? 0 : hand + 1;
-        hm_slot *sl = slot_at(s, k);
-        /* relaxed: referenced is a hint; name_len is ours under struct_lock */
-        if (atomic_load_explicit(&sl->name_len, RLX) == 0 || atomic_load_explicit(&sl->referenced, RLX) == 0) {
-            atomic_store_explicit(&h->clock_hand, hand, RLX);
+        /* v2: the byte alone decides, so a step over a referenced slot touches the reference
+         * table only, never the slot's control line; only the slot taken is read (step 4).
+         * A FREE slot's byte is 0 (every path that frees a slot clears it), so it is taken. */
+        if (!ref_get(s, k)) {
+            atomic_store_explicit(&h->clock_hand, hand, RLX); /* relaxed: ours under struct_lock */
             return k;
         }
-        atomic_store_explicit(&sl->referenced, 0, RLX);
+        ref_set(s, k, 0); /* the hand passes: the region must be recorded again to survive the next turn */
     }
     /* writers kept setting bits during both turns: take the slot under the hand */
     uint32_t k = (uint32_t)hand;
-    atomic_store_explicit(&h->clock_hand, hand + 1 == s->capacity ? 0 : hand + 1, RLX);
+    atomic_store_explicit(&h->clock_hand, hand + 1 == s->capacity ? 0 : hand + 1, RLX); /* relaxed: ours under struct_lock */
     return k;
 }

@@ -14,7 +14,7 @@
 
 #include <string.h>
 
-static int utf8_valid(const unsigned char *p, size_t n) {
+int hmi_utf8_valid(const unsigned char *p, size_t n) {
     size_t i = 0;
     while (i < n) {
         unsigned c = p[i];
@@ -45,7 +45,7 @@ int hmi_name_encode(hm_store *s, const char *name, size_t len, uint64_t *words, 
     if (len > s->max_name_bytes)
         return hmi_fail(s, HM_ENAMETOOLONG, "region name of %zu bytes is longer than max_name_bytes %u",
                         len, s->max_name_bytes);
-    if (!utf8_valid((const unsigned char *)name, len))
+    if (!hmi_utf8_valid((const unsigned char *)name, len))
         return hmi_fail(s, HM_EBADNAME, "region name is not valid UTF-8");
     uint32_t nwords = (uint32_t)((len + 7) / 8);
     words[nwords - 1] = 0;

@@ -26,6 +26,7 @@ void hmi_geometry_compute(uint32_t capacity, uint32_t max_name_bytes, hm_geometr
     g->writer_entries = HM_WRITER_ENTRIES;
     g->writer_table_offset = HM_HEADER_BYTES;
     g->index_offset = roundup64(g->writer_table_offset + sizeof(hm_writer_entry) * (uint64_t)HM_WRITER_ENTRIES, 4096);
-    g->slots_offset = roundup64(g->index_offset + HM_INDEX_ENTRY_BYTES * ie, 4096);
+    g->ref_table_offset = roundup64(g->index_offset + HM_INDEX_ENTRY_BYTES * ie, 4096);
+    g->slots_offset = roundup64(g->ref_table_offset + HM_REF_ENTRY_BYTES * (uint64_t)capacity, 4096);
     g->file_bytes = roundup64(g->slots_offset + (uint64_t)capacity * g->slot_bytes, 4096);
 }

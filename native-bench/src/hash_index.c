@@ -12,12 +12,14 @@
 
 #include "hm_internal.h"
 
+/* §7.4 step 10 / §8 step 2c: the first empty entry within max_probe of hash's home gets
+ * (tag, dist, k + 1), dist its probe position. Returns 0 when there is none. */
 int hmi_index_insert(hm_store *s, uint64_t hash, uint32_t k) {
     uint32_t j = (uint32_t)hash & s->index_mask;
     for (uint32_t p = 0; p < s->max_probe; p++) {
         if (atomic_load_explicit(&s->index[j], RLX) == 0) { /* relaxed: only the lock holder writes */
             /* release: a reader that acquires the entry sees everything before it */
-            atomic_store_explicit(&s->index[j], (hash >> 32) << 32 | ((uint64_t)k + 1), REL);
+            atomic_store_explicit(&s->index[j], hm_index_entry(hash, p, k), REL);
             return 1;
         }
         j = (j + 1) & s->index_mask;
@@ -25,44 +27,43 @@ int hmi_index_insert(hm_store *s, uint64_t hash, uint32_t k) {
     return 0;
 }
 
-/* Backward-shift deletion of entry (hash, k). Returns 0 if the index proved inconsistent
- * (entry missing or a run naming a bad slot): the caller rebuilds it. */
+/* §7.4 step 8: backward-shift deletion of slot k's entry, reading no slot: each entry's own dist
+ * says how far it may move back toward its home. Returns 0 when the index proved inconsistent
+ * (no entry for (hash, k) within max_probe, or a moved entry that names no slot or sits further
+ * from its home than max_probe allows): the caller rebuilds it (§8 step 2). */
 int hmi_index_delete(hm_store *s, uint64_t hash, uint32_t k) {
-    const uint64_t want = (hash >> 32) << 32 | ((uint64_t)k + 1);
+    const uint64_t tag = hash >> HM_INDEX_TAG_SHIFT;
     const uint32_t mask = s->index_mask;
     uint32_t j = (uint32_t)hash & mask;
     uint32_t p = 0;
     for (; p < s->max_probe; p++) {
         uint64_t e = atomic_load_explicit(&s->index[j], RLX); /* relaxed: we are the only writer */
         if (e == 0) return 0;
-        if (e == want) break;
+        if (hm_index_tag(e) == tag && hm_index_slot1(e) == (uint64_t)k + 1) break;
         j = (j + 1) & mask;
     }
     if (p == s->max_probe) return 0;
     uint32_t hole = j;
-    uint32_t n = (j + 1) & mask;
-    for (uint32_t step = 0; step < s->index_entries; step++) {
-        uint64_t e = atomic_load_explicit(&s->index[n], RLX);
+    uint32_t i = (j + 1) & mask;
+    for (uint32_t step = 1; step < s->index_entries; step++) {
+        uint64_t e = atomic_load_explicit(&s->index[i], RLX); /* relaxed: we are the only writer */
         if (e == 0) break;
-        uint64_t k1 = e & 0xFFFFFFFFu;
-        if (k1 == 0 || k1 > s->capacity) {
-            atomic_store_explicit(&s->index[hole], 0, REL);
+        uint32_t d = hm_index_dist(e);
+        uint64_t k1 = hm_index_slot1(e);
+        if (k1 == 0 || k1 > s->capacity || d >= s->max_probe) {
+            /* DECISION: a damaged entry (§5 step 5: a slot field naming no slot, a dist no insertion
+             * writes) stops the shift here and the caller rebuilds the index, as for a missing entry */
+            atomic_store_explicit(&s->index[hole], 0, REL); /* release: entry writes are release (§3.8) */
             return 0;
         }
-        uint64_t h = atomic_load_explicit(&slot_at(s, (uint32_t)(k1 - 1))->hash, RLX);
-        if (h >> 32 != e >> 32) {
-            atomic_store_explicit(&s->index[hole], 0, REL);
-            return 0;
+        uint32_t m = (i - hole) & mask;
+        if (m <= d) { /* its home lies cyclically at or before the hole: move it back by m */
+            atomic_store_explicit(&s->index[hole], hm_index_with_dist(e, d - m), REL); /* release: as every entry write */
+            hole = i;
         }
-        uint32_t home = (uint32_t)h & mask;
-        int in_range = hole <= n ? (home > hole && home <= n) : (home > hole || home <= n);
-        if (!in_range) {
-            atomic_store_explicit(&s->index[hole], e, REL); /* release: entry writes are release (§3.8) */
-            hole = n;
-        }
-        n = (n + 1) & mask;
+        i = (i + 1) & mask;
     }
-    atomic_store_explicit(&s->index[hole], 0, REL);
+    atomic_store_explicit(&s->index[hole], 0, REL); /* release: entry writes are release (§3.8) */
     return 1;
 }
 

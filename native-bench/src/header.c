@@ -51,9 +51,16 @@ int hmi_header_validate(hm_open_ctx *ctx, const hm_file_header *h, uint64_t size
     if (magic != HM_MAGIC)
         return OFAIL(ctx, HM_ENOTHINT, "not a hint file: magic is 0x%016llx, expected 0x%016llx [field magic]",
                      (unsigned long long)magic, (unsigned long long)HM_MAGIC);
+    /* §5 step 2: a v1 file gets its own message, naming the command that converts it (§12); the
+     * message already starts "hintmap: <path>: " (hmi_msg_set), the command names the path again. */
+    if (h->format_version == 1)
+        return OFAIL(ctx, HM_EVERSION,
+                     "hint file format version 1; this library reads version %u \u2014 convert it with: hintmap upgrade %s "
+                     "[field format_version]",
+                     HM_FORMAT_VERSION, ctx->path);
     if (h->format_version != HM_FORMAT_VERSION)
         return OFAIL(ctx, HM_EVERSION, "format version %u was written by %s; this library reads version %u [field format_version]",
-                     h->format_version, h->format_version > HM_FORMAT_VERSION ? "a newer hintmap" : "an older or unknown hintmap",
+                     h->format_version, h->format_version > HM_FORMAT_VERSION ? "a newer hintmap" : "an unknown hintmap",
                      HM_FORMAT_VERSION);
     if (h->header_bytes != HM_HEADER_BYTES)
         return OFAIL(ctx, HM_EINCONSISTENT, "header_bytes is %u, expected %u [field header_bytes]", h->header_bytes, HM_HEADER_BYTES);
@@ -84,6 +91,7 @@ int hmi_header_validate(hm_open_ctx *ctx, const hm_file_header *h, uint64_t size
     HM_REQ_EQ(writer_entries, g->writer_entries)
     HM_REQ_EQ(writer_table_offset, g->writer_table_offset)
     HM_REQ_EQ(index_offset, g->index_offset)
+    HM_REQ_EQ(ref_table_offset, g->ref_table_offset)
     HM_REQ_EQ(slots_offset, g->slots_offset)
     HM_REQ_EQ(file_bytes, g->file_bytes)
 #undef HM_REQ_EQ

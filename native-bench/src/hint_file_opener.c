@@ -183,6 +183,7 @@ static int file_create(hm_open_ctx *ctx, const hm_options *o, const hm_test_crea
     h->index_offset = g.index_offset;
     h->slots_offset = g.slots_offset;
     h->file_bytes = g.file_bytes;
+    h->ref_table_offset = g.ref_table_offset;
     h->header_checksum = hmi_header_checksum(h);
     atomic_store_explicit(&h->magic, HM_MAGIC, REL); /* release: line 0 is complete before magic */
     if (msync(m, HM_HEADER_BYTES, MS_SYNC) != 0) {
@@ -423,11 +424,20 @@ static int open_existing(hm_open_ctx *ctx, int fd, const hm_options *o, hm_store
         free(s);
         return rc;
     }
+#ifdef MADV_HUGEPAGE
+    /* §5 step 6: huge pages where the kernel backs a shared file mapping with them (tmpfs/shmem
+     * with shmem_enabled or huge= advise|within_size|always), so that a large store's index,
+     * reference table and slots cost fewer TLB misses. Best effort, result ignored: the file's
+     * bytes are the same either way, and where the kernel cannot (ext4, xfs, THP off) it either
+     * refuses (EINVAL) or leaves the mapping on 4 KiB pages. */
+    if (g.file_bytes >= (UINT64_C(2) << 20)) (void)madvise(m, (size_t)g.file_bytes, MADV_HUGEPAGE);
+#endif
     s->base = m;
     s->map_bytes = (size_t)g.file_bytes;
     s->hdr = m;
     s->writers = (hm_writer_entry *)(void *)(s->base + g.writer_table_offset);
     s->index = (_Atomic uint64_t *)(void *)(s->base + g.index_offset);
+    s->ref = (_Atomic uint8_t *)(void *)(s->base + g.ref_table_offset);
     s->slots = s->base + g.slots_offset;
     s->capacity = g.capacity;
     s->max_name_bytes = g.max_name_bytes;

@@ -29,7 +29,8 @@ const char *hm_strerror(int code) {
     case HM_ENOTHINT: return "not a hint file (wrong magic)";
     case HM_ETRUNCATED: return "hint file is truncated";
     case HM_EUNFINISHED: return "hint file initialisation never finished (magic is 0)";
-    case HM_EVERSION: return "unsupported (newer or unknown) format version";
+    case HM_EVERSION:
+        return "unsupported format version (newer or unknown; a version 1 file is converted with: hintmap upgrade FILE)";
     case HM_ECHECKSUM: return "header checksum mismatch (corrupt header)";
     case HM_ELAYOUT: return "layout fingerprint mismatch (built with another layout)";
     case HM_EINCONSISTENT: return "header field out of range or inconsistent";
@@ -141,6 +142,8 @@ uint32_t hm_high_water(const hm_store *s) {
     return hw > s->capacity ? s->capacity : (uint32_t)hw;
 }
 
+static inline uint64_t counter_value(uint64_t v) { return v > HM_VALUE_MAX ? 0 : v; }
+
 int hm_stats_get(hm_store *s, hm_stats *out) {
     CHECK_STORE(s);
     if (out == NULL) return hmi_fail(s, HM_EINVAL, "out must not be NULL");
@@ -148,10 +151,12 @@ int hm_stats_get(hm_store *s, hm_stats *out) {
     /* relaxed: monitoring values, not a snapshot */
     out->live_count = atomic_load_explicit(&h->live_count, RLX);
     out->high_water = atomic_load_explicit(&h->high_water, RLX);
-    out->evictions = atomic_load_explicit(&h->evictions, RLX);
-    out->recoveries = atomic_load_explicit(&h->recoveries, RLX);
-    out->dropped_inserts = atomic_load_explicit(&h->dropped_inserts, RLX);
-    out->stolen_locks = atomic_load_explicit(&h->stolen_locks, RLX);
+    /* §5 step 5: a statistics counter with the top bit set is damaged and reads as 0, as in Java's
+     * HintStore.info() (v1 C returned the stored word); its next increment stores 2^63-1 (§1) */
+    out->evictions = counter_value(atomic_load_explicit(&h->evictions, RLX));
+    out->recoveries = counter_value(atomic_load_explicit(&h->recoveries, RLX));
+    out->dropped_inserts = counter_value(atomic_load_explicit(&h->dropped_inserts, RLX));
+    out->stolen_locks = counter_value(atomic_load_explicit(&h->stolen_locks, RLX));
     out->created_epoch_ms = s->created_epoch_ms;
     return HM_OK;
 }

@@ -64,6 +64,10 @@ void hm_test_set_giveup_recheck_ns(hm_store *s, uint64_t ns);
  *  1 it grants write to a named user, 2 to a named group (*id_out names it), 0 neither, -1 malformed. */
 int hm_test_acl_rule(const void *acl_xattr, size_t len, uint32_t *id_out);
 
+/** The /proc/<pid>/stat parser of FORMAT §3.5/§6.3 on text[0, len): 1 parsed (*state, *start_ticks
+ *  set), -1 cannot tell (the owner is then alive: an empty text, no ')', fewer than 22 fields). */
+int hm_test_stat_parse(const char *text, size_t len, char *state, uint64_t *start_ticks);
+
 /** hm_open_ex() with creation hooks (NULL: none). */
 int hm_test_open_hooked(const char *path, const hm_options *opts, hm_store **out, char *errbuf, size_t errlen,
                         const hm_test_create_hooks *hooks);
@@ -120,6 +124,7 @@ struct hm_store {
     hm_file_header *hdr;
     hm_writer_entry *writers;
     _Atomic uint64_t *index;
+    _Atomic uint8_t *ref;            /* §3.9 reference table: capacity bytes, one per slot */
     unsigned char *slots;
     /* geometry, validated at open and never re-read from the (mutable) file */
     uint32_t capacity, max_name_bytes, slot_bytes, name_area_words;
@@ -176,7 +181,7 @@ struct hm_region {
 /* The geometry of a file (§2), computed from capacity and max_name_bytes (file_geometry.c). */
 typedef struct hm_geometry {
     uint32_t capacity, max_name_bytes, slot_bytes, index_entries, max_probe, writer_entries;
-    uint64_t writer_table_offset, index_offset, slots_offset, file_bytes;
+    uint64_t writer_table_offset, index_offset, ref_table_offset, slots_offset, file_bytes;
 } hm_geometry;
 
 /* Where the messages of an open go (hm_open_ex's errbuf, or a local buffer). */
@@ -211,6 +216,24 @@ static inline void counter_bump(_Atomic uint64_t *counter) {
 
 static inline hm_slot *slot_at(const hm_store *s, uint32_t k) {
     return (hm_slot *)(void *)(s->slots + (size_t)k * s->slot_bytes);
+}
+
+/* §3.9: slot k's reference byte. Every access is a relaxed single-byte atomic: the bit is a hint
+ * for eviction and orders nothing. A reader treats any non-zero value as 1. */
+static inline int ref_get(const hm_store *s, uint32_t k) {
+    return atomic_load_explicit(&s->ref[k], memory_order_relaxed) != 0; /* relaxed: a hint (§3.9) */
+}
+static inline void ref_set(const hm_store *s, uint32_t k, uint8_t v) {
+    atomic_store_explicit(&s->ref[k], v, memory_order_relaxed); /* relaxed: a hint (§3.9) */
+}
+
+/* The invariants of §7.2.1 on a record read consistently: dispatch_count > 0, kernel_ns_max <=
+ * kernel_ns_total, kernel_ns_total / dispatch_count <= kernel_ns_max, every field <= 2^63-1. A
+ * record that breaks one comes from a damaged file: readers report it absent (hmi_slot_read),
+ * recovery frees its slot (§8 step 2c). */
+static inline int record_sound(uint64_t count, uint64_t total, uint64_t max, uint64_t bytes) {
+    return count != 0 && count <= HM_VALUE_MAX && total <= HM_VALUE_MAX && max <= total && bytes <= HM_VALUE_MAX &&
+           total / count <= max;
 }
 
 static inline uint64_t monotonic_ns(void) {
@@ -289,6 +312,9 @@ HMI_INTERNAL int hmi_header_validate(hm_open_ctx *ctx, const hm_file_header *h, 
 
 /* ------------------------------------------------------------------ encoded_name.c */
 
+/* Whether bytes [0, n) are well-formed UTF-8 (no overlong forms, surrogates or code points above
+ * U+10FFFF): the rule for names a writer accepts and for the names recovery keeps (§8 step 2c). */
+HMI_INTERNAL int hmi_utf8_valid(const unsigned char *p, size_t n);
 /* Validates `name` for store s and encodes it into words (HM_MAX_NAME_WORDS capacity). */
 HMI_INTERNAL int hmi_name_encode(hm_store *s, const char *name, size_t len, uint64_t *words, hm_name *out);
 
@@ -296,6 +322,9 @@ HMI_INTERNAL int hmi_name_encode(hm_store *s, const char *name, size_t len, uint
 
 /* §6.3: whether the process a writer token names is alive (maps_rule: with the last rule). */
 HMI_INTERNAL int hmi_token_alive(hm_store *s, uint64_t token, int maps_rule);
+/* §3.5/§6.3: state (field 3) and starttime (field 22) of a /proc/<pid>/stat text buf[0, got),
+ * NUL-terminated at buf[got]: 1 parsed, -1 cannot tell (no ')', too few fields, empty). */
+HMI_INTERNAL int hmi_stat_parse(char *buf, size_t got, char *state, uint64_t *start_ticks);
 /* §5 step 1: whether process pid may still be running. */
 HMI_INTERNAL int hmi_pid_running(uint64_t pid);
 /* This process's writer token (§3.5). */

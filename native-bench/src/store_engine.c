@@ -62,9 +62,7 @@ int hmi_slot_read(const hm_store *s, uint32_t k, const hm_name *want, hm_region_
         }
         /* A record no writer could have produced (top bit set, or breaking the invariants of
          * §7.2.1) comes from a damaged file: it reads as absent, never as a hint. */
-        if (!match || count == 0 || count > (uint64_t)INT64_MAX || total > (uint64_t)INT64_MAX ||
-            max > total || bytes > (uint64_t)INT64_MAX || total / count > max)
-            return 0;
+        if (!match || !record_sound(count, total, max, bytes)) return 0;
         if (rec) {
             rec->dispatch_count = count;
             rec->kernel_ns_total = total;
@@ -83,15 +81,16 @@ int hmi_slot_read(const hm_store *s, uint32_t k, const hm_name *want, hm_region_
 int hmi_resolve(const hm_store *s, const hm_name *nm, uint32_t *k_out, uint64_t *g_out,
                 hm_region_record *rec, int *corrupt) {
     if (s->capacity == 0) return 0;
-    const uint64_t tag = nm->hash >> 32;
+    const uint64_t tag = nm->hash >> HM_INDEX_TAG_SHIFT;
     for (uint32_t attempt = 0; attempt < HM_RESOLVE_ATTEMPTS; attempt++) {
         uint64_t v1 = atomic_load_explicit(&s->hdr->index_seq, ACQ); /* acquire: pairs with step 11 release */
         uint32_t j = (uint32_t)nm->hash & s->index_mask;
         for (uint32_t p = 0; p < s->max_probe; p++) {
             uint64_t e = atomic_load_explicit(&s->index[j], ACQ); /* acquire: pairs with entry release stores */
             if (e == 0) break;
-            if (e >> 32 == tag) {
-                uint64_t k1 = e & 0xFFFFFFFFu;
+            /* same tag and same home (dist == p): a false tag match needs the same home too */
+            if (hm_index_tag(e) == tag && hm_index_dist(e) == p) {
+                uint64_t k1 = hm_index_slot1(e);
                 if (k1 == 0 || k1 > s->capacity) {
                     if (corrupt) *corrupt = 1; /* names no slot: never used as an offset */
                 } else if (hmi_slot_read(s, (uint32_t)(k1 - 1), nm, rec, g_out, NULL, NULL)) {
@@ -112,13 +111,13 @@ int hmi_resolve(const hm_store *s, const hm_name *nm, uint32_t *k_out, uint64_t 
 static int resolve_locked(const hm_store *s, const hm_name *nm, uint32_t skip_k, uint32_t *k_out,
                           uint64_t *g_out, int *corrupt) {
     if (s->capacity == 0) return 0;
-    const uint64_t tag = nm->hash >> 32;
+    const uint64_t tag = nm->hash >> HM_INDEX_TAG_SHIFT;
     uint32_t j = (uint32_t)nm->hash & s->index_mask;
     for (uint32_t p = 0; p < s->max_probe; p++) {
         uint64_t e = atomic_load_explicit(&s->index[j], RLX); /* relaxed: we are the only writer */
         if (e == 0) break;
-        if (e >> 32 == tag) {
-            uint64_t k1 = e & 0xFFFFFFFFu;
+        if (hm_index_tag(e) == tag && hm_index_dist(e) == p) { /* as §7.3: same tag, same home */
+            uint64_t k1 = hm_index_slot1(e);
             if (k1 == 0 || k1 > s->capacity) {
                 *corrupt = 1;
             } else if (k1 - 1 != skip_k) {
@@ -175,7 +174,9 @@ int hmi_slot_record(hm_store *s, uint32_t k, uint64_t g, uint64_t ns, uint64_t b
     atomic_store_explicit(&nxt->kernel_ns_max, clamp63(m), RLX);
     atomic_store_explicit(&nxt->bytes_total, hm_sat_add(b, bytes), RLX);
     atomic_store_explicit(&sl->seq, seq + 1, REL);   /* release: publishes nxt as the current copy */
-    atomic_store_explicit(&sl->referenced, 1, RLX);  /* relaxed: a lost race only ages the region */
+    /* §3.9: test before set, so that a hot region's byte stays shared in every core's cache; both
+     * relaxed (ref_get/ref_set): a lost race only ages the region */
+    if (!ref_get(s, k)) ref_set(s, k, 1);
     lock_release(&sl->lock);
     return 1;
 }
@@ -202,7 +203,7 @@ static int slot_free(hm_store *s, uint32_t k) {
         atomic_store_explicit(&sl->copies[c].kernel_ns_max, 0, RLX);
         atomic_store_explicit(&sl->copies[c].bytes_total, 0, RLX);
     }
-    atomic_store_explicit(&sl->referenced, 0, RLX);
+    ref_set(s, k, 0);
     atomic_store_explicit(&sl->gen, busy + 1, REL); /* release: the next even gen publishes the FREE slot */
     atomic_store_explicit(&s->hdr->clock_hand, k, RLX); /* the next insertion takes it, not a live region (§8) */
     lock_release(&sl->lock);
@@ -257,8 +258,13 @@ static __attribute__((warn_unused_result)) int index_rebuild(hm_store *s) {
         hm_name nm;
         uint32_t other;
         int corrupt = 0;
-        /* DECISION: beyond §8 step 2, a slot with a malformed name or a duplicate name is freed too */
+        /* §8 step 2c: kept only when sound -- a well-formed name (slot_name_checked), valid UTF-8
+         * (the writer's own rule, hmi_utf8_valid; the words are little-endian, so their bytes are
+         * the name), a current record satisfying §7.2.1 (read as readers do, hmi_slot_read, whose
+         * record_sound is that rule) -- not a later duplicate, and fitting the index. */
         int ok = (gen & 1) == 0 && slot_name_checked(s, k, words, &nm) &&
+                 hmi_utf8_valid((const unsigned char *)words, nm.len) &&
+                 hmi_slot_read(s, k, &nm, NULL, NULL, NULL, NULL) &&
                  !resolve_locked(s, &nm, k, &other, NULL, &corrupt) && hmi_index_insert(s, nm.hash, k);
         if (ok) live++;
         else if (!slot_free(s, k)) return 0;
@@ -312,12 +318,11 @@ static __attribute__((warn_unused_result)) int lock_victim(hm_store *s, uint32_t
         }
         /* §7.4 step 4: a record that finished between the hand's look and this lock set the bit
          * again; evicting now would match no order of the two operations. Second chance. */
-        if (second_chances >= s->capacity || atomic_load_explicit(&sl->name_len, RLX) == 0 ||
-            atomic_load_explicit(&sl->referenced, RLX) == 0) {
+        if (second_chances >= s->capacity || atomic_load_explicit(&sl->name_len, RLX) == 0 || !ref_get(s, k)) {
             *k_out = k;
             return 1;
         }
-        atomic_store_explicit(&sl->referenced, 0, RLX); /* relaxed: a hint, as in the hand */
+        ref_set(s, k, 0); /* a hint, as in the hand */
         lock_release(&sl->lock);
     }
 }
@@ -359,7 +364,7 @@ static int slot_assign(hm_store *s, uint32_t k, const hm_name *nm, uint64_t ns, 
     atomic_store_explicit(&other->kernel_ns_max, 0, RLX);
     atomic_store_explicit(&other->bytes_total, 0, RLX);
     atomic_store_explicit(&sl->seq, seq + 1, RLX);
-    atomic_store_explicit(&sl->referenced, 0, RLX); /* a first sample is no second reference (§10) */
+    ref_set(s, k, 0); /* a first sample is no second reference (§10) */
     int rc;
     if (hmi_index_insert(s, nm->hash, k)) {                                      /* 10 */
         uint64_t live = atomic_load_explicit(&h->live_count, RLX);
@@ -373,7 +378,7 @@ static int slot_assign(hm_store *s, uint32_t k, const hm_name *nm, uint64_t ns, 
         atomic_store_explicit(&first->kernel_ns_total, 0, RLX);
         atomic_store_explicit(&first->kernel_ns_max, 0, RLX);
         atomic_store_explicit(&first->bytes_total, 0, RLX);
-        atomic_store_explicit(&sl->referenced, 0, RLX);
+        ref_set(s, k, 0);
         counter_bump(&h->dropped_inserts);
         atomic_store_explicit(&h->clock_hand, k, RLX); /* the next insertion reuses the free slot (§7.4 step 10) */
         rc = HM_DROPPED;
@@ -499,5 +504,8 @@ uint64_t hmi_size(const hm_store *s) {
         }
         sched_yield();
     }
+    /* §7.5/§9.1: a live_count with the top bit set is damaged and reads as 0 (v1 C read it as
+     * capacity); any other value is clamped to capacity */
+    if (live > HM_VALUE_MAX) return 0;
     return live > s->capacity ? s->capacity : live;
 }

@@ -11,6 +11,8 @@
 
 #include "hm_internal.h"
 
+#include <string.h>
+
 /* Only in the test variant (-DHM_TEST_HOOKS: build/libhintmap-test.a, the tests, the fuzz target,
  * hm-bench): a program linking build/libhintmap.a cannot hold a lock forever, plant an owner or
  * shorten the give-up limit through these, and `make check-user-lib` proves it has none. */
@@ -75,6 +77,14 @@ int hm_test_acl_rule(const void *acl_xattr, size_t len, uint32_t *id_out) {
     int r = hmi_acl_write_grant(acl_xattr, len, &id);
     if (id_out) *id_out = id;
     return r;
+}
+
+int hm_test_stat_parse(const char *text, size_t len, char *state, uint64_t *start_ticks) {
+    char buf[1024];
+    if (len >= sizeof buf) len = sizeof buf - 1;
+    if (len > 0) memcpy(buf, text, len);
+    buf[len] = '\0'; /* as proc_stat_read leaves its buffer */
+    return hmi_stat_parse(buf, len, state, start_ticks);
 }
 
 #endif /* HM_TEST_HOOKS */

@@ -428,7 +428,8 @@ static uint64_t write_big_file(const char *path, uint32_t cap, uint32_t mnb) {
     h.slot_bytes = 128 + (mnb + 63) / 64 * 64;
     h.index_entries = (uint32_t)ie;
     h.max_probe = ie < 128 ? (uint32_t)ie : 128;
-    h.slots_offset = (h.index_offset + 8 * ie + 4095) / 4096 * 4096;
+    h.ref_table_offset = (h.index_offset + 8 * ie + 4095) / 4096 * 4096;
+    h.slots_offset = (h.ref_table_offset + cap + 4095) / 4096 * 4096;
     h.file_bytes = (h.slots_offset + (uint64_t)cap * h.slot_bytes + 4095) / 4096 * 4096;
     h.header_checksum = hm_hash64((unsigned char *)&h + 8, 112);
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -1044,6 +1045,127 @@ static void test_statistics_counters_saturate_at_max(void) {
     CHECK_EQ(hm_close(s), HM_OK);
 }
 
+/* §5 step 5, §7.5, §9.1: a statistics counter whose top bit a damaged file set reads as 0 from
+ * hm_stats_get (v1 C returned the word), and its next increment stores 2^63-1 (§1); a live_count
+ * with the top bit set reads as 0 from hm_size (v1 C: capacity). */
+static void test_damaged_counters_and_live_count_read_as_zero(void) {
+    hm_options o = opts(2, 0, 0);
+    hm_store *s;
+    OPEN_OK(s, tpath("topbit.hm"), &o);
+    CHECK_EQ(t_rec(s, "a", 10, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "b", 10, 1), HM_OK);
+    hm_file_header *h = hm_test_mapping(s);
+    const uint64_t TOP = UINT64_C(1) << 63;
+    atomic_store(&h->evictions, TOP | 5);
+    atomic_store(&h->recoveries, UINT64_MAX);
+    atomic_store(&h->dropped_inserts, TOP);
+    atomic_store(&h->stolen_locks, TOP | 1);
+    hm_stats st;
+    CHECK_EQ(hm_stats_get(s, &st), HM_OK);
+    CHECK_EQ_U64(st.evictions, 0);
+    CHECK_EQ_U64(st.recoveries, 0);
+    CHECK_EQ_U64(st.dropped_inserts, 0);
+    CHECK_EQ_U64(st.stolen_locks, 0);
+    CHECK_EQ(st.live_count, 2);
+    /* the next increment saturates: an eviction, a stolen lock */
+    uint32_t ka;
+    CHECK_EQ(hm_test_slot_of(s, "a", 1, &ka), HM_OK);
+    atomic_store(&hm_test_slot(s, ka)->lock, UINT64_C(7) << 32 | (HM_WRITER_ENTRIES + 1)); /* dead: stolen */
+    CHECK_EQ(t_rec(s, "a", 10, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "c", 10, 1), HM_OK); /* full: evicts */
+    CHECK_EQ_U64(atomic_load(&h->evictions), HM_VALUE_MAX);
+    CHECK_EQ_U64(atomic_load(&h->stolen_locks), HM_VALUE_MAX);
+    CHECK_EQ(hm_stats_get(s, &st), HM_OK);
+    CHECK_EQ_U64(st.evictions, HM_VALUE_MAX);
+    CHECK_EQ_U64(st.stolen_locks, HM_VALUE_MAX);
+    CHECK_EQ_U64(st.recoveries, 0);
+    /* live_count: the top bit reads as 0, a value above capacity as capacity */
+    uint64_t n;
+    CHECK_EQ(hm_size(s, &n), HM_OK);
+    CHECK_EQ(n, 2);
+    atomic_store(&h->live_count, TOP | 1);
+    CHECK_EQ(hm_size(s, &n), HM_OK);
+    CHECK_EQ(n, 0);
+    atomic_store(&h->live_count, 3);
+    CHECK_EQ(hm_size(s, &n), HM_OK);
+    CHECK_EQ(n, 2);
+    atomic_store(&h->live_count, 2);
+    CHECK_EQ(hm_close(s), HM_OK);
+}
+
+/* §3.5, §6.3: the parser of /proc/<pid>/stat. Fields 3.. start after the LAST ')'; a text that
+ * is empty, has no ')' or fewer than 22 fields cannot tell, which makes the owner alive (v1 C read
+ * an empty file as no process, so a lock could be stolen on a read racing the exit). */
+static void test_stat_parse_empty_or_short_means_alive(void) {
+    char state = 0;
+    uint64_t start = 0;
+    const char *ok = "4242 (a) b) c) S 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 1234567 23 24\n";
+    CHECK_EQ(hm_test_stat_parse(ok, strlen(ok), &state, &start), 1);
+    CHECK_EQ(state, 'S');
+    CHECK_EQ(start, 1234567);
+    CHECK_EQ(hm_test_stat_parse("", 0, &state, &start), -1); /* empty: alive */
+    const char *noparen = "4242 a S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 1234567\n";
+    CHECK_EQ(hm_test_stat_parse(noparen, strlen(noparen), &state, &start), -1);
+    const char *shortf = "4242 (a) Z 1 2 3 4 5\n";
+    CHECK_EQ(hm_test_stat_parse(shortf, strlen(shortf), &state, &start), -1);
+    const char *nonum = "4242 (a) R 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 x 23\n"; /* field 22 not a number */
+    CHECK_EQ(hm_test_stat_parse(nonum, strlen(nonum), &state, &start), -1);
+    /* this process's own stat parses, with its start time: its token (§3.5) */
+    char path[64], self[1024];
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)getpid());
+    FILE *f = fopen(path, "r"); /* a /proc file's st_size is 0: read it to its end */
+    CHECK(f != NULL);
+    size_t len = fread(self, 1, sizeof self - 1, f);
+    fclose(f);
+    CHECK(len > 0);
+    CHECK_EQ(hm_test_stat_parse(self, len, &state, &start), 1);
+    CHECK_EQ_U64((uint64_t)getpid() << 42 | (start & ((UINT64_C(1) << 42) - 1)), t_token_of((long)getpid()));
+}
+
+/* The VmFlags line of the mapping that starts at addr, from /proc/self/smaps ("" if none). */
+static void vmflags_of(const void *addr, char *out, size_t len) {
+    out[0] = '\0';
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (f == NULL) return;
+    char line[512];
+    int in = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long a, b;
+        char c;
+        if (sscanf(line, "%lx-%lx %c", &a, &b, &c) == 3) in = a == (unsigned long)(uintptr_t)addr;
+        else if (in && strncmp(line, "VmFlags:", 8) == 0) {
+            snprintf(out, len, "%s", line + 8);
+            break;
+        }
+    }
+    fclose(f);
+}
+
+/* §5 step 6: a mapping of file_bytes >= 2 MiB is advised MADV_HUGEPAGE (VmFlags "hg"); a smaller
+ * one is not. Best effort in the library; here only checked where the kernel has THP. */
+static void test_large_mapping_advised_hugepage(void) {
+    if (access("/sys/kernel/mm/transparent_hugepage", F_OK) != 0) {
+        hm_t_skip("no transparent huge pages in this kernel (/sys/kernel/mm/transparent_hugepage)");
+        return;
+    }
+    hm_options small = opts(16, 0, 0), big = opts(16384, 0, 0); /* 45 KiB; 3 MiB of slots */
+    hm_store *s, *b;
+    OPEN_OK(s, tpath("small-thp.hm"), &small);
+    OPEN_OK(b, tpath("big-thp.hm"), &big);
+    CHECK(hm_test_mapping_bytes(s) < (2u << 20));
+    CHECK(hm_test_mapping_bytes(b) >= (2u << 20));
+    char fs[256], fb[256];
+    vmflags_of(hm_test_mapping(s), fs, sizeof fs);
+    vmflags_of(hm_test_mapping(b), fb, sizeof fb);
+    if (strstr(fb, " hg") == NULL) fprintf(stderr, "  VmFlags of the large mapping:%s", fb);
+    CHECK(fs[0] != '\0' && fb[0] != '\0');
+    CHECK(strstr(fs, " hg") == NULL);
+    CHECK(strstr(fb, " hg") != NULL);
+    CHECK_EQ(t_rec(b, "x", 1, 1), HM_OK); /* the file's bytes are the same either way */
+    CHECK_EQ(hm_close(b), HM_OK);
+    CHECK_EQ(hm_close(s), HM_OK);
+}
+
 /* hm_sat_add, the one saturating add (hintmap_format.h): b the caller's value in [0, 2^63-1], a
  * from the file and possibly damaged; the result is a + b clamped to 2^63-1, a damaged a gives
  * the maximum, and nothing it returns has the top bit set. */
@@ -1129,22 +1251,28 @@ static void test_hostile_words_are_bounded(void) {
     atomic_store(&se->copies[seq & 1].kernel_ns_total, UINT64_MAX);
     CHECK_EQ(t_look(s, "e", &r), HM_ENOTFOUND);
     atomic_store(&se->copies[seq & 1].kernel_ns_total, 10);
-    /* coordination words out of range: clamped for readers, repaired by the next insertion */
+    /* coordination words out of range: clamped for readers, repaired by the next insertion; a
+     * live_count above capacity reads as capacity, one with the top bit set as 0 (§7.5, §9.1) */
+    uint64_t n;
+    atomic_store(&h->live_count, 11);
+    CHECK_EQ(hm_size(s, &n), HM_OK);
+    CHECK_EQ(n, 8);
     atomic_store(&h->live_count, UINT64_MAX);
     atomic_store(&h->high_water, UINT64_MAX);
     atomic_store(&h->clock_hand, UINT64_MAX);
-    uint64_t n;
     CHECK_EQ(hm_size(s, &n), HM_OK);
-    CHECK_EQ(n, 8);
+    CHECK_EQ(n, 0);
     CHECK_EQ(hm_high_water(s), 8);
     CHECK_EQ(hm_region_at(s, 7, nb, sizeof nb, &nl, &r), HM_ENOTFOUND); /* FREE slot, in bounds */
     CHECK_EQ(hm_region_at(s, 8, nb, sizeof nb, &nl, &r), HM_ENOTFOUND);
-    /* index entries naming slot 2^32-2 and slot -1 (0) with the tag of the name looked up */
+    /* index entries naming slot 2^27-2 and slot -1 (0) with the tag and the dist of the name
+     * looked up, so that the lookup takes them for its own */
     uint64_t hz = hm_hash64("z", 1);
     uint32_t j = (uint32_t)hz & (h->index_entries - 1);
     while (atomic_load(&index[j]) != 0) j = (j + 1) & (h->index_entries - 1);
-    atomic_store(&index[j], (hz >> 32) << 32 | 0xFFFFFFFFu);
-    atomic_store(&index[(j + 1) & (h->index_entries - 1)], (hz >> 32) << 32);
+    uint32_t dz = (j - (uint32_t)hz) & (h->index_entries - 1);
+    atomic_store(&index[j], hm_index_entry(hz, dz, (uint32_t)HM_INDEX_SLOT_MASK - 1));
+    atomic_store(&index[(j + 1) & (h->index_entries - 1)], hm_index_entry(hz, dz + 1, UINT32_MAX)); /* slot field 0 */
     CHECK_EQ(t_look(s, "z", &r), HM_ENOTFOUND);
     /* the next insertion repairs all of it (§8): malformed slots freed, words back in range */
     CHECK_EQ(t_rec(s, "z", 10, 1), HM_OK);
@@ -1686,6 +1814,9 @@ const hm_test_case *hm_t_hardening_cases(size_t *n) {
         {"live_owner_victim_and_recovery_give_up", test_live_owner_victim_and_recovery_give_up},
         {"hostile_words_are_bounded", test_hostile_words_are_bounded},
         {"statistics_counters_saturate_at_max", test_statistics_counters_saturate_at_max},
+        {"large_mapping_advised_hugepage", test_large_mapping_advised_hugepage},
+        {"damaged_counters_and_live_count_read_as_zero", test_damaged_counters_and_live_count_read_as_zero},
+        {"stat_parse_empty_or_short_means_alive", test_stat_parse_empty_or_short_means_alive},
         {"saturating_add_clamps_sums_and_damaged_values", test_saturating_add_clamps_sums_and_damaged_values},
         {"record_onto_damaged_copy_saturates", test_record_onto_damaged_copy_saturates},
         {"sparse_copy_refused_read_only_allocated_by_writer", test_sparse_copy_refused_read_only_allocated_by_writer},

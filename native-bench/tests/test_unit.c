@@ -183,12 +183,12 @@ static void test_create_writes_documented_header_and_reopen_checks_options(void)
     OPEN_OK(s, p, &o);
     struct stat st;
     CHECK(stat(p, &st) == 0);
-    CHECK_EQ(st.st_size, 45056); /* 128+64 slot bytes, 256 index entries: §2 */
+    CHECK_EQ(st.st_size, 49152); /* 128+64 slot bytes, 256 index entries, 100 reference bytes: §2 */
     CHECK_EQ(st.st_mode & 0777, 0600);
     CHECK_EQ(count_tmp_files(), 0);
     hm_file_header *h = hm_test_mapping(s);
     CHECK_EQ_U64(atomic_load(&h->magic), HM_MAGIC);
-    CHECK_EQ(h->format_version, 1);
+    CHECK_EQ(h->format_version, 2);
     CHECK_EQ(h->header_bytes, 4096);
     CHECK_EQ(h->capacity, 100);
     CHECK_EQ(h->max_name_bytes, 40);
@@ -199,12 +199,13 @@ static void test_create_writes_documented_header_and_reopen_checks_options(void)
     CHECK_EQ(h->hot_threshold_ns, 5000);
     CHECK_EQ(h->writer_table_offset, 4096);
     CHECK_EQ(h->index_offset, 20480);
-    CHECK_EQ(h->slots_offset, 24576);
-    CHECK_EQ(h->file_bytes, 45056);
+    CHECK_EQ(h->ref_table_offset, 24576); /* roundup(20480 + 8 * 256, 4096) */
+    CHECK_EQ(h->slots_offset, 28672);     /* roundup(24576 + 100, 4096) */
+    CHECK_EQ(h->file_bytes, 49152);       /* roundup(28672 + 100 * 192, 4096) */
     CHECK_EQ_U64(h->header_checksum, hm_hash64((unsigned char *)h + 8, 112));
     time_t now = time(NULL);
     CHECK(h->created_epoch_ms / 1000 + 5 >= (uint64_t)now && h->created_epoch_ms / 1000 <= (uint64_t)now + 5);
-    for (int i = 96; i < 120; i++) CHECK_EQ(((unsigned char *)h)[i], 0);
+    for (int i = 104; i < 120; i++) CHECK_EQ(((unsigned char *)h)[i], 0); /* reserved */
     CHECK_EQ(hm_capacity(s), 100);
     CHECK_EQ(hm_max_name_bytes(s), 40);
     CHECK_EQ(hm_hot_threshold_ns(s), 5000);
@@ -512,27 +513,41 @@ static void test_stale_handle_reinserts_its_region_not_counting_into_another(voi
     hm_region_free(ha);
 }
 
-/* Every LIVE slot has exactly one index entry within max_probe of home, and nothing else. */
+/* The C twin of `verify`'s LIVE and index rules (FORMAT §9.1): every slot below high_water is
+ * FREE or LIVE and sound (valid UTF-8 name, a current record satisfying §7.2.1: hm_region_at
+ * returns it, hm_lookup finds it), has exactly one index entry within max_probe of its home whose
+ * tag is hash >> 34 and whose dist is its true distance, nothing else is indexed, live_count is
+ * the number of LIVE slots, and every reference byte is 0 or 1 (§3.9). */
 static int index_consistent(hm_store *s) {
     hm_file_header *h = hm_test_mapping(s);
     _Atomic uint64_t *index = (_Atomic uint64_t *)((unsigned char *)h + h->index_offset);
+    const unsigned char *ref = (const unsigned char *)h + h->ref_table_offset;
     uint32_t mask = h->index_entries - 1;
     uint32_t live = 0, entries = 0;
     for (uint32_t k = 0; k < h->capacity; k++) {
+        if (ref[k] > 1) return 0;
         hm_slot *sl = hm_test_slot(s, k);
-        if (atomic_load(&sl->name_len) != 0) live++;
+        if (atomic_load(&sl->gen) & 1) return 0; /* BUSY with no change under way */
+        if (atomic_load(&sl->name_len) == 0) continue;
+        live++;
+        char nb[HM_MAX_NAME_BYTES_LIMIT];
+        size_t nl;
+        hm_region_record r, r2;
+        if (hm_region_at(s, k, nb, sizeof nb, &nl, &r) != HM_OK) return 0; /* not sound */
+        if (hm_lookup(s, nb, nl, &r2) != HM_OK) return 0; /* not UTF-8 (HM_EBADNAME), or not indexed */
     }
     for (uint32_t j = 0; j < h->index_entries; j++) {
         uint64_t e = atomic_load(&index[j]);
         if (e == 0) continue;
         entries++;
-        uint32_t k = (uint32_t)(e & 0xFFFFFFFF) - 1;
-        if (k >= h->capacity) return 0;
-        hm_slot *sl = hm_test_slot(s, k);
+        uint64_t k1 = e & HM_INDEX_SLOT_MASK;
+        if (k1 == 0 || k1 > h->capacity) return 0;
+        hm_slot *sl = hm_test_slot(s, (uint32_t)k1 - 1);
         uint64_t hash = atomic_load(&sl->hash);
-        if (atomic_load(&sl->name_len) == 0 || (hash >> 32) != (e >> 32)) return 0;
+        if (atomic_load(&sl->name_len) == 0 || (hash >> HM_INDEX_TAG_SHIFT) != (e >> HM_INDEX_TAG_SHIFT)) return 0;
         uint32_t dist = (j - ((uint32_t)hash & mask)) & mask;
         if (dist >= h->max_probe) return 0;
+        if (((e >> HM_INDEX_DIST_SHIFT) & HM_INDEX_DIST_MASK) != dist) return 0; /* its dist is its distance */
         /* no empty entry between home and j */
         for (uint32_t i = (uint32_t)hash & mask; i != j; i = (i + 1) & mask)
             if (atomic_load(&index[i]) == 0) return 0;
@@ -615,6 +630,255 @@ static void test_insert_beyond_probe_bound_is_dropped(void) {
     CHECK_EQ(hm_close(s), HM_OK);
 }
 
+/* ------------------------------------------------------------------ v2: dist, reference table, soundness */
+
+static void expect_open_fails(const char *name, const unsigned char *bytes, size_t len, int code, const char *needle);
+
+/* The first name "<prefix><i>" (i counting from *next) whose home in an index of `entries` is
+ * `home`; *next moves past it. */
+static void name_with_home(const char *prefix, uint32_t home, uint32_t entries, int *next, char *out, size_t len) {
+    for (;; (*next)++) {
+        snprintf(out, len, "%s%d", prefix, *next);
+        if ((hm_hash64(out, strlen(out)) & (entries - 1)) == home) {
+            (*next)++;
+            return;
+        }
+    }
+}
+
+static uint64_t index_at(hm_store *s, uint32_t j) {
+    hm_file_header *h = hm_test_mapping(s);
+    return atomic_load(&((_Atomic uint64_t *)((unsigned char *)h + h->index_offset))[j]);
+}
+
+/* §3.8, §7.4 step 8: a cluster of colliding homes; evicting the region in its middle moves the
+ * entries behind it back by their own dist -- an entry at its home stays, the others move and
+ * their dist shrinks by what they moved -- without reading any slot (the moved entries' slots
+ * have their hash scribbled over during the eviction), and every name still resolves. */
+static void test_backward_shift_deletion_keeps_dist_without_reading_slots(void) {
+    hm_options o = opts_cap(5); /* 16 index entries, max_probe 16 */
+    hm_store *s;
+    OPEN_OK(s, tpath("dist.hm"), &o);
+    hm_file_header *h = hm_test_mapping(s);
+    CHECK_EQ(h->index_entries, 16);
+    char a0[16], a1[16], c0[16], a2[16], b0[16], nw[16];
+    int next = 0;
+    name_with_home("a", 3, 16, &next, a0, sizeof a0);
+    name_with_home("a", 3, 16, &next, a1, sizeof a1);
+    name_with_home("c", 5, 16, &next, c0, sizeof c0);
+    name_with_home("a", 3, 16, &next, a2, sizeof a2);
+    name_with_home("b", 4, 16, &next, b0, sizeof b0);
+    name_with_home("n", 12, 16, &next, nw, sizeof nw);
+    const char *order[] = {a0, a1, c0, a2, b0}; /* slots 0..4 */
+    for (int i = 0; i < 5; i++) CHECK_EQ(t_rec(s, order[i], 10, 1), HM_OK);
+    /* a0@3 dist 0, a1@4 1, c0@5 0, a2@6 3, b0@7 3 */
+    static const uint32_t want_slot[] = {0, 1, 2, 3, 4}, want_dist[] = {0, 1, 0, 3, 3};
+    for (int i = 0; i < 5; i++) {
+        uint64_t e = index_at(s, 3 + (uint32_t)i);
+        CHECK_EQ(e & HM_INDEX_SLOT_MASK, want_slot[i] + 1);
+        CHECK_EQ((e >> HM_INDEX_DIST_SHIFT) & HM_INDEX_DIST_MASK, want_dist[i]);
+        CHECK_EQ_U64(e >> HM_INDEX_TAG_SHIFT, hm_hash64(order[i], strlen(order[i])) >> 34);
+    }
+    CHECK(index_consistent(s));
+    /* all but a1 referenced again: the hand passes slot 0 and takes slot 1 (a1) */
+    for (int i = 0; i < 5; i++)
+        if (i != 1) CHECK_EQ(t_rec(s, order[i], 10, 1), HM_OK);
+    uint64_t saved[5];
+    for (uint32_t k = 2; k < 5; k++) { /* the slots whose entries the deletion moves or passes */
+        saved[k] = atomic_load(&hm_test_slot(s, k)->hash);
+        atomic_store(&hm_test_slot(s, k)->hash, ~saved[k]);
+    }
+    CHECK_EQ(t_rec(s, nw, 10, 1), HM_OK);
+    for (uint32_t k = 2; k < 5; k++) atomic_store(&hm_test_slot(s, k)->hash, saved[k]);
+    hm_stats st;
+    CHECK_EQ(hm_stats_get(s, &st), HM_OK);
+    CHECK_EQ(st.evictions, 1);
+    CHECK_EQ(st.recoveries, 0); /* the deletion found its index consistent: no rebuild */
+    uint32_t k;
+    CHECK_EQ(hm_test_slot_of(s, nw, strlen(nw), &k), HM_OK);
+    CHECK_EQ(k, 1);
+    /* a0@3 0; a2 moved 6 -> 4, dist 1; c0 stays @5 0 (m > dist); b0 moved 7 -> 6, dist 2; 7 empty */
+    static const uint32_t after_slot[] = {0, 3, 2, 4}, after_dist[] = {0, 1, 0, 2};
+    for (int i = 0; i < 4; i++) {
+        uint64_t e = index_at(s, 3 + (uint32_t)i);
+        CHECK_EQ(e & HM_INDEX_SLOT_MASK, after_slot[i] + 1);
+        CHECK_EQ((e >> HM_INDEX_DIST_SHIFT) & HM_INDEX_DIST_MASK, after_dist[i]);
+    }
+    CHECK_EQ_U64(index_at(s, 7), 0);
+    CHECK_EQ(index_at(s, 12) & HM_INDEX_SLOT_MASK, 2); /* the new region at its home, slot 1 */
+    hm_region_record r;
+    for (int i = 0; i < 5; i++) CHECK_EQ(t_look(s, order[i], &r), i == 1 ? HM_ENOTFOUND : HM_OK);
+    CHECK_EQ(t_look(s, nw, &r), HM_OK);
+    CHECK(index_consistent(s));
+    CHECK_EQ(hm_close(s), HM_OK);
+}
+
+/* §7.3: a lookup takes an entry only when its tag AND its dist match the probe position: an
+ * entry with the name's tag and slot but a wrong dist is not this name's (it would be a name of
+ * another home with a colliding tag). */
+static void test_lookup_compares_tag_and_dist(void) {
+    hm_options o = opts_cap(8);
+    hm_store *s;
+    OPEN_OK(s, tpath("tagdist.hm"), &o);
+    CHECK_EQ(t_rec(s, "x", 10, 1), HM_OK);
+    hm_file_header *h = hm_test_mapping(s);
+    _Atomic uint64_t *index = (_Atomic uint64_t *)((unsigned char *)h + h->index_offset);
+    uint64_t hx = hm_hash64("x", 1);
+    uint32_t j = (uint32_t)hx & (h->index_entries - 1);
+    uint64_t e = atomic_load(&index[j]);
+    CHECK_EQ((e >> HM_INDEX_DIST_SHIFT) & HM_INDEX_DIST_MASK, 0);
+    hm_region_record r;
+    CHECK_EQ(t_look(s, "x", &r), HM_OK);
+    atomic_store(&index[j], hm_index_with_dist(e, 1)); /* damaged: dist 1 at its home */
+    CHECK_EQ(t_look(s, "x", &r), HM_ENOTFOUND);
+    atomic_store(&index[j], e);
+    CHECK_EQ(t_look(s, "x", &r), HM_OK);
+    CHECK_EQ(hm_close(s), HM_OK);
+}
+
+/* §3.9, §7.1, §7.4 steps 3-4: the reference bytes live in their own table; a record sets its
+ * byte (test before set), an insertion clears it, the hand clears the bytes it passes, and a
+ * step over a referenced slot decides by the byte alone: a referenced slot whose control line
+ * looks FREE (name_len 0, as a v1 hand would have taken it) is passed, its byte cleared. */
+static void test_reference_table_and_clock_hand_by_byte_alone(void) {
+    hm_options o = opts_cap(4);
+    hm_store *s;
+    OPEN_OK(s, tpath("ref.hm"), &o);
+    hm_file_header *h = hm_test_mapping(s);
+    const unsigned char *ref = (const unsigned char *)h + h->ref_table_offset;
+    const char *names[] = {"a", "b", "c", "d"};
+    for (int i = 0; i < 4; i++) CHECK_EQ(t_rec(s, names[i], 10, 1), HM_OK);
+    for (int k = 0; k < 4; k++) CHECK_EQ(ref[k], 0); /* inserted with a clear byte (§10) */
+    for (int k = 0; k < 4; k++) CHECK_EQ(atomic_load(&hm_test_slot(s, (uint32_t)k)->name_len), 1);
+    /* the reserved bytes 36..63 of every slot stay zero (v1 kept `referenced` at 36) */
+    for (int k = 0; k < 4; k++)
+        for (int b = 36; b < 64; b++) CHECK_EQ(((unsigned char *)hm_test_slot(s, (uint32_t)k))[b], 0);
+    CHECK_EQ(t_rec(s, "a", 10, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "b", 10, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "d", 10, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "d", 10, 1), HM_OK); /* already set: stays 1 */
+    CHECK_EQ(ref[0], 1);
+    CHECK_EQ(ref[1], 1);
+    CHECK_EQ(ref[2], 0);
+    CHECK_EQ(ref[3], 1);
+    /* the sweep: a and b survive (bytes cleared as the hand passes), c is taken, d untouched */
+    CHECK_EQ(t_rec(s, "e", 10, 1), HM_OK);
+    hm_region_record r;
+    CHECK_EQ(t_look(s, "a", &r), HM_OK);
+    CHECK_EQ(t_look(s, "b", &r), HM_OK);
+    CHECK_EQ(t_look(s, "c", &r), HM_ENOTFOUND);
+    CHECK_EQ(t_look(s, "d", &r), HM_OK);
+    CHECK_EQ(ref[0], 0);
+    CHECK_EQ(ref[1], 0);
+    CHECK_EQ(ref[2], 0); /* e, just inserted */
+    CHECK_EQ(ref[3], 1);
+    CHECK_EQ(atomic_load(&h->clock_hand), 3);
+    /* d referenced but its control line looking FREE: the hand still decides by the byte alone,
+     * passes d (clearing its byte) and takes a (slot 0, byte 0) */
+    hm_slot *sd = hm_test_slot(s, 3);
+    atomic_store(&sd->name_len, 0);
+    CHECK_EQ(t_rec(s, "f", 10, 1), HM_OK);
+    atomic_store(&sd->name_len, 1);
+    CHECK_EQ(ref[3], 0);
+    CHECK_EQ(t_look(s, "a", &r), HM_ENOTFOUND);
+    CHECK_EQ(t_look(s, "d", &r), HM_OK);
+    CHECK_EQ(t_look(s, "f", &r), HM_OK);
+    uint32_t k;
+    CHECK_EQ(hm_test_slot_of(s, "f", 1, &k), HM_OK);
+    CHECK_EQ(k, 0);
+    CHECK_EQ(atomic_load(&h->clock_hand), 1);
+    CHECK(index_consistent(s));
+    CHECK_EQ(hm_close(s), HM_OK);
+}
+
+/* §8 step 2c: recovery keeps only sound slots. A slot whose name is well formed (hash matching)
+ * but not UTF-8, and one whose current record breaks §7.2.1, are freed like malformed ones, so
+ * that the repaired file passes the verify rules (index_consistent) with live_count equal to the
+ * LIVE slots. */
+static void test_recovery_frees_unsound_slots(void) {
+    hm_options o = opts_cap(8);
+    hm_store *s;
+    OPEN_OK(s, tpath("sound.hm"), &o);
+    const char *names[] = {"r0", "r1", "r2", "r3", "r4"};
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j <= i; j++) CHECK_EQ(t_rec(s, names[i], 10, 1), HM_OK);
+    uint32_t k1, k3;
+    CHECK_EQ(hm_test_slot_of(s, "r1", 2, &k1), HM_OK);
+    CHECK_EQ(hm_test_slot_of(s, "r3", 2, &k3), HM_OK);
+    hm_file_header *h = hm_test_mapping(s);
+    /* r1: its name becomes the bytes ff fe, with a matching hash (well formed, not UTF-8) */
+    hm_slot *s1 = hm_test_slot(s, k1);
+    const unsigned char bad[2] = {0xff, 0xfe};
+    uint64_t w = (uint64_t)bad[0] | (uint64_t)bad[1] << 8;
+    atomic_store(&s1->name[0], w);
+    atomic_store(&s1->hash, hm_hash64(bad, 2));
+    /* r3: its current record has kernel_ns_max above kernel_ns_total */
+    hm_slot *s3 = hm_test_slot(s, k3);
+    uint64_t seq = atomic_load(&s3->seq);
+    atomic_store(&s3->copies[seq & 1].kernel_ns_max, atomic_load(&s3->copies[seq & 1].kernel_ns_total) + 1);
+    hm_region_record r;
+    CHECK_EQ(t_look(s, "r3", &r), HM_ENOTFOUND); /* readers already treat it as absent */
+    CHECK(!index_consistent(s));
+    /* a crashed change (index_seq odd): the next insertion recovers */
+    atomic_store(&h->index_seq, atomic_load(&h->index_seq) | 1);
+    CHECK_EQ(t_rec(s, "new", 7, 7), HM_OK);
+    hm_stats st;
+    CHECK_EQ(hm_stats_get(s, &st), HM_OK);
+    CHECK_EQ(st.recoveries, 1);
+    CHECK_EQ(st.live_count, 4); /* r0, r2, r4, new */
+    uint64_t n;
+    CHECK_EQ(hm_size(s, &n), HM_OK);
+    CHECK_EQ(n, 4);
+    CHECK_EQ(atomic_load(&s1->name_len), 0);
+    CHECK_EQ(atomic_load(&s3->name_len), 0);
+    CHECK_EQ(atomic_load(&s1->gen) & 1, 0);
+    CHECK_EQ(atomic_load(&s3->gen) & 1, 0);
+    for (int i = 0; i < 5; i++) {
+        int rc = t_look(s, names[i], &r);
+        CHECK_EQ(rc, i == 1 || i == 3 ? HM_ENOTFOUND : HM_OK);
+        if (rc == HM_OK) CHECK_EQ(r.dispatch_count, (uint64_t)i + 1);
+    }
+    CHECK_EQ(t_look(s, "new", &r), HM_OK);
+    CHECK(index_consistent(s)); /* what verify checks: clean after the repair */
+    CHECK_EQ(hm_check(s), HM_OK);
+    /* the hand points at the last slot freed (§8 step 2c): once the unused slots are taken, the
+     * next insertion reuses it instead of evicting a live region */
+    CHECK_EQ(atomic_load(&h->clock_hand), k3);
+    CHECK_EQ(t_rec(s, "n2", 1, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "n3", 1, 1), HM_OK);
+    CHECK_EQ(t_rec(s, "n4", 1, 1), HM_OK);
+    uint32_t k4;
+    CHECK_EQ(hm_test_slot_of(s, "n4", 2, &k4), HM_OK);
+    CHECK_EQ(k4, k3);
+    CHECK_EQ(hm_stats_get(s, &st), HM_OK);
+    CHECK_EQ(st.evictions, 0);
+    CHECK_EQ(st.live_count, 7);
+    CHECK(index_consistent(s));
+    CHECK_EQ(hm_close(s), HM_OK);
+}
+
+/* §5 step 2, §12: the committed v1 golden file (and its copy anywhere) is refused with
+ * HM_EVERSION, before any other check, with a message naming the file and the command that
+ * converts it; the file is left as it was. */
+static void test_v1_file_is_refused_naming_hintmap_upgrade(void) {
+    char src[1024];
+    snprintf(src, sizeof src, "%s/golden-v1.hints", g_vectors);
+    size_t len;
+    unsigned char *v1 = t_read_file(src, &len);
+    if (v1 == NULL) fprintf(stderr, "  cannot read %s\n", src);
+    CHECK(v1 != NULL);
+    uint32_t ver;
+    memcpy(&ver, v1 + 8, 4);
+    CHECK_EQ(ver, 1);
+    char want[1200];
+    snprintf(want, sizeof want, "hint file format version 1; this library reads version 2 \xe2\x80\x94 convert it with: "
+                                "hintmap upgrade %s", tpath("golden-v1.hints"));
+    expect_open_fails("golden-v1.hints", v1, len, HM_EVERSION, want);
+    free(v1);
+    CHECK(strstr(hm_strerror(HM_EVERSION), "hintmap upgrade") != NULL);
+    CHECK_EQ(hm_format_version(), 2);
+}
+
 /* ------------------------------------------------------------------ bad files */
 
 static void write_header_checksum(unsigned char *f) {
@@ -674,11 +938,20 @@ static void test_damaged_header_is_refused_and_file_left_unmodified(void) {
     f[0] ^= 0x20;
     expect_open_fails("magic.hm", f, len, HM_ENOTHINT, "not a hint file");
     RESET();
-    f[8] = 2;
+    f[8] = 3;
     expect_open_fails("newer.hm", f, len, HM_EVERSION, "newer");
     RESET();
     f[8] = 0;
     expect_open_fails("older.hm", f, len, HM_EVERSION, "format_version");
+    RESET();
+    f[8] = 1; /* a v1 file: refused at the version check, before its (v1) fingerprint is compared */
+    expect_open_fails("v1.hm", f, len, HM_EVERSION, "format version 1; this library reads version 2");
+    {
+        char want[1200];
+        snprintf(want, sizeof want, "convert it with: hintmap upgrade %s", tpath("v1.hm"));
+        expect_open_fails("v1.hm", f, len, HM_EVERSION, want);
+    }
+    RESET();
     RESET();
     f[56] ^= 0x01; /* created_epoch_ms */
     expect_open_fails("flip56.hm", f, len, HM_ECHECKSUM, "checksum");
@@ -686,8 +959,11 @@ static void test_damaged_header_is_refused_and_file_left_unmodified(void) {
     f[30] ^= 0x01; /* max_name_bytes */
     expect_open_fails("flip30.hm", f, len, HM_ECHECKSUM, "checksum");
     RESET();
-    f[100] = 1; /* reserved */
+    f[100] = 1; /* ref_table_offset */
     expect_open_fails("flip100.hm", f, len, HM_ECHECKSUM, "checksum");
+    RESET();
+    f[110] = 1; /* reserved */
+    expect_open_fails("flip110.hm", f, len, HM_ECHECKSUM, "checksum");
     RESET();
     f[123] ^= 0x80; /* the checksum itself */
     expect_open_fails("flip123.hm", f, len, HM_ECHECKSUM, "checksum");
@@ -711,6 +987,14 @@ static void test_damaged_header_is_refused_and_file_left_unmodified(void) {
     f[40] = 7; /* max_probe */
     write_header_checksum(f);
     expect_open_fails("probe.hm", f, len, HM_EINCONSISTENT, "max_probe");
+    RESET();
+    f[97] ^= 0x10; /* ref_table_offset off by 4096 */
+    write_header_checksum(f);
+    expect_open_fails("reftab.hm", f, len, HM_EINCONSISTENT, "ref_table_offset");
+    RESET();
+    f[81] ^= 0x10; /* slots_offset off by 4096 */
+    write_header_checksum(f);
+    expect_open_fails("slotsoff.hm", f, len, HM_EINCONSISTENT, "slots_offset");
     RESET();
     f[55] = 0x80; /* hot threshold with the top bit */
     write_header_checksum(f);
@@ -991,7 +1275,7 @@ static void test_crashed_structural_change_is_repaired_from_journal(void) {
     uint64_t hq = hm_hash64(q, 2);
     uint32_t j = (uint32_t)hq & (h->index_entries - 1);
     while (atomic_load(&index[j]) != 0) j = (j + 1) & (h->index_entries - 1);
-    atomic_store(&index[j], (hq >> 32) << 32 | 999);
+    atomic_store(&index[j], hm_index_entry(hq, (j - (uint32_t)hq) & (h->index_entries - 1), 998)); /* slot 998 */
     CHECK_EQ(t_look(s, q, &r), HM_ENOTFOUND);
     CHECK_EQ(t_rec(s, q, 1, 1), HM_OK);
     CHECK_EQ(t_look(s, q, &r), HM_OK);
@@ -1142,6 +1426,11 @@ int main(int argc, char **argv) {
         {"stale_handle_reinserts_its_region_not_counting_into_another", test_stale_handle_reinserts_its_region_not_counting_into_another},
         {"random_churn_matches_model_counts_and_index_invariant", test_random_churn_matches_model_counts_and_index_invariant},
         {"insert_beyond_probe_bound_is_dropped", test_insert_beyond_probe_bound_is_dropped},
+        {"backward_shift_deletion_keeps_dist_without_reading_slots", test_backward_shift_deletion_keeps_dist_without_reading_slots},
+        {"lookup_compares_tag_and_dist", test_lookup_compares_tag_and_dist},
+        {"reference_table_and_clock_hand_by_byte_alone", test_reference_table_and_clock_hand_by_byte_alone},
+        {"recovery_frees_unsound_slots", test_recovery_frees_unsound_slots},
+        {"v1_file_is_refused_naming_hintmap_upgrade", test_v1_file_is_refused_naming_hintmap_upgrade},
         {"damaged_header_is_refused_and_file_left_unmodified", test_damaged_header_is_refused_and_file_left_unmodified},
         {"dead_owners_slot_lock_is_stolen_live_owners_is_waited_for", test_dead_owners_slot_lock_is_stolen_live_owners_is_waited_for},
         {"zombie_leader_with_live_threads_keeps_its_locks", test_zombie_leader_with_live_threads_keeps_its_locks},
@@ -1156,8 +1445,8 @@ int main(int argc, char **argv) {
     size_t nh;
     const hm_test_case *hard = hm_t_hardening_cases(&nh);
     enum { NBASE = sizeof cases / sizeof cases[0] };
-    hm_test_case all[NBASE + 32];
-    if (nh > 32) return 2;
+    hm_test_case all[NBASE + 64];
+    if (nh > 64) return 2;
     memcpy(all, cases, sizeof cases);
     memcpy(all + NBASE, hard, nh * sizeof *hard);
     return hm_run_tests(all, NBASE + nh, argc > 2 ? argv[2] : NULL);
