@@ -16,12 +16,14 @@ final class HashIndex {
     private final long base;
     final int mask;
     final int maxProbe;
+    private final int capacity;
 
     HashIndex(Memory memory, FileGeometry geometry) {
         this.memory = memory;
         this.base = geometry.indexOffset();
         this.mask = geometry.indexEntries() - 1;
         this.maxProbe = geometry.maxProbe();
+        this.capacity = geometry.capacity();
     }
 
     int home(long hash) {
@@ -100,7 +102,8 @@ final class HashIndex {
     /**
      * Removes the entry of {@code slot} (whose name hashes to {@code hash}) by backward-shift
      * deletion (§7.4 step 8), reading no slot. Returns false when no such entry exists within
-     * the probe bound.
+     * the probe bound, or when the run holds a damaged entry (naming no slot, or a distance
+     * beyond the probe bound): the shift stops there, as C's does, and the caller rebuilds.
      */
     boolean delete(long hash, int slot) {
         long tag = tag(hash);
@@ -125,6 +128,11 @@ final class HashIndex {
             }
             int shift = (i - hole) & mask;
             int dist = distOf(e);
+            long k = slotOf(e);
+            if (k < 0 || k >= capacity || dist >= maxProbe) {
+                memory.releaseLong(base + 8L * hole, 0L);
+                return false; // damaged: moving it could only spread the damage
+            }
             // e may fill the hole only if the hole is not before its home: its home lies at or
             // before the hole, i.e. it moves no further back than its distance.
             if (shift <= dist) {
