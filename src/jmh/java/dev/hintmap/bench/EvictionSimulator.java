@@ -148,11 +148,6 @@ public final class EvictionSimulator {
         }
 
         @Override
-        public boolean isFree(int slot) {
-            return keyAt[slot] < 0;
-        }
-
-        @Override
         public boolean clearReferenced(int slot) {
             boolean was = referenced[slot];
             referenced[slot] = false;
