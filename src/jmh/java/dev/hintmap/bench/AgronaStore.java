@@ -129,6 +129,22 @@ final class AgronaStore implements BenchStore {
     }
 
     @Override
+    public long dispatchCount(String name) {
+        Entry e = index.get(name);
+        return e == null ? 0 : values.getLongVolatile(e.count);
+    }
+
+    @Override
+    public long meanKernelNs(String name) {
+        Entry e = index.get(name);
+        if (e == null) {
+            return 0;
+        }
+        long count = values.getLongVolatile(e.count);
+        return count == 0 ? 0 : values.getLongVolatile(e.total) / count;
+    }
+
+    @Override
     public RegionRecord recordFor(String name) {
         Entry e = index.get(name);
         if (e == null) {

@@ -26,6 +26,18 @@ interface BenchStore extends AutoCloseable {
 
     boolean isHot(String name);
 
+    /** Dispatches recorded for the region, 0 when absent. The default goes through {@link #recordFor}. */
+    default long dispatchCount(String name) {
+        RegionRecord r = recordFor(name);
+        return r == null ? 0 : r.dispatchCount();
+    }
+
+    /** Mean kernel ns of the region (total / count, rounded down), 0 when absent. The default goes through {@link #recordFor}. */
+    default long meanKernelNs(String name) {
+        RegionRecord r = recordFor(name);
+        return r == null ? 0 : r.meanKernelNs();
+    }
+
     /** A consistent (as far as the store gives one) copy of the region's record, or null when absent. */
     RegionRecord recordFor(String name);
 

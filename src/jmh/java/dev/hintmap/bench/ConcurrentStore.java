@@ -78,6 +78,22 @@ final class ConcurrentStore implements BenchStore {
     }
 
     @Override
+    public long dispatchCount(String name) {
+        Rec r = records.get(name);
+        return r == null ? 0 : r.count.sum();
+    }
+
+    @Override
+    public long meanKernelNs(String name) {
+        Rec r = records.get(name);
+        if (r == null) {
+            return 0;
+        }
+        long count = r.count.sum();
+        return count == 0 ? 0 : r.total.sum() / count;
+    }
+
+    @Override
     public RegionRecord recordFor(String name) {
         Rec r = records.get(name);
         return r == null ? null : new RegionRecord(name, r.count.sum(), r.total.sum(), r.max.get(), r.bytes.sum());

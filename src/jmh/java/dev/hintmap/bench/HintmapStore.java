@@ -51,6 +51,16 @@ final class HintmapStore implements BenchStore {
     }
 
     @Override
+    public long dispatchCount(String name) {
+        return store.dispatchCount(name);
+    }
+
+    @Override
+    public long meanKernelNs(String name) {
+        return store.meanKernelNs(name);
+    }
+
+    @Override
     public RegionRecord recordFor(String name) {
         return store.recordFor(name).orElse(null);
     }

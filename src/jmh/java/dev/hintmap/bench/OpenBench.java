@@ -3,6 +3,11 @@ package dev.hintmap.bench;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -66,6 +71,21 @@ public class OpenBench {
     @TearDown
     public void tearDown() throws IOException {
         Files.deleteIfExists(file);
+    }
+
+    /**
+     * Diagnostic step (run for HINTMAP only): what any Java open of this file through FFM costs at
+     * least, with no format at all: open the channel, map the whole file into a shared arena, read one
+     * word, close the arena (a thread handshake) and the channel.
+     */
+    @Benchmark
+    @Threads(1)
+    public long mapOnly() throws IOException {
+        try (Arena arena = Arena.ofShared();
+             FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            MemorySegment s = ch.map(FileChannel.MapMode.READ_WRITE, 0, ch.size(), arena);
+            return s.get(ValueLayout.JAVA_LONG, 0);
+        }
     }
 
     @Benchmark

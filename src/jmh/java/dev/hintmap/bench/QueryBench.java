@@ -16,7 +16,8 @@ import org.openjdk.jmh.infra.Blackhole;
 import org.openjdk.jmh.infra.ThreadParams;
 
 /**
- * The optimizer's questions on existing regions: {@code isHot}, {@code recordFor} and the
+ * The optimizer's questions on existing regions: {@code isHot}, {@code dispatchCount},
+ * {@code meanKernelNs} (one thread), {@code recordFor} and the
  * allocation-free {@code readInto} (by name, and through a handle resolved once) over
  * {@value #REGIONS} regions (every other one hot), keys drawn Zipf(s = {@value #ZIPF_S}), at 1 and
  * 2 threads. {@code recordFor} results are consumed as the optimizer would (count and mean), so
@@ -88,6 +89,18 @@ public class QueryBench {
     @Threads(2)
     public boolean isHot_2t(Cursor c) {
         return target.isHot(names[c.keys[c.i++ & MASK]]);
+    }
+
+    @Benchmark
+    @Threads(1)
+    public long dispatchCount_1t(Cursor c) {
+        return target.dispatchCount(names[c.keys[c.i++ & MASK]]);
+    }
+
+    @Benchmark
+    @Threads(1)
+    public long meanKernelNs_1t(Cursor c) {
+        return target.meanKernelNs(names[c.keys[c.i++ & MASK]]);
     }
 
     @Benchmark
