@@ -185,7 +185,7 @@ public final class HintStore implements AutoCloseable {
      */
     public boolean isHot(String name) {
         Snapshot s = find(name);
-        return s != null && s.meanKernelNs() >= hotThresholdNs;
+        return s != null && s.isHot(hotThresholdNs);
     }
 
     /**

@@ -205,6 +205,13 @@ public final class Layouts {
      * whose layout differs from the C library's refuses the other's files.
      */
     public static long fingerprint() {
+        return FINGERPRINT;
+    }
+
+    /** Computed once: every open compares it (§5 opening step 3). */
+    private static final long FINGERPRINT = computeFingerprint();
+
+    private static long computeFingerprint() {
         List<Long> values = new ArrayList<>(List.of((long) CACHE_LINE, (long) WORD_BYTES, HEADER.byteSize(),
                 WRITER_ENTRY.byteSize(), (long) INDEX_ENTRY_BYTES, SLOT_FIXED.byteSize(), RECORD_COPY.byteSize(),
                 (long) REF_ENTRY_BYTES, (long) INDEX_SLOT_BITS, (long) INDEX_DIST_BITS));

@@ -150,7 +150,7 @@ public final class HintFileOpener {
             throws IOException {
         boolean readOnly = options.readOnly();
         Arena dataArena = null;
-        Arena controlArena = null;
+        MemorySegment controlPage = null;
         long openedBytes = Long.MAX_VALUE;
         Runnable claimedToken = null;
         try {
@@ -196,10 +196,10 @@ public final class HintFileOpener {
                             "all " + geometry.writerEntries() + " writer entries are held by live processes");
                 }
                 claimedToken = () -> memory.releaseLong(writers.entryOffset(claim.index()) + Layouts.WRITER_TOKEN, 0L);
-                controlArena = Arena.ofShared();
-                MemorySegment control = channel.map(FileChannel.MapMode.READ_WRITE,
-                        writers.entryOffset(claim.index()), Layouts.WRITER_ENTRY.byteSize(), controlArena);
-                return new MappedStore(file, dataArena, data, controlArena, control, header,
+                long entryOffset = writers.entryOffset(claim.index());
+                controlPage = PosixFiles.mapPage(fd, entryOffset, Layouts.WRITER_ENTRY.byteSize());
+                MemorySegment control = controlPage.asSlice(entryOffset % Layouts.PAGE, Layouts.WRITER_ENTRY.byteSize());
+                return new MappedStore(file, dataArena, data, controlPage, control, header,
                         MappedStore.writerEngine(memory, geometry, writers, claim, token, settings), writers, false, fd, stat,
                         options.followSymlinks());
             }
@@ -218,8 +218,8 @@ public final class HintFileOpener {
                     // the page went with a truncated file: the entry reads as dead to the next writer
                 }
             }
-            if (controlArena != null) {
-                controlArena.close();
+            if (controlPage != null) {
+                PosixFiles.unmap(controlPage);
             }
             if (dataArena != null) {
                 dataArena.close();

@@ -35,7 +35,12 @@ public final class MappedStore implements AutoCloseable {
     private final Path file;
     private final Arena dataArena;
     private final MemorySegment data;
-    private final Arena controlArena;
+    /**
+     * This writer's own writer-table entry, mapped apart from {@link #data} so that close can give
+     * the entry back after the data arena is closed; a page outside any arena (only close touches
+     * it, under this object's lock), unmapped by close.
+     */
+    private final MemorySegment controlPage;
     private final MemorySegment control;
     private final Header header;
     private final StoreEngine engine;
@@ -54,14 +59,14 @@ public final class MappedStore implements AutoCloseable {
     private volatile int state;
     private volatile HintFileException failure;
 
-    MappedStore(Path file, Arena dataArena, MemorySegment data, Arena controlArena, MemorySegment control,
+    MappedStore(Path file, Arena dataArena, MemorySegment data, MemorySegment controlPage, MemorySegment control,
             Header header, StoreEngine engine, WriterTable writers, boolean readOnly, int fd, PosixFiles.Stat opened,
             boolean followSymlinks) {
         this.file = file;
         this.writers = writers;
         this.dataArena = dataArena;
         this.data = data;
-        this.controlArena = controlArena;
+        this.controlPage = controlPage;
         this.control = control;
         this.header = header;
         this.engine = engine;
@@ -369,8 +374,8 @@ public final class MappedStore implements AutoCloseable {
                 }
             }
         } finally {
-            if (control != null) {
-                controlArena.close();
+            if (controlPage != null) {
+                PosixFiles.unmap(controlPage);
             }
             if (fd >= 0) {
                 PosixFiles.close(fd);

@@ -4,6 +4,7 @@ import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
 import static java.lang.foreign.MemoryLayout.paddingLayout;
 import static java.lang.foreign.MemoryLayout.structLayout;
 
+import dev.hintmap.format.Layouts;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -155,6 +156,9 @@ final class PosixFiles {
         static final MethodHandle FGETXATTR = errnoCall("fgetxattr",
                 FunctionDescriptor.of(ValueLayout.JAVA_LONG, INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
         static final MethodHandle GETGROUPS = errnoCall("getgroups", FunctionDescriptor.of(INT, INT, ValueLayout.ADDRESS));
+        static final MethodHandle MMAP = errnoCall("mmap", FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS,
+                ValueLayout.JAVA_LONG, INT, INT, INT, ValueLayout.JAVA_LONG));
+        static final MethodHandle MUNMAP = errnoCall("munmap", FunctionDescriptor.of(INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
         static final MethodHandle MADVISE = LINKER.downcallHandle(LIBC.find("madvise").orElseThrow(),
                 FunctionDescriptor.of(INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, INT));
         static final MethodHandle POSIX_FALLOCATE = LINKER.downcallHandle(LIBC.find("posix_fallocate").orElseThrow(),
@@ -204,6 +208,46 @@ final class PosixFiles {
             int ignored = (int) Calls.MADVISE.invokeExact(mapping, mapping.byteSize(), MADV_HUGEPAGE);
         } catch (Throwable t) {
             // an advice the kernel or the C library does not take changes nothing
+        }
+    }
+
+    private static final int PROT_READ_WRITE = 0x1 | 0x2;
+    private static final int MAP_SHARED = 0x1;
+
+    /**
+     * {@code mmap} of the page of {@code fd} that holds {@code [offset, offset + length)},
+     * read-write and shared, outside any arena: the caller unmaps it with {@link #unmap}. For a
+     * mapping that one thread at a time touches (a writer's own table entry, released by
+     * {@code close}): a shared arena's close costs a handshake with every thread of the JVM
+     * (about 0.1 ms here), which an arena-free page does not need (docs/PERFORMANCE.md, open).
+     *
+     * @return the whole page; the bytes asked for start at {@code offset % 4096} in it
+     */
+    @SuppressWarnings("restricted") // the page mmap just returned, exactly its length
+    static MemorySegment mapPage(int fd, long offset, long length) throws PosixException {
+        long pageStart = offset & -Layouts.PAGE;
+        long pageBytes = (offset + length - pageStart + Layouts.PAGE - 1) & -Layouts.PAGE;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(Calls.CAPTURE);
+            MemorySegment address = (MemorySegment) Calls.MMAP.invokeExact(state, MemorySegment.NULL, pageBytes,
+                    PROT_READ_WRITE, MAP_SHARED, fd, pageStart);
+            if (address.address() == -1L) { // MAP_FAILED
+                throw new PosixException("mmap", Calls.errno(state));
+            }
+            return address.reinterpret(pageBytes);
+        } catch (PosixException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** {@code munmap} of a page {@link #mapPage} returned; a failure (none is possible for it) is ignored. */
+    static void unmap(MemorySegment page) {
+        try (Arena arena = Arena.ofConfined()) {
+            int ignored = (int) Calls.MUNMAP.invokeExact(arena.allocate(Calls.CAPTURE), page, page.byteSize());
+        } catch (Throwable t) {
+            throw rethrow(t);
         }
     }
 

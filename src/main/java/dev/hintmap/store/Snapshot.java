@@ -32,6 +32,11 @@ public final class Snapshot {
         return dispatchCount == 0 ? 0 : kernelNsTotal / dispatchCount;
     }
 
+    /** Whether the mean kernel time is at least {@code thresholdNs} (no division: {@code Means}); false when empty. */
+    public boolean isHot(long thresholdNs) {
+        return dispatchCount > 0 && dev.hintmap.format.Means.atLeast(kernelNsTotal, dispatchCount, thresholdNs);
+    }
+
     /** The slot the last successful read came from, or -1. */
     public int slot() {
         return slot;

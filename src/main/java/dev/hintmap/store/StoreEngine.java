@@ -4,6 +4,7 @@ import dev.hintmap.RegionRecord;
 import dev.hintmap.eviction.ClockHand;
 import dev.hintmap.format.FileGeometry;
 import dev.hintmap.format.Layouts;
+import dev.hintmap.format.Means;
 import dev.hintmap.format.Saturating;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -306,7 +307,7 @@ public final class StoreEngine {
 
     /** The invariants of §7.2.1 that every record a writer publishes satisfies. */
     static boolean isPlausible(long count, long total, long max, long bytes) {
-        return count > 0 && bytes >= 0 && max >= 0 && max <= total && total / count <= max;
+        return count > 0 && bytes >= 0 && max >= 0 && max <= total && Means.atMost(total, count, max); // no idiv: Means
     }
 
     private static boolean nameEquals(MemorySegment seg, long slot, EncodedName name) {
