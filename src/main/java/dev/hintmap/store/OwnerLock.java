@@ -154,7 +154,8 @@ final class OwnerLock {
                 }
                 continue;
             }
-            Stuck knownStuck = stuck.get(offset);
+            // Only after a give-up: the map's get boxes the offset, an allocation per contended acquire otherwise.
+            Stuck knownStuck = anyStuck ? stuck.get(offset) : null;
             if (knownStuck != null) {
                 if (knownStuck.holder == holder) {
                     // Gave up on this very owner word before: no second wait. Seen alive within the
