@@ -77,16 +77,40 @@ void hm_options_set_hot_threshold_ns(hm_options *o, uint64_t v) {
 
 /* ------------------------------------------------------------------ public record / lookup */
 
+static unsigned name_hint_of(const char *name, size_t name_len) {
+    /* Fibonacci hashing of the pointer and length: neighbouring buffers spread over the table */
+    uint64_t h = ((uint64_t)(uintptr_t)name ^ (uint64_t)name_len << 48) * 0x9E3779B97F4A7C15u;
+    return (unsigned)(h >> 54) & (HM_NAME_HINTS - 1); /* the top 10 bits */
+}
+
+/* The fast path of a repeated name (the runtime's common case, a region's name kept in one
+ * buffer): the slot the same pointer and length last recorded into, if it still holds exactly
+ * these bytes, compared under its lock. Its stored name is sound (valid UTF-8, §8 step 2c), so
+ * equal bytes need neither the UTF-8 check nor the hash nor the probe. Returns 1 when it
+ * recorded, 0 to take the full path, <0 on a lock give-up (§6.2). */
+static int record_by_hint(hm_store *s, const char *name, size_t name_len, uint64_t ns, uint64_t bytes) {
+    if (name == NULL || name_len == 0 || name_len > s->max_name_bytes) return 0;
+    uint32_t k1 = atomic_load_explicit(&s->name_hint[name_hint_of(name, name_len)], RLX); /* relaxed: a hint */
+    if (k1 == 0 || k1 > s->capacity) return 0;
+    return hmi_slot_record_if_named(s, k1 - 1, name, (uint32_t)name_len, ns, bytes);
+}
+
 int hm_record(hm_store *s, const char *name, size_t name_len, uint64_t kernel_ns, uint64_t bytes_touched) {
     CHECK_STORE(s);
     if (s->read_only) return hmi_fail(s, HM_EREADONLY, "cannot record: store was opened read-only");
+    uint64_t ns = clamp63(kernel_ns), bytes = clamp63(bytes_touched);
+    int hinted = s->capacity == 0 ? 0 : record_by_hint(s, name, name_len, ns, bytes);
+    if (hinted > 0) return HM_OK;
+    if (hinted < 0) return HM_DROPPED; /* §6.2 give up, as on the full path */
     uint64_t words[HM_MAX_NAME_WORDS];
     hm_name nm;
     int rc = hmi_name_encode(s, name, name_len, words, &nm);
     if (rc < 0) return rc;
     uint32_t k;
     uint64_t g;
-    return hmi_record_name(s, &nm, clamp63(kernel_ns), clamp63(bytes_touched), &k, &g);
+    rc = hmi_record_name(s, &nm, ns, bytes, &k, &g);
+    if (rc == HM_OK) atomic_store_explicit(&s->name_hint[name_hint_of(name, name_len)], k + 1, RLX); /* relaxed: a hint */
+    return rc;
 }
 
 int hm_lookup(hm_store *s, const char *name, size_t name_len, hm_region_record *out) {

@@ -95,6 +95,7 @@ int hm_test_owner_rule(uid_t file_uid, gid_t file_gid, mode_t mode, uid_t euid, 
 #define HM_ERR_BYTES         512
 #define HM_LOCK_WAIT_LIMIT_NS UINT64_C(5000000000) /* §6.2 lock_wait_limit: give up after 5 s */
 #define HM_GIVEUP_MEMO       16      /* (lock, owner word) pairs a store remembers giving up on */
+#define HM_NAME_HINTS        1024    /* where a caller's name pointer last found its region (hm_record): 4 KiB */
 #define HM_CHECK_PERIOD_NS   UINT64_C(1000000)    /* §6.2/§6.3: 1 ms between liveness checks of one holder */
 
 #define RLX memory_order_relaxed
@@ -143,6 +144,10 @@ struct hm_store {
     unsigned giveup_next;
     uint64_t giveup_recheck_ns;      /* HM_CHECK_PERIOD_NS (changed only by a test hook)       */
     hm_giveup giveup[HM_GIVEUP_MEMO];
+    /* hm_record's guess of the slot a (name pointer, length) pair last recorded into, slot + 1, 0 =
+     * none: only a hint, since every use compares the caller's bytes with the slot's name (a
+     * caller may reuse one buffer for many names); relaxed, any thread may overwrite it */
+    _Atomic uint32_t name_hint[HM_NAME_HINTS];
     _Atomic uint64_t liveness_checks; /* owner liveness checks made (a test hook reads it)       */
     /* §6.3 last rule: how /proc/self/maps names this store's mapping, learnt at the first
      * liveness check that needs it (self_map is written once, under map_mu, before the
@@ -389,6 +394,8 @@ HMI_INTERNAL uint32_t hmi_clock_choose(hm_store *s);
 /* ------------------------------------------------------------------ store_engine.c */
 
 /* §7.2.1 consistent read of slot k (want: only if it holds that name; name_out: its words). */
+HMI_INTERNAL int hmi_slot_record_if_named(hm_store *s, uint32_t k, const char *name, uint32_t len, uint64_t ns,
+                                          uint64_t bytes);
 HMI_INTERNAL int hmi_slot_read(const hm_store *s, uint32_t k, const hm_name *want, hm_region_record *rec,
                                uint64_t *gen_out, uint64_t *name_out, uint32_t *len_out);
 /* §7.3: the slot of LIVE region nm, 1 found (k_out, g_out, rec filled), 0 not. */

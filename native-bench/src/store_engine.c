@@ -12,6 +12,8 @@
 
 #include "hm_internal.h"
 
+#include <string.h>
+
 #include <sched.h>
 
 #define HM_READ_ATTEMPTS     65536u  /* §7.2.1 */
@@ -144,6 +146,8 @@ static int resolve_locked(const hm_store *s, const hm_name *nm, uint32_t skip_k,
 
 /* Records into slot k if its gen is still g. Returns 1 recorded, 0 stale, -1 gave up (a live
  * process held the slot lock for lock_wait_limit, §6.2: the sample is dropped). */
+static void slot_add_locked(hm_store *s, uint32_t k, hm_slot *sl, uint64_t ns, uint64_t bytes);
+
 int hmi_slot_record(hm_store *s, uint32_t k, uint64_t g, uint64_t ns, uint64_t bytes) {
     hm_slot *sl = slot_at(s, k);
     if (!lock_acquire(s, &sl->lock, NULL)) return -1;
@@ -151,6 +155,38 @@ int hmi_slot_record(hm_store *s, uint32_t k, uint64_t g, uint64_t ns, uint64_t b
         lock_release(&sl->lock);
         return 0;
     }
+    slot_add_locked(s, k, sl, ns, bytes);
+    lock_release(&sl->lock);
+    return 1;
+}
+
+/* §7.1 into slot k if it holds exactly the `len` bytes at `name`, whatever its generation: under
+ * the slot lock gen, name_len and the name cannot change (§7.4 steps 4-11 and §8 step 1 hold it),
+ * so the compare is exact. hm_record's fast path for a repeated name. Returns 1 when it recorded,
+ * 0 when the slot holds another name (or is BUSY), -1 on a give-up (§6.2). */
+int hmi_slot_record_if_named(hm_store *s, uint32_t k, const char *name, uint32_t len, uint64_t ns, uint64_t bytes) {
+    hm_slot *sl = slot_at(s, k);
+    if (!lock_acquire(s, &sl->lock, NULL)) return -1;
+    /* relaxed: each of these changes only under this lock */
+    int same = (atomic_load_explicit(&sl->gen, RLX) & 1) == 0 && atomic_load_explicit(&sl->name_len, RLX) == len;
+    uint32_t whole = len / 8;
+    for (uint32_t i = 0; same && i < whole; i++) {
+        uint64_t w;
+        memcpy(&w, name + 8 * i, 8); /* little-endian target, as the name words (hintmap_format.h) */
+        same = atomic_load_explicit(&sl->name[i], RLX) == w;
+    }
+    if (same && len % 8 != 0) {
+        uint64_t w = 0;
+        for (uint32_t b = 0; b < len % 8; b++) w |= (uint64_t)(unsigned char)name[8 * whole + b] << (8 * b);
+        same = atomic_load_explicit(&sl->name[whole], RLX) == w; /* the stored padding is zero */
+    }
+    if (same) slot_add_locked(s, k, sl, ns, bytes);
+    lock_release(&sl->lock);
+    return same;
+}
+
+/* The body of §7.1 with slot k's lock held and its generation checked. */
+static void slot_add_locked(hm_store *s, uint32_t k, hm_slot *sl, uint64_t ns, uint64_t bytes) {
     /* release fence, before any store into the copy (FORMAT §1, §7.1): it orders what this
      * holder saw on taking the lock -- the seq the previous holder published -- before the relaxed
      * stores below. A reader (§7.2.1) whose relaxed load of the copy sees one of those stores
@@ -177,8 +213,6 @@ int hmi_slot_record(hm_store *s, uint32_t k, uint64_t g, uint64_t ns, uint64_t b
     /* §3.9: test before set, so that a hot region's byte stays shared in every core's cache; both
      * relaxed (ref_get/ref_set): a lost race only ages the region */
     if (!ref_get(s, k)) ref_set(s, k, 1);
-    lock_release(&sl->lock);
-    return 1;
 }
 
 /* ------------------------------------------------------------------ structural changes (§7.4, §8) */

@@ -301,6 +301,47 @@ static void test_close_releases_writer_entry_and_readers_claim_none(void) {
 
 /* ------------------------------------------------------------------ record semantics */
 
+/* hm_record's name hint is keyed by the caller's pointer: one buffer reused for many names, and a
+ * slot evicted and reused under a remembered pointer, must still count every sample under the
+ * name the bytes spell at the call. */
+static void test_one_name_buffer_reused_for_many_names_and_evictions_counts_each_under_its_name(void) {
+    hm_options o = opts_cap(4);
+    hm_store *s;
+    OPEN_OK(s, tpath("hint.hm"), &o);
+    char buf[32];
+    uint64_t expected[12] = {0};
+    for (int round = 0; round < 300; round++) {
+        int r = (round * 7) % 12; /* 12 names through one buffer into 4 slots: hint hits, misses, evictions */
+        int n = snprintf(buf, sizeof buf, "region_%02d", r);
+        CHECK_EQ(hm_record(s, buf, (size_t)n, 1000 + (uint64_t)r, (uint64_t)r), HM_OK);
+        expected[r]++;
+        for (int q = 0; q < 12; q++) {
+            char other[32];
+            int m = snprintf(other, sizeof other, "region_%02d", q);
+            hm_region_record rec;
+            int rc = hm_lookup(s, other, (size_t)m, &rec);
+            if (rc == HM_OK) {
+                /* present: every sample it holds is its own (ns 1000 + q), never another name's */
+                CHECK_EQ(rec.kernel_ns_total, rec.dispatch_count * (1000 + (uint64_t)q));
+                CHECK(rec.dispatch_count <= expected[q]);
+            } else {
+                CHECK_EQ(rc, HM_ENOTFOUND);
+            }
+        }
+    }
+    /* the same pointer and length, other bytes, in the slot the hint names: the full path */
+    int n = snprintf(buf, sizeof buf, "region_%02d", 3);
+    CHECK_EQ(hm_record(s, buf, (size_t)n, 1003, 3), HM_OK);
+    buf[n - 1] = 'x';
+    CHECK_EQ(hm_record(s, buf, (size_t)n, 5, 5), HM_OK);
+    hm_region_record rec;
+    CHECK_EQ(hm_lookup(s, buf, (size_t)n, &rec), HM_OK);
+    CHECK_EQ(rec.dispatch_count, 1);
+    CHECK_EQ(rec.kernel_ns_total, 5);
+    CHECK_EQ(hm_close(s), HM_OK);
+}
+
+
 static void test_records_accumulate_count_total_max_and_bytes(void) {
     hm_options o = opts_cap(16);
     hm_options_set_hot_threshold_ns(&o, 150);
@@ -1437,6 +1478,8 @@ int main(int argc, char **argv) {
         {"dead_struct_lock_holder_is_repaired_by_next_insert", test_dead_struct_lock_holder_is_repaired_by_next_insert},
         {"crashed_structural_change_is_repaired_from_journal", test_crashed_structural_change_is_repaired_from_journal},
         {"full_writer_table_refuses_writers_not_readers", test_full_writer_table_refuses_writers_not_readers},
+        {"one_name_buffer_reused_for_many_names_and_evictions_counts_each_under_its_name",
+         test_one_name_buffer_reused_for_many_names_and_evictions_counts_each_under_its_name},
         {"processes_recording_together_lose_no_sample", test_processes_recording_together_lose_no_sample},
         {"concurrent_writers_sum_exactly_and_reader_never_sees_torn_copy", test_concurrent_writers_sum_exactly_and_reader_never_sees_torn_copy_asan},
         {"concurrent_inserts_and_evictions_keep_counts_and_index_consistent", test_concurrent_inserts_and_evictions_keep_counts_and_index_consistent_asan},
