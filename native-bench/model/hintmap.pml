@@ -24,7 +24,10 @@
  * Compile-time switches (spin -D...):  CFG_RECORD, CFG_INSERT, CFG_EVICT (the scenario);
  * KILLS=0|1; MUTANT_A (publish seq before writing the copy), MUTANT_B (backward shift without
  * m <= d), MUTANT_C (reader without the gen re-check), MUTANT_D (no second-chance re-check in
- * §7.4 step 4), MUTANT_E (§7.1 without the gen check under the slot lock).
+ * §7.4 step 4), MUTANT_E (§7.1 without the gen check under the slot lock); CLAIM_INFLIGHT (also
+ * assert that a recovery drops at most the one in-flight sample); NO_COUNT (the reader does not
+ * count); FIX_JOURNAL (the proposed change to §8 step 1: free the journaled slot only while its
+ * gen is odd; see docs/RELIABILITY.md "Model checking the v2 protocol").
  */
 
 #define CAP   2
