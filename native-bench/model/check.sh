@@ -71,14 +71,15 @@ run record           pass "" -DCFG_RECORD
 run record-crash     pass "" -DCFG_RECORD -DKILLS=1
 run insert           pass "" -DCFG_INSERT
 run evict            pass "" -DCFG_EVICT
-# Crashes inside a structural change: FORMAT as written fails two claims (findings) ...
-run "finding F1 (§8 step 1 frees a LIVE journaled slot while index_seq is even)" \
-                     fail count_is_live -DCFG_INSERT -DKILLS=1
-run "finding F2 (§7.4 step 11 clears journal_slot last: recovery drops a complete region)" \
-                     fail crash_loses_only_inflight -DCFG_INSERT -DKILLS=1 -DNO_COUNT -DCLAIM_INFLIGHT
-# ... and hold with the proposed fix of §8 step 1 (free the journaled slot only while BUSY)
-run insert-crash-fixed pass "" -DCFG_INSERT -DKILLS=1 -DFIX_JOURNAL -DCLAIM_INFLIGHT
-run evict-crash-fixed  pass "" -DCFG_EVICT -DKILLS=1 -DFIX_JOURNAL -DCLAIM_INFLIGHT
+# Crashes inside a structural change, with §8 step 1 as FORMAT.md now states it (free the
+# journaled slot only while BUSY) ...
+run insert-crash       pass "" -DCFG_INSERT -DKILLS=1 -DCLAIM_INFLIGHT
+run evict-crash        pass "" -DCFG_EVICT -DKILLS=1 -DCLAIM_INFLIGHT
+# ... and the rule as first written for v2 (and in v1), which the model found wrong (F1, F2)
+run "finding F1 (old §8 step 1 frees a LIVE journaled slot while index_seq is even)" \
+                     fail count_is_live -DCFG_INSERT -DKILLS=1 -DOLD_JOURNAL_RULE
+run "finding F2 (old §8 step 1: recovery drops a complete region after step 11's gen)" \
+                     fail crash_loses_only_inflight -DCFG_INSERT -DKILLS=1 -DNO_COUNT -DCLAIM_INFLIGHT -DOLD_JOURNAL_RULE
 
 # Mutants: each must be caught
 run "mutant A (§7.1 publishes seq before writing the copy)"        fail "" -DCFG_RECORD -DMUTANT_A

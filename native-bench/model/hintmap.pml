@@ -26,8 +26,9 @@
  * m <= d), MUTANT_C (reader without the gen re-check), MUTANT_D (no second-chance re-check in
  * §7.4 step 4), MUTANT_E (§7.1 without the gen check under the slot lock); CLAIM_INFLIGHT (also
  * assert that a recovery drops at most the one in-flight sample); NO_COUNT (the reader does not
- * count); FIX_JOURNAL (the proposed change to §8 step 1: free the journaled slot only while its
- * gen is odd; see docs/RELIABILITY.md "Model checking the v2 protocol").
+ * count); OLD_JOURNAL_RULE (§8 step 1 as first written for v2, and as v1 has it: free the
+ * journaled slot whatever its gen; findings F1 and F2 of docs/RELIABILITY.md "Model checking the
+ * v2 protocol", fixed in FORMAT.md since: free it only while its gen is odd).
  */
 
 #define CAP   2
@@ -335,13 +336,13 @@ inline free_slot(JRN) {
 /* ---------------------------------------------------------------- §8 recovery */
 inline recover() {
     if
-#ifdef FIX_JOURNAL
-    /* proposed fix: free the journaled slot only while it is BUSY; one whose gen is even is
+#ifndef OLD_JOURNAL_RULE
+    /* step 1: free the journaled slot only while it is BUSY; one whose gen is even is
      * untouched (crash in steps 5-6) or complete (crash after step 11's gen store), and
      * step 2c keeps or frees it like any other slot */
     :: journal != 0 && gen[journal - 1] % 2 == 1 -> k = journal - 1; free_slot(1)
 #else
-    :: journal != 0 -> k = journal - 1; free_slot(1)                 /* step 1 */
+    :: journal != 0 -> k = journal - 1; free_slot(1)                 /* the old step 1 */
 #endif
     :: else
     fi;

@@ -323,7 +323,12 @@ static int needs_recovery(const hm_store *s) {
 static __attribute__((warn_unused_result)) int recover(hm_store *s) {
     hm_file_header *h = s->hdr;
     uint64_t j = atomic_load_explicit(&h->journal_slot, RLX);
-    if (j != 0 && j <= s->capacity && !slot_free(s, (uint32_t)(j - 1))) return 0;
+    /* §8 step 1: only a journaled slot left BUSY is half-changed; one whose gen is even is the
+     * untouched victim or the complete new region, kept by step 2 if sound (spin model findings
+     * F1, F2). relaxed: gen changes only under the slot lock, which the dead writer held */
+    if (j != 0 && j <= s->capacity && (atomic_load_explicit(&slot_at(s, (uint32_t)(j - 1))->gen, RLX) & 1) != 0 &&
+        !slot_free(s, (uint32_t)(j - 1)))
+        return 0;
     if (!index_rebuild(s)) return 0;
     atomic_store_explicit(&h->journal_slot, 0, REL); /* release: journal cleared after the repair */
     atomic_store_explicit(&h->recoveries, hm_sat_add(atomic_load_explicit(&h->recoveries, RLX), 1), RLX);

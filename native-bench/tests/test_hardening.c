@@ -1005,13 +1005,14 @@ static void test_live_owner_victim_and_recovery_give_up(void) {
     CHECK_EQ(hm_test_slot_of(s, "b", 1, &kb), HM_OK);
     atomic_store(&h->journal_slot, (uint64_t)kb + 1);
     atomic_store(&hm_test_slot(s, kb)->lock, owner);
+    atomic_fetch_or(&hm_test_slot(s, kb)->gen, 1); /* past §7.4 step 7: BUSY, so §8 step 1 frees it */
     seq = atomic_load(&h->index_seq);
     CHECK_EQ(t_rec(s, "f", 10, 1), HM_DROPPED);
     CHECK_EQ(atomic_load(&h->journal_slot), (uint64_t)kb + 1); /* left for the next holder */
     CHECK_EQ(atomic_load(&h->index_seq), seq);
     CHECK_EQ(hm_stats_get(s, &st), HM_OK);
     CHECK_EQ(st.recoveries, 0);
-    CHECK_EQ(t_look(s, "b", &r), HM_OK);
+    CHECK_EQ(t_look(s, "b", &r), HM_ENOTFOUND); /* BUSY reads absent: a hint missing, never wrong */
     atomic_store(&hm_test_slot(s, kb)->lock, 0);
     CHECK_EQ(t_rec(s, "f", 10, 1), HM_OK);
     CHECK_EQ(atomic_load(&h->journal_slot), 0);

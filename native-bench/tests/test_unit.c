@@ -1277,9 +1277,11 @@ static void test_crashed_structural_change_is_repaired_from_journal(void) {
     CHECK_EQ(hm_test_slot_of(s, "j2", 2, &k2), HM_OK);
     hm_file_header *h = hm_test_mapping(s);
     _Atomic uint64_t *index = (_Atomic uint64_t *)((unsigned char *)h + h->index_offset);
-    /* a crashed change: journal set, index half-edited (all entries lost), index_seq odd */
+    /* a crashed change: journal set, index half-edited (all entries lost), index_seq odd, the
+     * slot BUSY (past §7.4 step 7) */
     atomic_store(&h->journal_slot, (uint64_t)k2 + 1);
     atomic_store(&h->index_seq, atomic_load(&h->index_seq) + 1);
+    atomic_fetch_or(&hm_test_slot(s, k2)->gen, 1);
     for (uint32_t j = 0; j < h->index_entries; j++) atomic_store(&index[j], 0);
     hm_region_record r;
     CHECK_EQ(t_look(s, "j3", &r), HM_ENOTFOUND); /* a hint may be missing, never wrong */
@@ -1301,6 +1303,20 @@ static void test_crashed_structural_change_is_repaired_from_journal(void) {
     CHECK_EQ(atomic_load(&hm_test_slot(s, k2)->name_len), 0);
     CHECK_EQ(atomic_load(&hm_test_slot(s, k2)->gen) & 1, 0);
 
+    /* journaled but gen even: a death before step 7 (or after step 11's gen): the region is whole
+     * and is kept, its completed records with it (§8 step 1; spin model finding F2) */
+    uint32_t k4;
+    CHECK_EQ(hm_test_slot_of(s, "j4", 2, &k4), HM_OK);
+    atomic_store(&h->journal_slot, (uint64_t)k4 + 1);
+    atomic_store(&h->index_seq, atomic_load(&h->index_seq) + 1);
+    CHECK_EQ(t_rec(s, "kept", 1, 1), HM_OK);
+    CHECK_EQ(hm_stats_get(s, &st), HM_OK);
+    CHECK_EQ(st.recoveries, 2);
+    CHECK_EQ(t_look(s, "j4", &r), HM_OK);
+    CHECK_EQ(r.dispatch_count, 5);
+    CHECK_EQ(atomic_load(&h->journal_slot), 0);
+    CHECK(index_consistent(s));
+
     /* out-of-range mutable words are repaired, never used as offsets (§5 step 5) */
     atomic_store(&h->clock_hand, 999999);
     atomic_store(&h->high_water, 1u << 30);
@@ -1308,7 +1324,7 @@ static void test_crashed_structural_change_is_repaired_from_journal(void) {
     CHECK(atomic_load(&h->clock_hand) < 16);
     CHECK(atomic_load(&h->high_water) <= 16);
     CHECK_EQ(hm_stats_get(s, &st), HM_OK);
-    CHECK_EQ(st.recoveries, 2);
+    CHECK_EQ(st.recoveries, 3);
     CHECK(index_consistent(s));
 
     /* an index entry naming a slot >= capacity, with the tag of the name looked up */

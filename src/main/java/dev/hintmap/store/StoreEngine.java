@@ -812,7 +812,14 @@ public final class StoreEngine {
      */
     boolean recover() {
         long journal = memory.plainLong(Layouts.HDR_JOURNAL_SLOT);
-        if (journal > 0 && journal <= slots.capacity && !slotFree((int) (journal - 1))) {
+        // §8 step 1: only a journaled slot left BUSY is half-changed. One whose gen is even is the
+        // untouched victim (a death before step 7) or the complete new region (after step 11's
+        // gen): freeing it lost completed records and shrank the region count while index_seq
+        // was even (spin model findings F1, F2, docs/RELIABILITY.md); step 2 keeps it if sound.
+        // Plain: gen changes only under the slot lock, which the dead writer held.
+        if (journal > 0 && journal <= slots.capacity
+                && (memory.plainLong(Slots.gen(slots.slot((int) (journal - 1)))) & 1) != 0
+                && !slotFree((int) (journal - 1))) {
             return false;
         }
         if (!indexRebuild()) {
