@@ -209,6 +209,34 @@ class CrashRecoveryTest {
     }
 
     @Test
+    void aJournaledSlotWhoseGenerationIsEvenIsKeptWithItsRecords() throws Exception {
+        // A writer that died before §7.4 step 7 (the victim untouched) or after step 11's gen
+        // (the new region complete, maybe recorded into since): §8 step 1 leaves the slot to the
+        // rebuild, which keeps it (spin model findings F1, F2, docs/RELIABILITY.md).
+        Path file = storeWith("a", "b", "c");
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            store.record("b", 100, 10); // a completed record after the insertion
+        }
+        withRawMapping(file, m -> {
+            m.plainLong(Layouts.HDR_JOURNAL_SLOT, 2); // slot 1 holds "b", gen even
+            m.plainLong(Layouts.HDR_INDEX_SEQ, m.plainLong(Layouts.HDR_INDEX_SEQ) + 1);
+            return null;
+        });
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            store.record("d", 5, 5); // recovers first
+            assertEquals(new RegionRecord("b", 2, 200, 100, 20), store.recordFor("b").orElseThrow(),
+                    "the journaled region and its completed records are kept");
+            assertEquals(4, store.size());
+        }
+        withRawMapping(file, m -> {
+            assertEquals(0, m.plainLong(Layouts.HDR_JOURNAL_SLOT));
+            assertEquals(1, m.plainLong(Layouts.HDR_RECOVERIES));
+            return null;
+        });
+        assertTrue(dev.hintmap.HintFiles.verify(file, HintStoreOptions.defaults()).ok());
+    }
+
+    @Test
     void slotLeftBusyByARecoveryThatDiedIsFreedByTheNextRecovery() throws Exception {
         Path file = storeWith("a", "b", "c", "d");
         Slots slots = new Slots(GEOMETRY);
