@@ -89,7 +89,11 @@ class LockReleaseOnThrowTest {
             try (HintStore store = TestStores.open(file, options,
                     StoreSettings.DEFAULT.heldLockProbe(probe).leakedLockNanos(20_000_000L))) {
                 if (section == Section.RECOVERY_SLOT) {
-                    withRawMapping(file, m -> m.releaseLong(Layouts.HDR_JOURNAL_SLOT, 1)); // slot 0's change "crashed"
+                    withRawMapping(file, m -> { // slot 0's change "crashed" past §7.4 step 7: BUSY, freed by §8 step 1
+                        long gen = Slots.gen(new Slots(GEOMETRY).slot(0));
+                        m.releaseLong(gen, m.plainLong(gen) | 1);
+                        m.releaseLong(Layouts.HDR_JOURNAL_SLOT, 1);
+                    });
                 }
                 probe.armed = throwable.get();
                 String fresh = "new" + round++;
