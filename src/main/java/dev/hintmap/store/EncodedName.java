@@ -119,15 +119,7 @@ public final class EncodedName {
         for (int i = 0; i < byteLength; i++) {
             bytes[i] = (byte) (words[i >>> 3] >>> (8 * (i & 7)));
         }
-        try {
-            java.nio.charset.StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
-                    .decode(java.nio.ByteBuffer.wrap(bytes));
-            return true;
-        } catch (java.nio.charset.CharacterCodingException e) {
-            return false;
-        }
+        return FileVerifier.decodeUtf8(bytes) != null;
     }
 
     private static IllegalArgumentException tooLong(String name, int maxNameBytes) {

@@ -388,7 +388,8 @@ public final class FileVerifier {
         return true;
     }
 
-    private static String decodeUtf8(byte[] bytes) {
+    /** {@code bytes} decoded as strict UTF-8, or null when they are not UTF-8: the one check of a stored name. */
+    static String decodeUtf8(byte[] bytes) {
         try {
             return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();

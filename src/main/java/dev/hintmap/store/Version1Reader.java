@@ -11,11 +11,7 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -177,11 +173,8 @@ public final class Version1Reader {
         if (Hm64.ofBytes(area, length) != m.get(Layouts.U64, slot + Layouts.SLOT_HASH)) {
             return null;
         }
-        String name;
-        try {
-            name = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(area, 0, length)).toString();
-        } catch (CharacterCodingException e) {
+        String name = FileVerifier.decodeUtf8(java.util.Arrays.copyOf(area, length)); // verify's rule: strict UTF-8
+        if (name == null) {
             return null;
         }
         long seq = m.get(Layouts.U64, slot + Layouts.SLOT_SEQ);
