@@ -1,36 +1,28 @@
 package dev.hintmap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hintmap.HintFileException.Problem;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Files that change under the mapping (issue 7 item 3, FORMAT.md §5.1): {@link HintStore#checkFile()}
- * for a truncated, grown, replaced and removed file; a file truncated while a child JVM records
- * into it (interpreted and JIT-compiled) gives a clear exception, never a crash of the JVM.
+ * for a truncated, grown, replaced and removed file. A file truncated while another JVM records into
+ * it: {@code torture.TruncationUnderWriterTest}.
  */
 class FileChangeTest {
     @TempDir
@@ -140,54 +132,6 @@ class FileChangeTest {
                 assertEquals(Problem.TRUNCATED, cause.problem(), cause.getMessage());
                 assertTrue(cause.getMessage().contains("truncated to 4096 bytes"), cause.getMessage());
             }
-        }
-    }
-
-    /**
-     * A child JVM records in a loop (by name, through a handle, and queries) while this test
-     * truncates the file under it: interpreted ({@code -Xint}, where a CAS on a missing page
-     * would be SIGBUS without the load before it), and after 300,000 warm-up iterations (JIT
-     * compiled). It must end with the clear exception (or the JVM's InternalError), never a crash.
-     */
-    @ParameterizedTest(name = "warm-up {0}")
-    @ValueSource(ints = {0, 300_000})
-    void recordingIntoAFileTruncatedUnderTheMappingNeverCrashesTheJvm(int warmup) throws Exception {
-        Path file = dir.resolve("victim.hints");
-        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
-            store.record("victim-0", 1, 1);
-        }
-        List<String> command = new ArrayList<>(ChildJvm.builder(FileChild.class, "victim", file.toString(),
-                Integer.toString(warmup), Long.toString(System.currentTimeMillis() + 90_000)).command());
-        if (warmup == 0) {
-            command.add(1, "-Xint");
-        }
-        Process child = new ProcessBuilder(command).redirectErrorStream(true).directory(dir.toFile()).start();
-        StringBuilder out = new StringBuilder();
-        try {
-            BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
-            String line;
-            while ((line = lines.readLine()) != null && !line.equals("ready")) {
-                out.append(line).append('\n');
-            }
-            assertEquals("ready", line, out.toString());
-            Thread.sleep(200); // let it record a while
-            truncate(file, 4096);
-            while ((line = lines.readLine()) != null) {
-                out.append(line).append('\n');
-            }
-            assertTrue(child.waitFor(60, TimeUnit.SECONDS), out.toString());
-        } finally {
-            child.destroyForcibly();
-        }
-        String text = out.toString();
-        assertEquals(0, child.exitValue(), "exit code (134 is a JVM crash): " + text);
-        assertTrue(text.contains("caught UncheckedIOException TRUNCATED") || text.contains("caught InternalError"), text);
-        if (text.contains("caught UncheckedIOException")) {
-            assertTrue(text.contains("then: UncheckedIOException again"), "the store stays unusable: " + text);
-        }
-        assertTrue(text.contains("closed"), text);
-        try (var files = Files.list(dir)) {
-            assertFalse(files.anyMatch(p -> p.getFileName().toString().startsWith("hs_err")), "no hs_err file: " + text);
         }
     }
 }

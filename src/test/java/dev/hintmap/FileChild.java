@@ -1,6 +1,5 @@
 package dev.hintmap;
 
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -21,8 +20,6 @@ import java.nio.file.StandardOpenOption;
  *       prints {@code recorded} (a sample dropped on a held lock shows in the counts, not here);</li>
  *   <li>{@code map PATH}: opens PATH read-only (so this process maps the file), prints {@code mapped} and
  *       waits for its standard input to close: a live process that uses the file (FORMAT.md §6.3);</li>
- *   <li>{@code victim PATH WARMUP STOP_EPOCH_MS}: records WARMUP times (0: none, cold), prints {@code ready}, then
- *       records until the file's truncation stops it and prints what it caught, or {@code no fault} at the stop time.</li>
  * </ul>
  */
 public final class FileChild {
@@ -60,7 +57,6 @@ public final class FileChild {
                     System.in.read();
                 }
             }
-            case "victim" -> victim(file, Integer.parseInt(args[2]), Long.parseLong(args[3]));
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.flush();
@@ -120,41 +116,5 @@ public final class FileChild {
             }
         }
         System.out.println("opened=" + opened + " missing=" + missing + " bad=" + bad + " first=" + first);
-    }
-
-    private static void victim(Path file, int warmup, long stopAt) throws Exception {
-        HintStore store = HintStore.open(file, HintStoreOptions.defaults());
-        Region region = store.region("victim-handle");
-        for (int i = 0; i < warmup; i++) {
-            store.record("victim-" + (i & 7), 10, 1);
-            region.record(10, 1);
-            store.dispatchCount("victim-" + (i & 3));
-        }
-        System.out.println("ready");
-        System.out.flush();
-        long i = 0;
-        try {
-            while (System.currentTimeMillis() < stopAt) {
-                store.record("victim-" + (i & 7), 10, 1);
-                region.record(10, 1);
-                store.dispatchCount("victim-" + (i & 3));
-                i++;
-            }
-            System.out.println("no fault");
-        } catch (UncheckedIOException e) {
-            String problem = e.getCause() instanceof HintFileException h ? h.problem().toString() : "?";
-            System.out.println("caught UncheckedIOException " + problem + " after " + i + ": " + e.getMessage());
-            try {
-                store.isHot("victim-0");
-                System.out.println("then: no exception");
-            } catch (UncheckedIOException again) {
-                System.out.println("then: UncheckedIOException again");
-            }
-        } catch (InternalError e) {
-            System.out.println("caught InternalError after " + i + ": " + e.getMessage());
-        } finally {
-            store.close();
-            System.out.println("closed");
-        }
     }
 }

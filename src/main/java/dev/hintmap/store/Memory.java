@@ -84,16 +84,26 @@ final class Memory {
         return opaqueByte(segment, offset);
     }
 
-    void opaqueByte(long offset, byte value) {
-        opaqueByte(segment, offset, value);
+    void plainByte(long offset, byte value) {
+        plainByte(segment, offset, value);
     }
 
     static byte opaqueByte(MemorySegment seg, long offset) {
         return (byte) BYTE.getOpaque(seg, offset);
     }
 
-    static void opaqueByte(MemorySegment seg, long offset, byte value) {
-        BYTE.setOpaque(seg, offset, value);
+    /**
+     * A reference byte's store (§3.9, relaxed in C): a plain store, the same single {@code mov} a C
+     * relaxed store of a byte compiles to, and a byte is never torn (JLS §17.6). Not opaque: the JDK 25
+     * interpreter executes an opaque or volatile byte store as an {@code xchg}, and when that store
+     * faults on a page of a file truncated under the mapping, HotSpot cannot decode the instruction to
+     * skip it and dies ({@code ShouldNotReachHere} in {@code Assembler::locate_operand}) instead of
+     * raising the {@link InternalError} every other access raises (docs/RELIABILITY.md, "Truncation
+     * under a writer"). What opaque adds to a plain store, a bound on how long the store may be
+     * deferred, a reference bit (a hint for eviction) does not need.
+     */
+    static void plainByte(MemorySegment seg, long offset, byte value) {
+        seg.set(ValueLayout.JAVA_BYTE, offset, value);
     }
 
     /**

@@ -515,7 +515,7 @@ public final class StoreEngine {
             Memory.releaseLong(seg, Slots.seq(slot), seq + 1); // publishes the copy written above
             long ref = slots.ref(k);
             if (Memory.opaqueByte(seg, ref) == 0) { // test first: a hot region's byte stays a shared line (§3.9)
-                Memory.opaqueByte(seg, ref, (byte) 1); // racing with the hand only ages the region
+                Memory.plainByte(seg, ref, (byte) 1); // racing with the hand only ages the region
             }
             return true;
         } finally {
@@ -680,7 +680,7 @@ public final class StoreEngine {
                     chosen = true;
                     return k; // returned locked: the caller releases lockedVictim
                 }
-                memory.opaqueByte(slots.ref(k), (byte) 0); // recorded since the hand looked: second chance
+                memory.plainByte(slots.ref(k), (byte) 0); // recorded since the hand looked: second chance
             } finally {
                 if (held && !chosen) {
                     // second chance, or a throwable before the choice
@@ -756,7 +756,7 @@ public final class StoreEngine {
         copies.plainWrite(Slots.copy(slot, seq + 1), count, total, max, bytes);
         memory.plainLong(Slots.seq(slot), seq + 1); // plain: gen's release in step 11 publishes it with the copies
         // opaque: the CLOCK hand clears it without the slot lock; a first sample is no second reference (FORMAT.md §10)
-        memory.opaqueByte(slots.ref(k), (byte) 0);
+        memory.plainByte(slots.ref(k), (byte) 0);
         if (index.insert(name.hash, k)) { // 10
             live++;
             scratch.slot = k;
@@ -859,7 +859,7 @@ public final class StoreEngine {
         long seq = memory.plainLong(Slots.seq(slot));
         copies.plainWrite(Slots.copy(slot, seq), 0, 0, 0, 0);
         copies.plainWrite(Slots.copy(slot, seq + 1), 0, 0, 0, 0);
-        memory.opaqueByte(slots.ref(k), (byte) 0);
+        memory.plainByte(slots.ref(k), (byte) 0);
         memory.releaseLong(Slots.gen(slot), busy + 1);
         memory.plainLong(Layouts.HDR_CLOCK_HAND, k); // the next insertion takes the free slot, not a live region
     }
@@ -965,7 +965,7 @@ public final class StoreEngine {
             if (memory.opaqueByte(offset) == 0) {
                 return false;
             }
-            memory.opaqueByte(offset, (byte) 0);
+            memory.plainByte(offset, (byte) 0);
             return true;
         }
     }
