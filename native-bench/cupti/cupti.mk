@@ -34,7 +34,7 @@ $(CUPTI_SO): $(CUPTI_SRC) $(CUPTI_HDR) cupti/exports.map $(BUILD)/libhintmap.a |
 	    $(CUPTI_SRC) $(BUILD)/libhintmap.a -o $@ -ldl $(LDLIBS)
 
 $(BUILD)/test_translate_asan: cupti/test_translate.c cupti/hmc_check.h cupti/hmc_translate.c $(CUPTI_HDR) $(LIB_SRC) $(LIB_HDR) | $(BUILD)
-	$(CC) $(CUPTI_CPPFLAGS) -Isrc $(CSTD) $(WARN) -O1 -g $(ASAN) cupti/test_translate.c cupti/hmc_translate.c $(LIB_SRC) -o $@ -ldl $(LDLIBS)
+	$(CC) $(CUPTI_CPPFLAGS) -Isrc $(CSTD) $(WARN) -O1 -g $(ASAN) -DHM_VECTORS_DIR='"$(VECTORS)"' cupti/test_translate.c cupti/hmc_translate.c $(LIB_SRC) -o $@ -ldl $(LDLIBS)
 
 # A stand-in libcupti (cupti/fake_cupti.c) that drives the collector's buffer path without a GPU.
 $(BUILD)/libfake_cupti.so: cupti/fake_cupti.c | $(BUILD)

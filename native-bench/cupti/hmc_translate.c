@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HMC_TAG_BYTES 17u /* "~" + 16 hex digits */
 #define HMC_INT64_MAX ((uint64_t)INT64_MAX)
 
 int hmc_name_mode_parse(const char *text) {
@@ -102,14 +101,6 @@ static int append_utf8(char *buf, size_t *len, size_t cap, const char *src) {
     return 0;
 }
 
-/* Longest prefix of s[0..n) no longer than limit that ends on a character boundary (s is well-formed UTF-8). */
-static size_t utf8_prefix(const char *s, size_t n, size_t limit) {
-    if (n <= limit) return n;
-    size_t cut = limit;
-    while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80) cut--;
-    return cut;
-}
-
 static void format_dim(char *out, size_t len, const int32_t d[3]) {
     if (d[1] == 1 && d[2] == 1) snprintf(out, len, "%" PRId32, d[0]);
     else snprintf(out, len, "%" PRId32 "x%" PRId32 "x%" PRId32, d[0], d[1], d[2]);
@@ -158,26 +149,12 @@ int hmc_region_name(const char *kernel_name, const int32_t grid[3], const int32_
     memcpy(full + base_len, suffix, suffix_len);
     size_t full_len = base_len + suffix_len;
 
-    if (full_len <= limit) {
-        memcpy(name, full, full_len);
-        *name_len = full_len;
-    } else {
-        *truncated = 1;
-        char tag[HMC_TAG_BYTES + 1];
-        snprintf(tag, sizeof tag, "~%016llx", (unsigned long long)hm_hash64(full, full_len));
-        if (limit < HMC_TAG_BYTES + 1) {
-            memcpy(name, tag + 1, limit); /* the first `limit` hex digits */
-            *name_len = limit;
-        } else {
-            size_t keep_suffix = limit >= HMC_TAG_BYTES + 1 + suffix_len ? suffix_len : 0;
-            size_t room = limit - HMC_TAG_BYTES - keep_suffix;
-            size_t cut_from = keep_suffix ? base_len : full_len;
-            size_t p = utf8_prefix(full, cut_from, room);
-            memcpy(name, full, p);
-            memcpy(name + p, tag, HMC_TAG_BYTES);
-            memcpy(name + p + HMC_TAG_BYTES, suffix, keep_suffix);
-            *name_len = p + HMC_TAG_BYTES + keep_suffix;
-        }
+    /* Over the limit: the format's stored form (FORMAT §1.1), the library's own rule, so that the
+       optimizer finds the kernel by the name it knows; the composed name is valid UTF-8 (sanitised). */
+    *truncated = full_len > limit;
+    if (hm_name_canonical(full, full_len, limit, name, HMC_NAME_CAP, name_len) != HM_OK) {
+        memcpy(name, "?", 1); /* cannot happen: the name is non-empty valid UTF-8 and the limit in range */
+        *name_len = 1;
     }
     free(full);
     return 0;

@@ -10,14 +10,10 @@
  *                   (a dimension whose y and z are 1 prints as x alone, else as XxYxZ)
  * Bytes that are not well-formed UTF-8 become '?'. A name that the demangler refuses stays mangled.
  *
- * Truncation to the file's max_name_bytes (L), collision-aware: a name of at most L bytes is kept
- * as is. A longer one keeps a prefix of its kernel part (cut back to a UTF-8 character boundary),
- * then '~' and the 16 lowercase hex digits of hm_hash64 over the whole untruncated name, then the
- * launch-shape suffix (kept whole, so grid variants of one long kernel stay apart):
- *     prefix + "~" + hex16(hm64(full)) + suffix          when L >= 18 + len(suffix)
- *     prefix(full) + "~" + hex16(hm64(full))              when 18 <= L < 18 + len(suffix)
- *     the first L hex digits of hm64(full)                when L < 18
- * Two long names collide only if their hm64 collide (and their kept prefixes agree).
+ * A name longer than the file's max_name_bytes is written in the format's stored form (FORMAT §1.1,
+ * hm_name_canonical() of the library, the one rule every API applies): a prefix cut on a UTF-8
+ * boundary, '~' and the 16 hex digits of hm64 over the whole composed name (grid suffix included,
+ * so grid variants of one long kernel stay apart). The optimizer asks by the whole name and finds it.
  */
 #ifndef HMC_TRANSLATE_H
 #define HMC_TRANSLATE_H

@@ -10,7 +10,10 @@
  *   _exit    no exit flush: what was delivered is in the file, what was queued is not
  *   badfile  the file cannot be opened after CUPTI accepted: one line, no fd or mapping left
  *   refuse   CUPTI refuses: one line, no file
- * usage: test_collector COLLECTOR.so FAKE_CUPTI.so DIR        (run by `make cupti-test`)
+ *   longname a 300-byte kernel name into a file of max_name_bytes 64: stored in the format's stored
+ *            form (FORMAT §1.1) and found by the whole name
+ * usage: test_collector COLLECTOR.so FAKE_CUPTI.so DIR [longname]   (run by `make cupti-test`; with
+ *        `longname`, only that scenario, leaving DIR/longname.hints for the Java side to read)
  */
 #define _GNU_SOURCE
 #include <cupti.h>
@@ -155,6 +158,27 @@ static void scenario_refuse(void) {
     exit(0);
 }
 
+/* A kernel name as templated C++ code has them: 300 bytes, spaces and punctuation. */
+static const char *long_name(void) {
+    static char name[301];
+    const char *head = "void cute::device_kernel<cutlass::gemm::kernel::GemmUniversal<cute::tuple<int, int, int, int>, ";
+    const char *more = "cutlass::epilogue::collective::DefaultEpilogue<float, 8>, ";
+    size_t n = strlen(head), m = strlen(more);
+    memcpy(name, head, n);
+    for (size_t i = 0; n < 299; n++, i++) name[n] = more[i % m];
+    name[299] = ')';
+    name[300] = '\0';
+    return name;
+}
+
+static void scenario_longname(void) {
+    setenv("HINTMAP_NAME_BYTES", "64", 1);
+    child_start();
+    kernel(long_name(), 150000); kernel(long_name(), 250000); kernel(long_name(), 200000);
+    if (deliver() != 0) _exit(95);
+    exit(0);
+}
+
 /* Runs one scenario in a child; its exit status must be 0 within 20 s. */
 static void run(const char *scenario, void (*body)(void)) {
     pid_t p = fork();
@@ -219,13 +243,41 @@ static hm_store *open_file(const char *scenario) {
     return rc == 0 ? s : NULL;
 }
 
+/* The collector's file holds the long name in its stored form; every C query finds it by the whole name. */
+static void check_longname(void) {
+    run("longname", scenario_longname);
+    hm_store *s = open_file("longname");
+    if (s == NULL) return;
+    const char *name = long_name();
+    size_t n = strlen(name);
+    expect(s, "longname", name, 3, 600000, 0);
+    CHECK(hm_max_name_bytes(s) == 64, "longname: max_name_bytes %u", hm_max_name_bytes(s));
+    CHECK(hm_is_hot(s, name, n) == 1, "longname: not hot by the whole name");
+    hm_region *h = NULL;
+    hm_region_record r;
+    CHECK(hm_region_resolve(s, name, n, &h) == HM_OK && hm_region_lookup(h, &r) == HM_OK && r.dispatch_count == 3,
+          "longname: handle");
+    hm_region_free(h);
+    char stored[64], at[1024];
+    size_t stored_len = 0, at_len = 0;
+    CHECK(hm_name_canonical(name, n, 64, stored, sizeof stored, &stored_len) == HM_OK, "longname: canonical");
+    CHECK(hm_region_at(s, 0, at, sizeof at, &at_len, &r) == HM_OK && at_len == stored_len && memcmp(at, stored, at_len) == 0,
+          "longname: slot 0 holds '%.*s', want '%.*s'", (int)at_len, at, (int)stored_len, stored);
+    hm_close(s);
+}
+
 int main(int argc, char **argv) {
-    if (argc != 4) {
-        fprintf(stderr, "usage: test_collector COLLECTOR.so FAKE_CUPTI.so DIR\n");
+    if (argc != 4 && !(argc == 5 && strcmp(argv[4], "longname") == 0)) {
+        fprintf(stderr, "usage: test_collector COLLECTOR.so FAKE_CUPTI.so DIR [longname]\n");
         return 2;
     }
     collector = argv[1], fake = argv[2], dir = argv[3];
     unsetenv("HINTMAP_FILE");
+    if (argc == 5) {
+        check_longname();
+        printf("test_collector: %s (longname)\n", failures ? "FAILED" : "ok");
+        return failures != 0;
+    }
 
     run("main", scenario_main);
     const char *err = slurp("main");
@@ -277,6 +329,8 @@ int main(int argc, char **argv) {
     snprintf(path, sizeof path, "%s/refuse.hints", dir);
     CHECK(access(path, F_OK) != 0, "refuse: %s was created", path);
 
-    printf("test_collector: %s (main, hang, _exit, badfile, refuse)\n", failures ? "FAILED" : "ok");
+    check_longname();
+
+    printf("test_collector: %s (main, hang, _exit, badfile, refuse, longname)\n", failures ? "FAILED" : "ok");
     return failures != 0;
 }

@@ -168,20 +168,23 @@ static void test_truncation(void) {
     size_t n2 = name_of(&k101, HMC_NAME_DEMANGLED, 64, fake_demangle, buf2, &tr);
     CHECK(n1 == n2 && memcmp(buf, buf2, n1) != 0, "same prefix, different names: '%.*s' vs '%.*s'", (int)n1, buf, (int)n2, buf2);
 
-    /* grid suffix kept whole: grid variants of one long kernel stay apart */
+    /* grid variants of one long kernel stay apart: the tag hashes the whole composed name */
     hmc_kernel_record kg = kernel("_Zlong100", 1, 2, 4096, 1, 1, 256, 1, 1);
     n1 = name_of(&k, HMC_NAME_DEMANGLED_GRID, 64, fake_demangle, buf, &tr);
     n2 = name_of(&kg, HMC_NAME_DEMANGLED_GRID, 64, fake_demangle, buf2, &tr);
-    CHECK(n1 == 64 && n2 == 64 && memcmp(buf + 64 - 12, "<<<16,256>>>", 12) == 0 && memcmp(buf2 + 64 - 14, "<<<4096,256>>>", 14) == 0,
-          "suffixes: '%.*s' '%.*s'", (int)n1, buf, (int)n2, buf2);
+    CHECK(n1 == 64 && n2 == 64 && memcmp(buf, buf2, 64) != 0, "grid variants: '%.*s' '%.*s'", (int)n1, buf, (int)n2, buf2);
     memcpy(full + 102, "<<<16,256>>>", 12);
-    expect_tag(buf, n1, 64 - 12 - 17, full, 114);
+    expect_tag(buf, n1, 47, full, 114);
+    char stored[HMC_NAME_CAP]; /* the library's rule, nothing of the collector's own */
+    size_t stored_len;
+    CHECK(hm_name_canonical(full, 114, 64, stored, sizeof stored, &stored_len) == HM_OK && stored_len == n1
+                  && memcmp(stored, buf, n1) == 0,
+          "hm_name_canonical: '%.*s'", (int)stored_len, stored);
 
-    /* limit between 18 and 18 + suffix: the suffix is not kept, the tag still covers it */
     n = name_of(&k, HMC_NAME_DEMANGLED_GRID, 20, fake_demangle, buf, &tr);
     CHECK(n == 20 && buf[0] == 'x' && buf[1] == 'x' && buf[2] == 'x', "limit 20: '%.*s'", (int)n, buf);
     expect_tag(buf, n, 3, full, 114);
-    /* limit below 18: hex digits of the hash alone */
+    /* limit below 17: hex digits of the hash alone */
     n = name_of(&k, HMC_NAME_DEMANGLED_GRID, 10, fake_demangle, buf, &tr);
     char hex[17];
     snprintf(hex, sizeof hex, "%016llx", (unsigned long long)hm_hash64(full, 114));
@@ -218,6 +221,36 @@ static void test_truncation(void) {
     CHECK(hmc_name_mode_parse("demangled+grid") == HMC_NAME_DEMANGLED_GRID && hmc_name_mode_parse("Demangled") == -1 &&
               hmc_name_mode_parse(NULL) == -1 && hmc_name_mode_parse("mangled") == HMC_NAME_MANGLED,
           "mode parse");
+}
+
+/* The shared stored-name vectors (FORMAT §1.1), through the collector's own naming path: a name taken
+ * as CUPTI gives it (mangled mode, nothing demangled) comes out in the form Java and C look it up by. */
+static void test_stored_name_vectors(void) {
+    FILE *f = fopen(HM_VECTORS_DIR "/stored-names.txt", "r");
+    CHECK(f != NULL, "cannot read %s", HM_VECTORS_DIR "/stored-names.txt");
+    if (f == NULL) return;
+    static char line[8192];
+    int rows = 0;
+    while (fgets(line, sizeof line, f) != NULL) {
+        size_t ll = strcspn(line, "\n");
+        line[ll] = '\0';
+        if (ll == 0 || line[0] == '#') continue;
+        char *t1 = strchr(line, '\t');
+        char *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+        CHECK(t1 != NULL && t2 != NULL, "malformed vector line");
+        if (t1 == NULL || t2 == NULL) break;
+        *t1 = *t2 = '\0';
+        uint32_t limit = (uint32_t)strtoul(line, NULL, 10);
+        hmc_kernel_record k = kernel(t2 + 1, 1, 2, 1, 1, 1, 1, 1, 1);
+        char buf[HMC_NAME_CAP];
+        int tr;
+        size_t n = name_of(&k, HMC_NAME_MANGLED, limit, NULL, buf, &tr);
+        CHECK(n == strlen(t1 + 1) && memcmp(buf, t1 + 1, n) == 0 && tr == (strlen(t2 + 1) > limit),
+              "limit %u: got '%.*s' want '%s'", limit, (int)n, buf, t1 + 1);
+        rows++;
+    }
+    fclose(f);
+    CHECK(rows == 75, "%d vector rows", rows);
 }
 
 static void test_durations(void) {
@@ -261,6 +294,7 @@ int main(void) {
     if (mkdtemp(tmpdir) == NULL) { perror("mkdtemp"); return 1; }
     test_names();
     test_truncation();
+    test_stored_name_vectors();
     test_durations();
     char cmd[160];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);

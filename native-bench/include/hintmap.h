@@ -10,7 +10,8 @@
  *     negative HM_E* code on failure. A few return a positive status (HM_DROPPED).
  *   - A failing call on a store also leaves a message with context (file, field,
  *     errno text) that hm_last_error() / hm_last_error_copy() return.
- *   - Region names are byte strings of 1..max_name_bytes bytes of valid UTF-8
+ *   - Region names are byte strings of valid UTF-8, at least 1 byte; a name longer than the
+ *     file's max_name_bytes is stored and looked up in its stored form (hm_name_canonical())
  *     (a NUL byte is a valid character); they are passed as (pointer, length).
  *   - Thread safety: an hm_store may be used by any number of threads at once,
  *     except hm_close(), which must not run concurrently with any other call on
@@ -81,7 +82,7 @@ HM_API const char *hm_version(void);
                                   than lock_wait_limit (5 s, FORMAT §6.2 "give up")                   */
 
 #define HM_EINVAL         -1   /* bad argument (NULL pointer, option out of range) */
-#define HM_ENAMETOOLONG   -2   /* region name longer than the file's max_name_bytes */
+#define HM_ENAMETOOLONG   -2   /* region name longer than the file's max_name_bytes (HM_OPEN_REJECT_LONG_NAMES) */
 #define HM_EEMPTYNAME     -3   /* region name of length 0 */
 #define HM_EBADNAME       -4   /* region name is not valid UTF-8 */
 #define HM_ENOTHINT       -5   /* wrong magic: not a hint file */
@@ -155,6 +156,13 @@ HM_API const char *hm_strerror(int code);
  * The file must still be a regular file that passes every check of FORMAT §5.
  */
 #define HM_OPEN_ALLOW_FOREIGN_OWNER  (1u << 2)
+/**
+ * Refuse a region name longer than the file's max_name_bytes with HM_ENAMETOOLONG. By default
+ * such a name is stored, and looked up, in its stored form (FORMAT §1.1, hm_name_canonical()), so
+ * that a long kernel name is found by the same long name from every process and language. Not
+ * a property of the file: each process chooses.
+ */
+#define HM_OPEN_REJECT_LONG_NAMES    (1u << 3)
 
 /**
  * Options of hm_open(). Initialise with hm_options_init(), then change fields.
@@ -268,8 +276,8 @@ HM_API int hm_close(hm_store *s);
  * lock_wait_limit = 5 s: FORMAT §6.2 "give up"; the store remembers that lock and owner
  * word with the time of its last liveness check, and later calls that meet them again give up
  * at once while that check is less than 1 ms old, else after one liveness check).
- * Errors: HM_EINVAL (NULL), HM_EEMPTYNAME, HM_ENAMETOOLONG, HM_EBADNAME,
- * HM_EREADONLY, HM_ECLOSED.
+ * Errors: HM_EINVAL (NULL), HM_EEMPTYNAME, HM_EBADNAME, HM_ENAMETOOLONG (only with
+ * HM_OPEN_REJECT_LONG_NAMES), HM_EREADONLY, HM_ECLOSED.
  */
 HM_API int hm_record(hm_store *s, const char *name, size_t name_len,
               uint64_t kernel_ns, uint64_t bytes_touched);
@@ -286,7 +294,7 @@ typedef struct hm_region_record {
  * Reads region `name` consistently into *out without taking any lock.
  * Errors: HM_ENOTFOUND (absent, or not readable consistently within the bounded
  * retries: a hint may be missing, never wrong), HM_EINVAL, HM_EEMPTYNAME,
- * HM_ENAMETOOLONG, HM_EBADNAME, HM_ECLOSED.
+ * HM_EBADNAME, HM_ENAMETOOLONG (only with HM_OPEN_REJECT_LONG_NAMES), HM_ECLOSED.
  */
 HM_API int hm_lookup(hm_store *s, const char *name, size_t name_len, hm_region_record *out);
 
@@ -385,7 +393,7 @@ typedef struct hm_region hm_region;
  * Pre-resolves region `name` for the hot path. The handle caches the region's
  * (slot, gen); it does not insert the region (the first hm_region_add()
  * does). Works on read-only stores for hm_region_lookup().
- * Errors: HM_EINVAL, HM_EEMPTYNAME, HM_ENAMETOOLONG, HM_EBADNAME, HM_ENOMEM,
+ * Errors: HM_EINVAL, HM_EEMPTYNAME, HM_EBADNAME, HM_ENAMETOOLONG (HM_OPEN_REJECT_LONG_NAMES), HM_ENOMEM,
  * HM_ECLOSED.
  */
 HM_API int hm_region_resolve(hm_store *s, const char *name, size_t name_len, hm_region **out);
@@ -409,6 +417,26 @@ HM_API void hm_region_free(hm_region *r);
 
 /** hm64 of FORMAT §4 over `len` bytes. */
 HM_API uint64_t hm_hash64(const void *bytes, size_t len);
+
+/** Bytes of the tag that ends a shortened name: '~' and 16 lowercase hex digits (FORMAT §1.1). */
+#define HM_NAME_TAG_BYTES 17u
+
+/**
+ * The stored form of region name `name` (`len` bytes of UTF-8) in a file whose max_name_bytes is
+ * `max_name_bytes` (FORMAT §1.1): the name itself when len <= max_name_bytes; otherwise its
+ * longest prefix of at most max_name_bytes - 17 bytes that ends on a character boundary, '~',
+ * and the 16 lowercase hex digits of hm_hash64 over the whole name (when max_name_bytes < 17:
+ * the first max_name_bytes of those hex digits). Every function that takes a name applies it
+ * (unless the store was opened with HM_OPEN_REJECT_LONG_NAMES), as Java's
+ * HintStore.storedName() does; the stored form of a stored form is itself.
+ *
+ * Writes the stored form to out (not NUL-terminated; at most max_name_bytes bytes, so a buffer of
+ * max_name_bytes always suffices) and its length to *out_len. Needs no store and keeps no state.
+ * Errors: HM_EINVAL (NULL name, out or out_len; max_name_bytes outside 1..1024; out_cap smaller
+ * than the stored form, *out_len still set to the length needed), HM_EEMPTYNAME, HM_EBADNAME.
+ */
+HM_API int hm_name_canonical(const char *name, size_t len, uint32_t max_name_bytes, char *out, size_t out_cap,
+                             size_t *out_len);
 
 /** The layout fingerprint of FORMAT §3.4 computed from this build's structs. */
 HM_API uint64_t hm_layout_fingerprint(void);

@@ -38,18 +38,67 @@ int hmi_utf8_valid(const unsigned char *p, size_t n) {
     return 1;
 }
 
-/* Validates `name` for store s and encodes it into words (HM_MAX_NAME_WORDS capacity). */
+/* Longest prefix of p[0..n) of at most `limit` bytes that ends on a character boundary (p is valid UTF-8). */
+static size_t utf8_prefix(const unsigned char *p, size_t n, size_t limit) {
+    if (n <= limit) return n;
+    size_t cut = limit;
+    while (cut > 0 && (p[cut] & 0xC0) == 0x80) cut--; /* p[cut] continues a character: the cut would split it */
+    return cut;
+}
+
+/* The stored form of a name known valid, len > limit (FORMAT §1.1), into out[limit]; returns its length. */
+static size_t name_shorten(const char *name, size_t len, uint32_t limit, char *out) {
+    static const char hex[] = "0123456789abcdef";
+    char tag[HM_NAME_TAG_BYTES];
+    uint64_t h = hm_hash64(name, len);
+    tag[0] = '~';
+    for (int i = 16; i >= 1; i--, h >>= 4) tag[i] = hex[h & 0xF];
+    if (limit < HM_NAME_TAG_BYTES) {
+        memcpy(out, tag + 1, limit); /* the first `limit` hex digits */
+        return limit;
+    }
+    size_t keep = utf8_prefix((const unsigned char *)name, len, limit - HM_NAME_TAG_BYTES);
+    memcpy(out, name, keep);
+    memcpy(out + keep, tag, HM_NAME_TAG_BYTES);
+    return keep + HM_NAME_TAG_BYTES;
+}
+
+int hm_name_canonical(const char *name, size_t len, uint32_t max_name_bytes, char *out, size_t out_cap,
+                      size_t *out_len) {
+    if (name == NULL || out == NULL || out_len == NULL) return HM_EINVAL;
+    if (max_name_bytes < 1 || max_name_bytes > HM_MAX_NAME_BYTES_LIMIT) return HM_EINVAL;
+    if (len == 0) return HM_EEMPTYNAME;
+    if (!hmi_utf8_valid((const unsigned char *)name, len)) return HM_EBADNAME;
+    char stored[HM_MAX_NAME_BYTES_LIMIT];
+    size_t n = len;
+    if (len > max_name_bytes) n = name_shorten(name, len, max_name_bytes, stored);
+    *out_len = n;
+    if (out_cap < n) return HM_EINVAL;
+    memmove(out, len > max_name_bytes ? stored : name, n); /* out may be name itself */
+    return HM_OK;
+}
+
+/* Validates `name` for store s and encodes its stored form (FORMAT §1.1) into words
+ * (HM_MAX_NAME_WORDS capacity). */
 int hmi_name_encode(hm_store *s, const char *name, size_t len, uint64_t *words, hm_name *out) {
     if (name == NULL) return hmi_fail(s, HM_EINVAL, "region name is NULL");
     if (len == 0) return hmi_fail(s, HM_EEMPTYNAME, "region name is empty");
-    if (len > s->max_name_bytes)
+    if (len > s->max_name_bytes && (s->flags & HM_OPEN_REJECT_LONG_NAMES))
         return hmi_fail(s, HM_ENAMETOOLONG, "region name of %zu bytes is longer than max_name_bytes %u",
                         len, s->max_name_bytes);
     if (!hmi_utf8_valid((const unsigned char *)name, len))
         return hmi_fail(s, HM_EBADNAME, "region name is not valid UTF-8");
+    if (len > s->max_name_bytes) {
+        len = name_shorten(name, len, s->max_name_bytes, (char *)words); /* words holds HM_MAX_NAME_BYTES_LIMIT bytes */
+        name = NULL;
+    }
     uint32_t nwords = (uint32_t)((len + 7) / 8);
-    words[nwords - 1] = 0;
-    memcpy(words, name, len);
+    if (name != NULL) {
+        words[nwords - 1] = 0;
+        memcpy(words, name, len);
+    } else {
+        memset((char *)words + len, 0, (size_t)nwords * 8 - len); /* zero past the end, as slots store names */
+    }
     out->len = (uint32_t)len;
     out->nwords = nwords;
     out->words = words;

@@ -30,7 +30,7 @@
 
 #define HM_OPEN_ATTEMPTS     8       /* create/open races (file replaced between link and open) */
 #define HM_ACL_XATTR         "system.posix_acl_access"
-#define HM_OPEN_KNOWN_FLAGS  (HM_OPEN_GROUP_SHARED | HM_OPEN_FOLLOW_SYMLINKS | HM_OPEN_ALLOW_FOREIGN_OWNER)
+#define HM_OPEN_KNOWN_FLAGS  (HM_OPEN_GROUP_SHARED | HM_OPEN_FOLLOW_SYMLINKS | HM_OPEN_ALLOW_FOREIGN_OWNER | HM_OPEN_REJECT_LONG_NAMES)
 
 static uint64_t now_epoch_ms(void) {
     struct timespec ts;

@@ -23,7 +23,7 @@ const char *hm_strerror(int code) {
     case HM_OK: return "success";
     case HM_DROPPED: return "sample dropped (capacity 0, probe bound, or a lock a live process holds)";
     case HM_EINVAL: return "invalid argument";
-    case HM_ENAMETOOLONG: return "region name longer than max_name_bytes";
+    case HM_ENAMETOOLONG: return "region name longer than max_name_bytes (refused: HM_OPEN_REJECT_LONG_NAMES)";
     case HM_EEMPTYNAME: return "region name is empty";
     case HM_EBADNAME: return "region name is not valid UTF-8";
     case HM_ENOTHINT: return "not a hint file (wrong magic)";

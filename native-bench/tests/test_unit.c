@@ -345,6 +345,7 @@ static void test_one_name_buffer_reused_for_many_names_and_evictions_counts_each
 static void test_records_accumulate_count_total_max_and_bytes(void) {
     hm_options o = opts_cap(16);
     hm_options_set_hot_threshold_ns(&o, 150);
+    hm_options_set_max_name_bytes(&o, 64);
     hm_store *s;
     OPEN_OK(s, tpath("r.hm"), &o);
     CHECK_EQ(t_rec(s, "k", 100, 10), HM_OK);
@@ -402,8 +403,20 @@ static void test_records_accumulate_count_total_max_and_bytes(void) {
     CHECK_EQ(hm_record(s, NULL, 3, 1, 1), HM_EINVAL);
     char longname[65];
     memset(longname, 'x', sizeof longname);
-    CHECK_EQ(hm_record(s, longname, 65, 1, 1), HM_ENAMETOOLONG);
-    CHECK(strstr(hm_last_error(s), "65 bytes") != NULL);
+    CHECK_EQ(hm_record(s, longname, 65, 1, 1), HM_OK); /* over the limit: its stored form (§1.1) */
+    CHECK_EQ(hm_lookup(s, longname, 65, &r), HM_OK);
+    CHECK_EQ(r.dispatch_count, 1);
+    {
+        hm_options strict = o; /* the same file, by a process that refuses long names */
+        strict.flags = HM_OPEN_REJECT_LONG_NAMES;
+        hm_store *st;
+        OPEN_OK(st, tpath("r.hm"), &strict);
+        CHECK_EQ(hm_record(st, longname, 65, 1, 1), HM_ENAMETOOLONG);
+        CHECK(strstr(hm_last_error(st), "65 bytes") != NULL);
+        CHECK_EQ(hm_lookup(st, longname, 65, &r), HM_ENAMETOOLONG);
+        CHECK_EQ(hm_record(st, longname, 64, 1, 1), HM_OK);
+        CHECK_EQ(hm_close(st), HM_OK);
+    }
     CHECK_EQ(hm_record(s, longname, 64, 1, 1), HM_OK); /* exactly max_name_bytes */
     CHECK_EQ(hm_lookup(s, longname, 64, &r), HM_OK);
     CHECK_EQ(hm_lookup(s, longname, 63, &r), HM_ENOTFOUND);
@@ -1457,6 +1470,98 @@ static void test_missing_file_read_only_and_missing_directory_are_emissing(void)
     CHECK_EQ(hm_open_ex(through, NULL, &s, err, sizeof err), HM_EIO);
 }
 
+/* FORMAT §1.1: hm_name_canonical agrees with the shared vectors (Java and the collector check them
+ * too), and a 300-byte kernel name recorded by name is found by the same name through every API. */
+static void test_long_names_follow_the_shared_vectors_and_are_found_by_the_full_name(void) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/stored-names.txt", g_vectors);
+    size_t len;
+    unsigned char *txt = t_read_file(path, &len);
+    if (!txt) fprintf(stderr, "  cannot read %s\n", path);
+    CHECK(txt != NULL);
+    int rows = 0;
+    size_t i = 0;
+    while (txt != NULL && i < len) {
+        size_t e = i;
+        while (e < len && txt[e] != '\n') e++;
+        const char *line = (const char *)txt + i;
+        size_t ll = e - i;
+        i = e + 1;
+        if (ll == 0 || line[0] == '#') continue;
+        const char *t1 = memchr(line, '\t', ll);
+        const char *t2 = t1 ? memchr(t1 + 1, '\t', ll - (size_t)(t1 + 1 - line)) : NULL;
+        CHECK(t1 != NULL && t2 != NULL);
+        if (t1 == NULL || t2 == NULL) break;
+        uint32_t limit = (uint32_t)strtoul(line, NULL, 10);
+        const char *want = t1 + 1, *name = t2 + 1;
+        size_t want_len = (size_t)(t2 - want), name_len = ll - (size_t)(name - line);
+        char got[HM_MAX_NAME_BYTES_LIMIT];
+        size_t got_len = 0;
+        CHECK_EQ(hm_name_canonical(name, name_len, limit, got, sizeof got, &got_len), HM_OK);
+        if (got_len != want_len || memcmp(got, want, want_len) != 0)
+            fprintf(stderr, "  limit %u: got '%.*s' want '%.*s'\n", limit, (int)got_len, got, (int)want_len, want);
+        CHECK(got_len == want_len && memcmp(got, want, want_len) == 0);
+        size_t again_len = 0; /* the stored form of a stored form is itself */
+        char again[HM_MAX_NAME_BYTES_LIMIT];
+        CHECK_EQ(hm_name_canonical(got, got_len, limit, again, sizeof again, &again_len), HM_OK);
+        CHECK(again_len == got_len && memcmp(again, got, got_len) == 0);
+        if (got_len > 1) { /* a buffer one byte short: refused, with the size needed */
+            size_t need = 0;
+            CHECK_EQ(hm_name_canonical(name, name_len, limit, again, got_len - 1, &need), HM_EINVAL);
+            CHECK_EQ(need, got_len);
+        }
+        rows++;
+    }
+    free(txt);
+    CHECK_EQ(rows, 75);
+    char out[64];
+    size_t out_len;
+    CHECK_EQ(hm_name_canonical("", 0, 64, out, sizeof out, &out_len), HM_EEMPTYNAME);
+    CHECK_EQ(hm_name_canonical("\xff", 1, 64, out, sizeof out, &out_len), HM_EBADNAME);
+    CHECK_EQ(hm_name_canonical("abc", 3, 0, out, sizeof out, &out_len), HM_EINVAL);
+    CHECK_EQ(hm_name_canonical("abc", 3, HM_MAX_NAME_BYTES_LIMIT + 1, out, sizeof out, &out_len), HM_EINVAL);
+
+    /* a 300-byte templated kernel name, with spaces and punctuation, in files of three limits */
+    char name[301];
+    size_t n = 0;
+    n += (size_t)snprintf(name, sizeof name, "void cute::device_kernel<cutlass::gemm::kernel::GemmUniversal<cute::tuple<int, int, int, int>, ");
+    const char *more = "cutlass::epilogue::collective::DefaultEpilogue<float, 8>, ";
+    for (size_t m = strlen(more), j = 0; n < 299; n++, j++) name[n] = more[j % m];
+    name[299] = ')';
+    n = 300;
+    uint32_t limits[] = {64, 256, 1024};
+    for (size_t li = 0; li < sizeof limits / sizeof limits[0]; li++) {
+        hm_options o = opts_cap(16);
+        hm_options_set_max_name_bytes(&o, limits[li]);
+        hm_options_set_hot_threshold_ns(&o, 1000);
+        char file[64];
+        snprintf(file, sizeof file, "long-%u.hm", limits[li]);
+        hm_store *s;
+        OPEN_OK(s, tpath(file), &o);
+        CHECK_EQ(hm_record(s, name, n, 2000, 10), HM_OK);
+        CHECK_EQ(hm_record(s, name, n, 4000, 10), HM_OK);
+        hm_region_record r;
+        CHECK_EQ(hm_lookup(s, name, n, &r), HM_OK);
+        CHECK_EQ(r.dispatch_count, 2);
+        CHECK_EQ(hm_is_hot(s, name, n), 1);
+        hm_region *h;
+        CHECK_EQ(hm_region_resolve(s, name, n, &h), HM_OK);
+        CHECK_EQ(hm_region_add(h, 6000, 10), HM_OK);
+        CHECK_EQ(hm_region_lookup(h, &r), HM_OK);
+        CHECK_EQ(r.dispatch_count, 3);
+        hm_region_free(h);
+        char stored[HM_MAX_NAME_BYTES_LIMIT], at[HM_MAX_NAME_BYTES_LIMIT];
+        size_t stored_len, at_len;
+        CHECK_EQ(hm_name_canonical(name, n, limits[li], stored, sizeof stored, &stored_len), HM_OK);
+        CHECK_EQ(hm_lookup(s, stored, stored_len, &r), HM_OK); /* by its stored form too */
+        CHECK_EQ(hm_region_at(s, 0, at, sizeof at, &at_len, &r), HM_OK);
+        CHECK(at_len == stored_len && memcmp(at, stored, at_len) == 0);
+        CHECK_EQ(at_len, limits[li] < n ? limits[li] : n); /* an ASCII prefix fills the limit exactly */
+        CHECK_EQ(hm_size(s, &(uint64_t){0}), HM_OK);
+        CHECK_EQ(hm_close(s), HM_OK);
+    }
+}
+
 /* HM_VERSION_* of the header and hm_version() of the library agree (the install check compares
  * them with the pom's version and the installed files' names). */
 static void test_version_macros_match_hm_version(void) {
@@ -1476,6 +1581,8 @@ int main(int argc, char **argv) {
         {"create_writes_documented_header_and_reopen_checks_options", test_create_writes_documented_header_and_reopen_checks_options},
         {"missing_file_read_only_and_missing_directory_are_emissing", test_missing_file_read_only_and_missing_directory_are_emissing},
         {"version_macros_match_hm_version", test_version_macros_match_hm_version},
+        {"long_names_follow_the_shared_vectors_and_are_found_by_the_full_name",
+         test_long_names_follow_the_shared_vectors_and_are_found_by_the_full_name},
         {"close_releases_writer_entry_and_readers_claim_none", test_close_releases_writer_entry_and_readers_claim_none},
         {"records_accumulate_count_total_max_and_bytes", test_records_accumulate_count_total_max_and_bytes},
         {"capacity_zero_file_drops_every_record", test_capacity_zero_file_drops_every_record},

@@ -1,5 +1,6 @@
 package dev.hintmap;
 
+import dev.hintmap.format.StoredName;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,14 +25,17 @@ public final class HintSnapshot {
     private final Instant takenAt;
     private final int capacity;
     private final long hotThresholdNs;
+    private final int maxNameBytes;
     private final List<RegionRecord> regions;
     private final Map<String, RegionRecord> byName;
 
-    HintSnapshot(Path file, Instant takenAt, int capacity, long hotThresholdNs, List<RegionRecord> regions) {
+    HintSnapshot(Path file, Instant takenAt, int capacity, long hotThresholdNs, int maxNameBytes,
+            List<RegionRecord> regions) {
         this.file = file;
         this.takenAt = Objects.requireNonNull(takenAt);
         this.capacity = capacity;
         this.hotThresholdNs = hotThresholdNs;
+        this.maxNameBytes = maxNameBytes;
         this.regions = List.copyOf(regions);
         Map<String, RegionRecord> map = new HashMap<>(Math.max(16, regions.size() * 2));
         for (RegionRecord r : this.regions) {
@@ -78,7 +82,17 @@ public final class HintSnapshot {
     }
 
     /**
-     * Every region of the copy.
+     * The store's name limit, by which {@link #recordFor} and {@link #isHot} find a long name
+     * ({@link HintStore#storedName(String)}).
+     *
+     * @return the longest name, in UTF-8 bytes, that the store keeps as it is
+     */
+    public int maxNameBytes() {
+        return maxNameBytes;
+    }
+
+    /**
+     * Every region of the copy, named with their stored names.
      *
      * @return an immutable list of the records, in the store's slot order
      */
@@ -96,25 +110,40 @@ public final class HintSnapshot {
     }
 
     /**
-     * The record of one region.
+     * The record of one region, found by its name as {@link HintStore#recordFor} finds it: a name
+     * longer than {@link #maxNameBytes()} by its stored form.
      *
-     * @param name the region's name; any string (a name the store could not hold is just absent)
-     * @return the region's record; empty when the copy does not hold it
+     * @param name the region's name; any string (one that no store can hold, null, empty or not
+     *     encodable as UTF-8, is just absent)
+     * @return the region's record, named with its stored name; empty when the copy does not hold it
      */
     public Optional<RegionRecord> recordFor(String name) {
-        return Optional.ofNullable(byName.get(name));
+        return Optional.ofNullable(find(name));
     }
 
     /**
      * Whether the region is hot, as {@link HintStore#isHot} decides it.
      *
-     * @param name the region's name; any string (a name the store could not hold is just absent)
+     * @param name the region's name, as for {@link #recordFor(String)}
      * @return true when the copy holds the region and its mean kernel time (ns, rounded down) is
      *     at least {@link #hotThresholdNs()}; false otherwise
      */
     public boolean isHot(String name) {
-        RegionRecord r = byName.get(name);
+        RegionRecord r = find(name);
         return r != null && r.meanKernelNs() >= hotThresholdNs;
+    }
+
+    private RegionRecord find(String name) {
+        RegionRecord r = name == null ? null : byName.get(name);
+        if (r != null || name == null || name.isEmpty()) {
+            return r;
+        }
+        try {
+            String stored = StoredName.of(name, maxNameBytes);
+            return stored == name ? null : byName.get(stored);
+        } catch (IllegalArgumentException unencodable) {
+            return null;
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.hintmap;
 
 import dev.hintmap.format.Layouts;
+import dev.hintmap.format.StoredName;
 import dev.hintmap.store.EncodedNames;
 import dev.hintmap.store.HintFileOpener;
 import dev.hintmap.store.MappedStore;
@@ -61,12 +62,15 @@ public final class HintStore implements AutoCloseable {
     private final StoreEngine engine;
     private final long hotThresholdNs;
     private final int capacity;
+    /** {@link HintStoreOptions#rejectLongNames()}: names over the limit are an error, not shortened. */
+    private final boolean rejectLongNames;
 
-    private HintStore(MappedStore mapped) {
+    private HintStore(MappedStore mapped, boolean rejectLongNames) {
         this.mapped = mapped;
         this.engine = mapped.engine();
         this.hotThresholdNs = mapped.header().hotThresholdNs();
         this.capacity = engine.capacity();
+        this.rejectLongNames = rejectLongNames;
     }
 
     /**
@@ -99,7 +103,7 @@ public final class HintStore implements AutoCloseable {
     static HintStore open(Path file, HintStoreOptions options, StoreSettings settings) throws IOException {
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(options, "options");
-        return new HintStore(HintFileOpener.open(file, options, settings));
+        return new HintStore(HintFileOpener.open(file, options, settings), options.rejectLongNames());
     }
 
     /**
@@ -123,17 +127,20 @@ public final class HintStore implements AutoCloseable {
         if (options.readOnly()) {
             throw new IllegalArgumentException("an in-memory store cannot be read-only");
         }
-        return new HintStore(MappedStore.inMemory(options, settings));
+        return new HintStore(MappedStore.inMemory(options, settings), options.rejectLongNames());
     }
 
     /**
      * Records one dispatch of the region {@code name}.
      *
-     * @param name the region's name: non-empty, at most the store's maximum UTF-8
-     *     length, encodable as UTF-8
+     * @param name the region's name: non-empty, encodable as UTF-8, any length. A name longer than
+     *     {@link #maxNameBytes()} is recorded under its {@linkplain #storedName(String) stored form},
+     *     and every query finds it by the same long name (unless the store was opened with
+     *     {@link HintStoreOptions#rejectLongNames(boolean)}, which makes it an error)
      * @param kernelNs the dispatch's kernel time, {@code >= 0}
      * @param bytesTouched bytes the dispatch touched, {@code >= 0}
-     * @throws IllegalArgumentException for a bad name or a negative value; nothing is recorded
+     * @throws IllegalArgumentException for a bad name (null, empty, an unpaired surrogate; longer
+     *     than the limit with {@code rejectLongNames}) or a negative value; nothing is recorded
      * @throws IllegalStateException if the store is closed or read-only (checked first)
      */
     public void record(String name, long kernelNs, long bytesTouched) {
@@ -141,7 +148,7 @@ public final class HintStore implements AutoCloseable {
         requireWritable();
         requireNonNegative(kernelNs, bytesTouched);
         EncodedNames.Scratch scratch = EncodedNames.scratch();
-        EncodedNames.CachedName cached = EncodedNames.cached(scratch, name, engine.maxNameBytes());
+        EncodedNames.CachedName cached = EncodedNames.cached(scratch, name, engine.maxNameBytes(), rejectLongNames);
         if (capacity == 0) {
             return;
         }
@@ -168,7 +175,7 @@ public final class HintStore implements AutoCloseable {
      */
     public Region region(String name) {
         mapped.requireOpen();
-        return new Region(this, EncodedNames.encodeCopy(name, engine.maxNameBytes()), name);
+        return new Region(this, EncodedNames.encodeCopy(name, engine.maxNameBytes(), rejectLongNames), name);
     }
 
     /**
@@ -315,7 +322,8 @@ public final class HintStore implements AutoCloseable {
     }
 
     /**
-     * Longest region name accepted, fixed when the file was created.
+     * Longest region name the file stores as it is, fixed when the file was created; a longer one
+     * is stored in its {@linkplain #storedName(String) shortened form}.
      *
      * @return the limit in UTF-8 bytes, in {@code [1, HintStoreOptions.MAX_NAME_BYTES_LIMIT]}
      * @throws IllegalStateException if the store is closed
@@ -323,6 +331,26 @@ public final class HintStore implements AutoCloseable {
     public int maxNameBytes() {
         mapped.requireOpen();
         return engine.maxNameBytes();
+    }
+
+    /**
+     * The name under which this file stores the region {@code name} (FORMAT.md §1.1): {@code name}
+     * itself when its UTF-8 form fits {@link #maxNameBytes()}; otherwise a prefix of it cut on a
+     * character boundary, {@code '~'} and the 16 hex digits of the {@code hm64} hash of the whole
+     * name, {@code maxNameBytes()} bytes at most. Every method that takes a name applies this rule,
+     * as the C library ({@code hm_name_canonical}) and the CUPTI collector do, so a long kernel name
+     * recorded by any of them is found by the same long name. {@link #forEach}, {@link #snapshot()},
+     * {@link #hottest} and the command-line tool show stored names; {@link #recordFor(String)}
+     * names its record as asked.
+     *
+     * @param name a region name: non-empty, encodable as UTF-8, any length
+     * @return its stored form; the stored form of a stored form is itself
+     * @throws IllegalArgumentException for a null, empty or unencodable name
+     * @throws IllegalStateException if the store is closed
+     */
+    public String storedName(String name) {
+        mapped.requireOpen();
+        return StoredName.of(name, engine.maxNameBytes());
     }
 
     /**
@@ -486,7 +514,7 @@ public final class HintStore implements AutoCloseable {
         mapped.requireOpen();
         List<RegionRecord> regions = new ArrayList<>();
         forEach(regions::add);
-        return new HintSnapshot(mapped.file(), Instant.now(), capacity, hotThresholdNs, regions);
+        return new HintSnapshot(mapped.file(), Instant.now(), capacity, hotThresholdNs, engine.maxNameBytes(), regions);
     }
 
     /**
@@ -507,7 +535,7 @@ public final class HintStore implements AutoCloseable {
         mapped.requireOpen();
         requireWritable();
         EncodedNames.Scratch scratch = EncodedNames.scratch();
-        scratch.name.encodeChecked(record.name(), engine.maxNameBytes());
+        scratch.name.encodeChecked(record.name(), engine.maxNameBytes(), rejectLongNames);
         if (!record.isPlausible()) {
             throw new IllegalArgumentException("record " + record + " cannot come from any sequence of samples:"
                     + " it needs dispatchCount >= 1 and kernelNsTotal / dispatchCount <= kernelNsMax <= kernelNsTotal");
@@ -675,7 +703,7 @@ public final class HintStore implements AutoCloseable {
     private boolean find(String name, Snapshot out) {
         mapped.requireOpen();
         EncodedNames.Scratch scratch = EncodedNames.scratch();
-        EncodedNames.CachedName cached = EncodedNames.cached(scratch, name, engine.maxNameBytes());
+        EncodedNames.CachedName cached = EncodedNames.cached(scratch, name, engine.maxNameBytes(), rejectLongNames);
         try {
             return EncodedNames.resolve(engine, cached, out);
         } catch (InternalError fault) {

@@ -27,6 +27,7 @@ public final class HintStoreOptions {
     private static final int GROUP_SHARED = 2;
     private static final int FOLLOW_SYMLINKS = 4;
     private static final int ALLOW_FOREIGN_OWNER = 8;
+    private static final int REJECT_LONG_NAMES = 16;
     private static final HintStoreOptions DEFAULTS =
             new HintStoreOptions(DEFAULT_CAPACITY, DEFAULT_HOT_THRESHOLD_NS, DEFAULT_MAX_NAME_BYTES, 0, 0);
 
@@ -87,8 +88,11 @@ public final class HintStoreOptions {
     }
 
     /**
-     * Longest region name accepted, in UTF-8 bytes. Set explicitly: an existing file must have
-     * this limit.
+     * Longest region name the file stores as it is, in UTF-8 bytes. A longer name is stored, and
+     * looked up, in its shortened form (FORMAT.md §1.1; {@link HintStore#storedName(String)}):
+     * a prefix, {@code '~'} and a hash of the whole name. Pick a limit above the names a program
+     * has, so that they read whole in {@code dump} and {@code top}: PyTorch, cuBLAS and CUTLASS
+     * kernel names run 100–400 bytes. Set explicitly: an existing file must have this limit.
      *
      * @param maxNameBytes the limit in UTF-8 bytes, in {@code [1, MAX_NAME_BYTES_LIMIT]}
      * @return a copy of these options with this limit, marked as set
@@ -154,6 +158,19 @@ public final class HintStoreOptions {
      */
     public HintStoreOptions allowForeignOwner(boolean allowForeignOwner) {
         return withFlag(ALLOW_FOREIGN_OWNER, allowForeignOwner);
+    }
+
+    /**
+     * Refuses a region name longer than the file's {@code max_name_bytes} with
+     * {@link IllegalArgumentException}, instead of storing and looking it up in its shortened form
+     * (the default, FORMAT.md §1.1): for a caller that wants to know that its names do not fit. Not
+     * a property of the file: each process chooses. Default false.
+     *
+     * @param rejectLongNames true to refuse names over the limit
+     * @return a copy of these options with this choice
+     */
+    public HintStoreOptions rejectLongNames(boolean rejectLongNames) {
+        return withFlag(REJECT_LONG_NAMES, rejectLongNames);
     }
 
     private HintStoreOptions withFlag(int flag, boolean on) {
@@ -233,6 +250,15 @@ public final class HintStoreOptions {
     }
 
     /**
+     * Whether names over the file's limit are refused ({@link #rejectLongNames(boolean)}).
+     *
+     * @return true to refuse them; false (the default) to store them in their shortened form
+     */
+    public boolean rejectLongNames() {
+        return (flags & REJECT_LONG_NAMES) != 0;
+    }
+
+    /**
      * Whether {@link #capacity(int)} was called on this value or one it was derived from, so that
      * opening an existing file of another capacity fails ({@code OPTIONS_MISMATCH}).
      *
@@ -278,6 +304,7 @@ public final class HintStoreOptions {
     public String toString() {
         return "HintStoreOptions[capacity=" + capacity + ", hotThresholdNs=" + hotThresholdNs
                 + ", maxNameBytes=" + maxNameBytes + ", readOnly=" + readOnly() + ", groupShared=" + groupShared()
-                + ", followSymlinks=" + followSymlinks() + ", allowForeignOwner=" + allowForeignOwner() + "]";
+                + ", followSymlinks=" + followSymlinks() + ", allowForeignOwner=" + allowForeignOwner()
+                + ", rejectLongNames=" + rejectLongNames() + "]";
     }
 }

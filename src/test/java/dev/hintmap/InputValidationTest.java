@@ -11,7 +11,11 @@ import org.junit.jupiter.api.Test;
 class InputValidationTest {
 
     private static void assertRejected(Consumer<HintStore> call, String messagePart) {
-        try (HintStore store = HintStore.inMemory(HintStoreOptions.defaults().capacity(8))) {
+        assertRejected(HintStoreOptions.defaults().capacity(8), call, messagePart);
+    }
+
+    private static void assertRejected(HintStoreOptions options, Consumer<HintStore> call, String messagePart) {
+        try (HintStore store = HintStore.inMemory(options)) {
             store.record("existing", 10, 10);
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> call.accept(store));
             assertTrue(e.getMessage().contains(messagePart), () -> "message \"" + e.getMessage() + "\" lacks " + messagePart);
@@ -40,11 +44,17 @@ class InputValidationTest {
         assertRejected(s -> s.record("", 10, 10), "region name is empty");
     }
 
+    /** Names over the limit are shortened by default (LongNameTest); rejectLongNames(true) refuses them instead. */
     @Test
-    void rejectsOverlongName() {
+    void rejectsOverlongNameWhenAskedTo() {
         String name = "k".repeat(65);
-        assertRejected(s -> s.record(name, 10, 10), "is longer than 64 UTF-8 bytes");
+        assertRejected(STRICT, s -> s.record(name, 10, 10), "is longer than 64 UTF-8 bytes");
+        assertRejected(STRICT, s -> s.region(name), "is longer than 64 UTF-8 bytes");
+        assertRejected(STRICT, s -> s.add(new RegionRecord(name, 1, 1, 1, 1)), "is longer than 64 UTF-8 bytes");
     }
+
+    private static final HintStoreOptions STRICT = HintStoreOptions.defaults().capacity(8).maxNameBytes(64)
+            .rejectLongNames(true);
 
     @Test
     void rejectsNameWithUnpairedSurrogate() {
@@ -57,7 +67,7 @@ class InputValidationTest {
     void queriesRejectBadNamesToo() {
         assertRejected(s -> s.isHot(null), "region name is null");
         assertRejected(s -> s.dispatchCount(""), "region name is empty");
-        assertRejected(s -> s.recordFor("k".repeat(100)), "longer than 64");
+        assertRejected(STRICT, s -> s.recordFor("k".repeat(100)), "longer than 64");
         assertRejected(s -> s.meanKernelNs("x\uDFFF"), "unpaired surrogate");
     }
 

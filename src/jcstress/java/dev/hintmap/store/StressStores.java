@@ -56,7 +56,7 @@ final class StressStores {
     /** An encoded copy of {@code name}, as a {@code Region} handle keeps it. */
     static EncodedName name(String name) {
         EncodedName scratch = new EncodedName();
-        scratch.encodeChecked(name, MAX_NAME_BYTES);
+        scratch.encodeChecked(name, MAX_NAME_BYTES, true);
         return scratch.copy();
     }
 }

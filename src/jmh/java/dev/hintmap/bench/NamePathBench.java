@@ -57,7 +57,7 @@ public class NamePathBench {
     @Benchmark
     @Threads(1)
     public void encodeColdName(ColdNames cold) {
-        EncodedNames.scratch().name.encodeChecked(cold.names[cold.keys[i++ & ChurnBench.MASK]], HintStoreOptions.DEFAULT_MAX_NAME_BYTES);
+        EncodedNames.scratch().name.encodeChecked(cold.names[cold.keys[i++ & ChurnBench.MASK]], HintStoreOptions.DEFAULT_MAX_NAME_BYTES, false);
     }
 
     @Benchmark
@@ -69,6 +69,6 @@ public class NamePathBench {
     @Benchmark
     @Threads(1)
     public void encodeAndHash() {
-        EncodedNames.scratch().name.encodeChecked(names[keys[i++ & MASK]], HintStoreOptions.DEFAULT_MAX_NAME_BYTES);
+        EncodedNames.scratch().name.encodeChecked(names[keys[i++ & MASK]], HintStoreOptions.DEFAULT_MAX_NAME_BYTES, false);
     }
 }

@@ -58,8 +58,11 @@ final class DiffCommand implements Callable<Integer> {
         if (lines != null && lines < 0) {
             throw new ParameterException(spec.commandLine(), "--lines must be >= 0, not " + lines);
         }
-        List<RegionRecord> inA = ProfileInput.read(a, files, n -> {}).regions();
-        List<RegionRecord> inB = ProfileInput.read(b, files, n -> {}).regions();
+        ProfileInput profileA = ProfileInput.read(a, files, n -> {});
+        ProfileInput profileB = ProfileInput.read(b, files, n -> {});
+        int nameLimit = Math.min(profileA.maxNameBytes(), profileB.maxNameBytes()); // FORMAT.md §1.1
+        List<RegionRecord> inA = profileA.regionsAtNameLimit(nameLimit);
+        List<RegionRecord> inB = profileB.regionsAtNameLimit(nameLimit);
         List<ProfileDiff.Change> changes = ProfileDiff.changes(inA, inB);
         double overlap = ProfileDiff.overlap(inA, inB);
         int rows = lines != null ? lines : json ? changes.size() : DEFAULT_ROWS;

@@ -60,11 +60,11 @@ final class DumpCommand implements Callable<Integer> {
         try (HintStore store = files.openReadOnly(file)) {
             snapshot = store.snapshot();
         }
-        List<RegionRecord> regions = new ArrayList<>(filter.apply(snapshot.regions()));
+        List<RegionRecord> regions = new ArrayList<>(filter.apply(snapshot.regions(), snapshot.maxNameBytes()));
         regions.sort(comparator(sort));
         PrintWriter out = spec.commandLine().getOut();
         switch (format) {
-            case table -> table(out, snapshot, regions, filter.pattern != null);
+            case table -> table(out, snapshot, regions, filter.isActive());
             case json -> json(out, snapshot, regions);
             case csv -> csv(out, snapshot, regions);
         }
@@ -104,6 +104,7 @@ final class DumpCommand implements Callable<Integer> {
             g.writeStringField("takenAt", snapshot.takenAt().toString());
             g.writeNumberField("capacity", snapshot.capacity());
             g.writeNumberField("hotThresholdNs", snapshot.hotThresholdNs());
+            g.writeNumberField("maxNameBytes", snapshot.maxNameBytes());
             g.writeArrayFieldStart("regions");
             for (RegionRecord r : regions) {
                 g.writeStartObject();

@@ -11,6 +11,7 @@ import dev.hintmap.HintFileInfo;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
+import dev.hintmap.format.StoredName;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +20,9 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -38,7 +41,8 @@ import java.util.function.Consumer;
  * is not a usable profile (exit 3), as a damaged hint file is.
  *
  * @param capacity the capacity the profile was recorded with
- * @param maxNameBytes the longest region name its file accepts (a JSON dump: the longest name, at least
+ * @param maxNameBytes the longest region name its file stores whole (a JSON dump: its {@code maxNameBytes},
+ *     else the longest name, at least
  *     the default)
  * @param hotThresholdNs its hot threshold
  * @param regions its regions
@@ -48,6 +52,23 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
+
+    /**
+     * These regions as a file of limit {@code maxNameBytes} would hold them: each name in its stored
+     * form (FORMAT.md §1.1), two regions that come to one stored name combined as one region's
+     * records are ({@link RegionRecord#merge}). {@code diff} compares two profiles at the smaller of
+     * their limits, so that a kernel one file stores whole and the other shortened is one region.
+     */
+    List<RegionRecord> regionsAtNameLimit(int maxNameBytes) {
+        Map<String, RegionRecord> byName = new LinkedHashMap<>();
+        for (RegionRecord r : regions) {
+            String stored = StoredName.of(r.name(), maxNameBytes);
+            RegionRecord named = stored.equals(r.name()) ? r
+                    : new RegionRecord(stored, r.dispatchCount(), r.kernelNsTotal(), r.kernelNsMax(), r.bytesTotal());
+            byName.merge(stored, named, RegionRecord::merge);
+        }
+        return List.copyOf(byName.values());
+    }
 
     /** Reads {@code path}, a hint file (opened read-only by {@code files}) or a JSON dump. */
     static ProfileInput read(Path path, FileArgs files, Consumer<Integer> progress) throws IOException {
@@ -125,10 +146,8 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
             }
             String name = r.get("name").asText();
             byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
-            if (!StandardCharsets.UTF_8.newEncoder().canEncode(name) || utf8.length == 0
-                    || utf8.length > HintStoreOptions.MAX_NAME_BYTES_LIMIT) {
-                throw bad(path, field + ".name", "a region name must be well-formed text of 1 to "
-                        + HintStoreOptions.MAX_NAME_BYTES_LIMIT + " UTF-8 bytes");
+            if (!StandardCharsets.UTF_8.newEncoder().canEncode(name) || utf8.length == 0) {
+                throw bad(path, field + ".name", "a region name must be well-formed text of at least 1 UTF-8 byte");
             }
             if (!seen.add(name)) {
                 throw bad(path, field + ".name", "region " + Table.printable(name) + " appears twice");
@@ -143,9 +162,11 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
                         + " it needs dispatchCount >= 1 and kernelNsTotal / dispatchCount <= kernelNsMax <= kernelNsTotal");
             }
             regions.add(record);
-            longest = Math.max(longest, utf8.length);
+            longest = Math.max(longest, Math.min(utf8.length, HintStoreOptions.MAX_NAME_BYTES_LIMIT)); // longer: stored form
         }
-        return new ProfileInput(capacity, longest, threshold, regions);
+        // The file's own limit when the dump says it (FORMAT.md §1.1: the stored forms depend on it).
+        int maxNameBytes = (int) number(path, root, "maxNameBytes", 1, HintStoreOptions.MAX_NAME_BYTES_LIMIT, longest);
+        return new ProfileInput(capacity, maxNameBytes, threshold, regions);
     }
 
     /** Jackson's first message line without its notes on Java types and features (not the user's words). */

@@ -136,7 +136,7 @@ final class TopCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         if (!watch) {
             try (HintStore store = files.openReadOnly(file)) {
-                for (String line : TopView.render(store.snapshot(), null, limit, by.order, 0, filter::test)) {
+                for (String line : TopView.render(store.snapshot(), null, limit, by.order, 0, filter.selector(store.maxNameBytes()))) {
                     out.println(line);
                 }
             }
@@ -146,7 +146,7 @@ final class TopCommand implements Callable<Integer> {
         HintStore[] store = {openWhenPresent(spec.commandLine().getErr())};
         try {
             WatchScreen.run(out, intervalMs, iterations, by.order, () -> snapshotFollowingReplacement(store),
-                    TopView.screen(limit, filter::test));
+                    TopView.screen(limit, filter.selector(store[0].maxNameBytes())));
         } finally {
             store[0].close();
         }

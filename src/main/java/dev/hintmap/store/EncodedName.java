@@ -2,6 +2,7 @@ package dev.hintmap.store;
 
 import dev.hintmap.format.FileGeometry;
 import dev.hintmap.format.Hm64;
+import dev.hintmap.format.StoredName;
 
 /**
  * A region name as a slot stores it: UTF-8 bytes packed little-endian into words, zero past the
@@ -9,18 +10,23 @@ import dev.hintmap.format.Hm64;
  * recording by name allocates nothing; a {@code Region} handle keeps its own.
  */
 public final class EncodedName {
-    final long[] words;
+    /** The stored name's bytes, 8 per word; grows for a longer name (a cache entry starts small). */
+    long[] words;
     int byteLength;
     long hash;
     /** The String this was last encoded from; lets a thread skip re-encoding a repeated name. */
     String source;
+    /** {@link #source}'s own UTF-8 length: larger than {@link #byteLength} when it was shortened. */
+    private int sourceBytes;
+    /** The limit {@link #source} was shortened for; 0 when it is stored whole. */
+    private int shortenedFor;
 
     /** A buffer for names of any length the format allows. */
     EncodedName() {
         this(FileGeometry.MAX_NAME_BYTES_LIMIT / 8);
     }
 
-    /** A buffer of {@code words} words, for names known to fit. */
+    /** A buffer of {@code words} words to start with. */
     EncodedName(int words) {
         this.words = new long[words];
     }
@@ -39,24 +45,60 @@ public final class EncodedName {
     }
 
     /**
-     * Encodes {@code name}, rejecting what no store accepts.
+     * Encodes {@code name} as a file of limit {@code maxNameBytes} stores it: itself, or its
+     * stored form when it is longer ({@link StoredName}, FORMAT.md §1.1).
      *
-     * @throws IllegalArgumentException for null, empty, over-long or non-UTF-8-encodable names
+     * @param rejectLong whether a name longer than the limit is an error instead
+     * @throws IllegalArgumentException for null, empty or non-UTF-8-encodable names, and for a
+     *     name longer than the limit when {@code rejectLong}
      */
-    public void encodeChecked(String name, int maxNameBytes) {
+    public void encodeChecked(String name, int maxNameBytes, boolean rejectLong) {
         if (name == null) {
             throw new IllegalArgumentException("region name is null");
         }
         if (name == source) {
-            if (byteLength > maxNameBytes) {
+            if (sourceBytes <= maxNameBytes) {
+                if (shortenedFor == 0) {
+                    return; // encoded whole: right for any store whose limit it fits
+                }
+            } else if (rejectLong) {
                 throw tooLong(name, maxNameBytes);
+            } else if (shortenedFor == maxNameBytes) {
+                return; // shortened for this very limit
             }
-            return;
         }
         source = null;
+        if (encode(name, maxNameBytes)) {
+            sourceBytes = byteLength;
+            shortenedFor = 0;
+        } else {
+            // Longer than the limit: rare (a kernel name beyond max_name_bytes), so the stored form may allocate.
+            int bytes = StoredName.utf8Length(name);
+            if (rejectLong) {
+                throw tooLong(name, maxNameBytes);
+            }
+            encode(StoredName.of(name, maxNameBytes), maxNameBytes);
+            sourceBytes = bytes;
+            shortenedFor = maxNameBytes;
+        }
+        hash = Hm64.ofWords(words, byteLength);
+        source = name;
+    }
+
+    /**
+     * Packs {@code name}'s UTF-8 bytes into {@link #words}; false, with nothing valid encoded, when
+     * they exceed {@code maxNameBytes}.
+     *
+     * @throws IllegalArgumentException for an empty name or an unpaired surrogate
+     */
+    private boolean encode(String name, int maxNameBytes) {
         int length = name.length();
         if (length == 0) {
             throw new IllegalArgumentException("region name is empty");
+        }
+        int room = (Math.min(maxNameBytes, 3 * length) + 7) >>> 3; // a char is at most 3 bytes (a pair, 4 for 2)
+        if (words.length < room) {
+            words = new long[room];
         }
         int bytes = 0;
         long word = 0;
@@ -64,7 +106,7 @@ public final class EncodedName {
             char c = name.charAt(i);
             if (c < 0x80) { // generator names are ASCII: one byte, no inner loop
                 if (bytes == maxNameBytes) {
-                    throw tooLong(name, maxNameBytes);
+                    return false;
                 }
                 word |= (long) c << (8 * (bytes & 7));
                 if ((++bytes & 7) == 0) {
@@ -81,7 +123,7 @@ public final class EncodedName {
             } else if (Character.isSurrogate(c)) {
                 char low = i + 1 < length ? name.charAt(i + 1) : 0;
                 if (!Character.isHighSurrogate(c) || !Character.isLowSurrogate(low)) {
-                    throw new IllegalArgumentException("region name " + quote(name)
+                    throw new IllegalArgumentException("region name " + StoredName.quote(name)
                             + " is not encodable as UTF-8: unpaired surrogate at index " + i);
                 }
                 int cp = Character.toCodePoint(c, low);
@@ -94,7 +136,7 @@ public final class EncodedName {
                 count = 3;
             }
             if (bytes + count > maxNameBytes) {
-                throw tooLong(name, maxNameBytes);
+                return false;
             }
             for (int b = 0; b < count; b++) {
                 word |= ((encoded >>> (8 * b)) & 0xFFL) << (8 * (bytes & 7));
@@ -109,8 +151,7 @@ public final class EncodedName {
             words[bytes >>> 3] = word;
         }
         byteLength = bytes;
-        hash = Hm64.ofWords(words, bytes);
-        source = name;
+        return true;
     }
 
     /** Whether the stored bytes are well-formed UTF-8 (recovery's soundness rule, §8 step 2c). */
@@ -123,12 +164,8 @@ public final class EncodedName {
     }
 
     private static IllegalArgumentException tooLong(String name, int maxNameBytes) {
-        return new IllegalArgumentException("region name " + quote(name) + " is longer than "
-                + maxNameBytes + " UTF-8 bytes");
-    }
-
-    static String quote(String name) {
-        String shown = name.length() > 80 ? name.substring(0, 80) + "..." : name;
-        return "\"" + shown + "\"";
+        return new IllegalArgumentException("region name " + StoredName.quote(name) + " is longer than "
+                + maxNameBytes + " UTF-8 bytes (names are shortened to their stored form unless the store was opened"
+                + " with rejectLongNames(true))");
     }
 }

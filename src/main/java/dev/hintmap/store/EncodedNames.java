@@ -15,9 +15,8 @@ package dev.hintmap.store;
 public final class EncodedNames {
     /** Direct-mapped entries per thread: enough for the working set of a GPU runtime's generators. */
     private static final int CACHE_ENTRIES = 256;
-    /** Names of at most this many chars always fit an entry (3 UTF-8 bytes per char at most). */
-    private static final int CACHED_NAME_CHARS = 42;
-    private static final int CACHED_NAME_WORDS = (3 * CACHED_NAME_CHARS + 7) / 8;
+    /** An entry's buffer to start with (128 bytes); it grows once for a longer name (kernel names run 100–400). */
+    private static final int CACHED_NAME_WORDS = 16;
 
     private EncodedNames() {}
 
@@ -45,8 +44,6 @@ public final class EncodedNames {
         public final EncodedName name = new EncodedName();
         public final Snapshot snapshot = new Snapshot();
         final CachedName[] cache = new CachedName[CACHE_ENTRIES];
-        /** For names too long for an entry: encoded every time, never remembered. */
-        final CachedName uncached = new CachedName(name);
 
         Scratch() {
             for (int i = 0; i < CACHE_ENTRIES; i++) {
@@ -62,26 +59,21 @@ public final class EncodedNames {
     }
 
     /**
-     * The cache entry for {@code name}, encoded and validated against {@code maxNameBytes}.
+     * The cache entry for {@code name}, encoded as a store of limit {@code maxNameBytes} stores it
+     * ({@link EncodedName#encodeChecked}).
      *
      * @throws IllegalArgumentException for a bad name
      */
-    public static CachedName cached(Scratch scratch, String name, int maxNameBytes) {
+    public static CachedName cached(Scratch scratch, String name, int maxNameBytes, boolean rejectLong) {
         if (name == null) {
             throw new IllegalArgumentException("region name is null");
-        }
-        if (name.length() > CACHED_NAME_CHARS) {
-            CachedName entry = scratch.uncached;
-            entry.engine = null;
-            entry.name.encodeChecked(name, maxNameBytes);
-            return entry;
         }
         int h = name.hashCode();
         CachedName entry = scratch.cache[(h ^ (h >>> 16)) & (CACHE_ENTRIES - 1)];
         if (entry.name.source != name) {
             entry.engine = null;
         }
-        entry.name.encodeChecked(name, maxNameBytes);
+        entry.name.encodeChecked(name, maxNameBytes, rejectLong);
         return entry;
     }
 
@@ -89,9 +81,9 @@ public final class EncodedNames {
     public record Resolution(int slot, long gen) {}
 
     /** Validates and encodes {@code name} into a new exact-size instance. */
-    public static EncodedName encodeCopy(String name, int maxNameBytes) {
+    public static EncodedName encodeCopy(String name, int maxNameBytes, boolean rejectLong) {
         EncodedName scratchName = scratch().name;
-        scratchName.encodeChecked(name, maxNameBytes);
+        scratchName.encodeChecked(name, maxNameBytes, rejectLong);
         return scratchName.copy();
     }
 

@@ -3,6 +3,7 @@ package dev.hintmap.store;
 import dev.hintmap.VerifyReport;
 import dev.hintmap.VerifyReport.Finding;
 import dev.hintmap.VerifyReport.Severity;
+import dev.hintmap.format.StoredName;
 import dev.hintmap.format.FileGeometry;
 import dev.hintmap.format.Hm64;
 import dev.hintmap.format.Layouts;
@@ -399,7 +400,7 @@ public final class FileVerifier {
     }
 
     private static String quote(String name) {
-        return EncodedName.quote(name);
+        return StoredName.quote(name);
     }
 
     private void error(String area, long slot, long entry, String field, String message) {

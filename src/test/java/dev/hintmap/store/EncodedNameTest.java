@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hintmap.format.Hm64;
+import dev.hintmap.format.StoredName;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -32,10 +33,10 @@ class EncodedNameTest {
         boolean wellFormed = new String(expected, StandardCharsets.UTF_8).equals(name);
         EncodedName encoded = new EncodedName();
         if (!wellFormed) { // lone surrogates: the JDK substitutes '?', we refuse
-            assertThrows(IllegalArgumentException.class, () -> encoded.encodeChecked(name, 1024));
+            assertThrows(IllegalArgumentException.class, () -> encoded.encodeChecked(name, 1024, false));
             return;
         }
-        encoded.encodeChecked(name, 1024);
+        encoded.encodeChecked(name, 1024, false);
         assertArrayEquals(expected, bytesOf(encoded));
         assertEquals(Hm64.ofBytes(expected, expected.length), encoded.hash);
     }
@@ -43,17 +44,17 @@ class EncodedNameTest {
     @Test
     void encodesSupplementaryCharactersAsFourBytes() {
         EncodedName encoded = new EncodedName();
-        encoded.encodeChecked("a\uD83D\uDE80b", 64);
+        encoded.encodeChecked("a\uD83D\uDE80b", 64, false);
         assertArrayEquals("a\uD83D\uDE80b".getBytes(StandardCharsets.UTF_8), bytesOf(encoded));
         assertEquals(6, encoded.byteLength);
     }
 
     @Test
-    void rejectsNamesWhoseUtf8FormIsLongerThanTheLimitEvenWhenCharsFit() {
+    void rejectsNamesWhoseUtf8FormIsLongerThanTheLimitEvenWhenCharsFitWhenAskedTo() {
         EncodedName encoded = new EncodedName();
         String threeBytesEach = "\u20AC".repeat(22); // 22 chars, 66 bytes
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> encoded.encodeChecked(threeBytesEach, 64));
+                () -> encoded.encodeChecked(threeBytesEach, 64, true));
         assertTrue(e.getMessage().contains("longer than 64 UTF-8 bytes"), e.getMessage());
     }
 
@@ -61,15 +62,39 @@ class EncodedNameTest {
     void reusedNameIsStillCheckedAgainstASmallerLimit() {
         EncodedName encoded = new EncodedName();
         String name = "x".repeat(100);
-        encoded.encodeChecked(name, 1024);
-        assertThrows(IllegalArgumentException.class, () -> encoded.encodeChecked(name, 64));
+        encoded.encodeChecked(name, 1024, true);
+        assertThrows(IllegalArgumentException.class, () -> encoded.encodeChecked(name, 64, true));
+    }
+
+    @Test
+    void aNameLongerThanTheLimitIsEncodedAsItsStoredFormEvenWhenCharsFit() {
+        EncodedName encoded = new EncodedName();
+        String threeBytesEach = "\u20AC".repeat(22); // 22 chars, 66 bytes
+        encoded.encodeChecked(threeBytesEach, 64, false);
+        byte[] stored = StoredName.of(threeBytesEach, 64).getBytes(StandardCharsets.UTF_8);
+        assertArrayEquals(stored, bytesOf(encoded));
+        assertEquals(62, encoded.byteLength); // 15 euro signs (45 bytes) fit the 47 bytes before the 17-byte tag
+        assertEquals(Hm64.ofBytes(stored, stored.length), encoded.hash);
+    }
+
+    /** The encoding a thread reuses for one String follows the limit of the store it is used with. */
+    @Test
+    void aReusedLongNameIsShortenedForEachLimitAndWholeWhereItFits() {
+        EncodedName encoded = new EncodedName(2); // a small cache entry: grows
+        String name = "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_128x128_32x3_nn_align8>(Params)";
+        for (int limit : new int[] {64, 1024, 64, 20, 8, 1024}) {
+            encoded.encodeChecked(name, limit, false);
+            byte[] expected = StoredName.of(name, limit).getBytes(StandardCharsets.UTF_8);
+            assertArrayEquals(expected, bytesOf(encoded), "limit " + limit);
+            assertEquals(Hm64.ofBytes(expected, expected.length), encoded.hash, "limit " + limit);
+        }
     }
 
     @Test
     void wordsPastTheEndAreZeroAfterEncodingAShorterName() {
         EncodedName encoded = new EncodedName();
-        encoded.encodeChecked("abcdefghijk", 64);
-        encoded.encodeChecked("xyz", 64);
+        encoded.encodeChecked("abcdefghijk", 64, false);
+        encoded.encodeChecked("xyz", 64, false);
         assertEquals(0x7A7978L, encoded.words[0]);
         assertEquals(Hm64.ofBytes("xyz".getBytes(StandardCharsets.UTF_8), 3), encoded.hash);
     }

@@ -1,0 +1,109 @@
+package dev.hintmap.format;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The form in which a file stores a region name, FORMAT.md §1.1: a name of at most
+ * {@code max_name_bytes} UTF-8 bytes as it is; a longer one as a prefix of it cut on a character
+ * boundary, {@code '~'} and the 16 lowercase hex digits of {@code hm64} over the whole name (only
+ * the first {@code max_name_bytes} hex digits when the limit is below 17). Every API that takes a
+ * name applies it, in Java and C, so a long kernel name recorded anywhere is found by the same
+ * long name everywhere; the stored form of a stored form is itself.
+ *
+ * <p>Two long names share a region only when their hashes are equal and their kept prefixes
+ * agree (or when someone records, as a short name, a string that is another name's stored form).
+ */
+public final class StoredName {
+    /** The separator between the kept prefix and the hash. */
+    public static final char SEPARATOR = '~';
+    /** {@code '~'} and 16 hex digits. */
+    public static final int TAG_BYTES = 17;
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+    private StoredName() {}
+
+    /**
+     * The stored form of {@code name} in a file whose limit is {@code maxNameBytes}.
+     *
+     * @param name a non-empty name that UTF-8 can encode (no unpaired surrogate)
+     * @param maxNameBytes the file's {@code max_name_bytes}, {@code >= 1}
+     * @return {@code name} itself when it fits, else its shortened form of at most
+     *     {@code maxNameBytes} bytes
+     * @throws IllegalArgumentException for a null, empty or unencodable name, or a limit below 1
+     */
+    public static String of(String name, int maxNameBytes) {
+        if (maxNameBytes < 1) {
+            throw new IllegalArgumentException("max_name_bytes " + maxNameBytes + " is below 1");
+        }
+        int bytes = utf8Length(name);
+        return bytes <= maxNameBytes ? name : shorten(name, bytes, maxNameBytes);
+    }
+
+    /**
+     * The UTF-8 length of {@code name}, checking that it is a valid region name.
+     *
+     * @throws IllegalArgumentException for a null or empty name, or an unpaired surrogate
+     */
+    public static int utf8Length(String name) {
+        if (name == null) {
+            throw new IllegalArgumentException("region name is null");
+        }
+        int length = name.length();
+        if (length == 0) {
+            throw new IllegalArgumentException("region name is empty");
+        }
+        int bytes = 0;
+        for (int i = 0; i < length; i++) {
+            char c = name.charAt(i);
+            if (c < 0x80) {
+                bytes++;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (!Character.isSurrogate(c)) {
+                bytes += 3;
+            } else if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(name.charAt(i + 1))) {
+                bytes += 4;
+                i++;
+            } else {
+                throw new IllegalArgumentException("region name " + quote(name)
+                        + " is not encodable as UTF-8: unpaired surrogate at index " + i);
+            }
+        }
+        return bytes;
+    }
+
+    /** The shortened form of a name of {@code bytes} UTF-8 bytes, {@code bytes > maxNameBytes}. */
+    static String shorten(String name, int bytes, int maxNameBytes) {
+        byte[] utf8 = name.getBytes(StandardCharsets.UTF_8); // valid: utf8Length checked the surrogates
+        char[] hex = hex16(Hm64.ofBytes(utf8, bytes));
+        if (maxNameBytes < TAG_BYTES) {
+            return new String(hex, 0, maxNameBytes);
+        }
+        int keep = prefixBytes(utf8, maxNameBytes - TAG_BYTES);
+        return new String(utf8, 0, keep, StandardCharsets.UTF_8) + SEPARATOR + new String(hex);
+    }
+
+    /** The longest prefix of {@code utf8} of at most {@code limit} bytes that ends on a character boundary. */
+    static int prefixBytes(byte[] utf8, int limit) {
+        int cut = Math.min(limit, utf8.length);
+        while (cut > 0 && cut < utf8.length && (utf8[cut] & 0xC0) == 0x80) {
+            cut--; // utf8[cut] continues a character: the cut would split it
+        }
+        return cut;
+    }
+
+    private static char[] hex16(long hash) {
+        char[] hex = new char[16];
+        for (int i = 15; i >= 0; i--) {
+            hex[i] = HEX[(int) (hash & 0xF)];
+            hash >>>= 4;
+        }
+        return hex;
+    }
+
+    /** A name for a message: its first 80 chars. */
+    public static String quote(String name) {
+        String shown = name.length() > 80 ? name.substring(0, 80) + "..." : name;
+        return "\"" + shown + "\"";
+    }
+}
