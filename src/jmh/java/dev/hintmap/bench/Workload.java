@@ -11,6 +11,19 @@ final class Workload {
         return String.format("gemm_bf16_128x64_%06d", i);
     }
 
+    /**
+     * A kernel name of exactly {@code bytes} bytes (at least 40), as templated C++ kernels have them:
+     * a CUTLASS-like head, the region number, then template arguments with spaces and punctuation.
+     */
+    static String longName(int i, int bytes) {
+        StringBuilder b = new StringBuilder(String.format("void cutlass::Kernel2<gemm_%06d, cute::tuple<int, int>, ", i));
+        String more = "cutlass::epilogue::collective::DefaultEpilogue<float, 8>, ";
+        for (int n = 0; b.length() < bytes - 1; n++) {
+            b.append(more.charAt(n % more.length()));
+        }
+        return b.append('>').toString();
+    }
+
     static String[] names(int count) {
         String[] names = new String[count];
         for (int i = 0; i < count; i++) {
