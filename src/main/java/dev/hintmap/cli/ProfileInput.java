@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.hintmap.HintFileException;
 import dev.hintmap.HintFileInfo;
+import dev.hintmap.HintFiles;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
@@ -15,7 +16,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -52,7 +52,7 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
     /** Reads {@code path}, a hint file (opened read-only by {@code files}) or a JSON dump. */
     static ProfileInput read(Path path, FileArgs files, Consumer<Integer> progress) throws IOException {
         if (isJsonDump(path, files)) {
-            return readJson(path);
+            return readJson(path, files);
         }
         List<RegionRecord> regions = new ArrayList<>();
         try (HintStore store = files.openReadOnly(path)) {
@@ -67,7 +67,7 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
 
     /**
      * Whether {@code path} holds a JSON dump. A path that cannot be read here (missing, a symbolic link
-     * not accepted) is left to the hint-file opener, which names the problem.
+     * not accepted, a FIFO, another user's file) is left to the hint-file opener, which names the problem.
      */
     static boolean isJsonDump(Path path, FileArgs files) {
         if (!files.followSymlinks && Files.isSymbolicLink(path)) {
@@ -76,10 +76,8 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
         if (path.getFileName() != null && path.getFileName().toString().endsWith(".json")) {
             return true;
         }
-        if (!Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS) && !files.followSymlinks) {
-            return false;
-        }
-        try (InputStream in = Files.newInputStream(path)) {
+        // Opened as every input is (HintFiles.openInput): never a FIFO, which would block this probe.
+        try (InputStream in = HintFiles.openInput(path, files.options())) {
             byte[] head = in.readNBytes(256);
             for (byte b : head) {
                 if (b == '{') {
@@ -95,9 +93,14 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
         }
     }
 
-    static ProfileInput readJson(Path path) throws IOException {
+    /**
+     * Reads a JSON dump, opened under the rules of every input ({@link HintFiles#openInput}: no
+     * symbolic link, no other user's file unless {@code files} relax that, and only a regular
+     * file, refused without blocking when it is a FIFO).
+     */
+    static ProfileInput readJson(Path path, FileArgs files) throws IOException {
         JsonNode root;
-        try (InputStream in = Files.newInputStream(path)) {
+        try (InputStream in = HintFiles.openInput(path, files.options())) {
             root = JSON.readTree(in);
         } catch (JacksonException e) {
             JsonLocation at = e.getLocation();
