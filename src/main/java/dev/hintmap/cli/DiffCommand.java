@@ -58,8 +58,9 @@ final class DiffCommand implements Callable<Integer> {
         if (lines != null && lines < 0) {
             throw new ParameterException(spec.commandLine(), "--lines must be >= 0, not " + lines);
         }
-        List<RegionRecord> inA = ProfileInput.read(a, files, n -> {}).regions();
-        List<RegionRecord> inB = ProfileInput.read(b, files, n -> {}).regions();
+        PrintWriter err = spec.commandLine().getErr();
+        List<RegionRecord> inA = ProfileInput.read(a, files, "diff", err, n -> {}).regions();
+        List<RegionRecord> inB = ProfileInput.read(b, files, "diff", err, n -> {}).regions();
         List<ProfileDiff.Change> changes = ProfileDiff.changes(inA, inB);
         double overlap = ProfileDiff.overlap(inA, inB);
         int rows = lines != null ? lines : json ? changes.size() : DEFAULT_ROWS;

@@ -89,7 +89,8 @@ final class ExportCommand implements Callable<Integer> {
         MetricSnapshots metrics;
         try (HintStore store = files.openReadOnly(file)) {
             HintSnapshot snapshot = store.snapshot();
-            List<RegionRecord> regions = filter.apply(snapshot.regions());
+            List<RegionRecord> regions = filter.apply(RegionsOnce.of(snapshot.regions(), file, "export",
+                    spec.commandLine().getErr()));
             if (top != null && top < regions.size()) {
                 regions = regions.stream().sorted(RegionOrder.TOTAL_NS.comparator()).limit(top).toList();
             }

@@ -14,6 +14,7 @@ import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,8 +50,12 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
 
-    /** Reads {@code path}, a hint file (opened read-only by {@code files}) or a JSON dump. */
-    static ProfileInput read(Path path, FileArgs files, Consumer<Integer> progress) throws IOException {
+    /**
+     * Reads {@code path}, a hint file (opened read-only by {@code files}, each region once:
+     * {@link RegionsOnce}, warning on {@code err}) or a JSON dump.
+     */
+    static ProfileInput read(Path path, FileArgs files, String command, PrintWriter err, Consumer<Integer> progress)
+            throws IOException {
         if (isJsonDump(path, files)) {
             return readJson(path, files);
         }
@@ -61,7 +66,8 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
                 regions.add(r);
                 progress.accept(regions.size());
             });
-            return new ProfileInput(info.capacity(), info.maxNameBytes(), info.hotThresholdNs(), regions);
+            return new ProfileInput(info.capacity(), info.maxNameBytes(), info.hotThresholdNs(),
+                    RegionsOnce.of(regions, path, command, err));
         }
     }
 
@@ -134,7 +140,7 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
                         + HintStoreOptions.MAX_NAME_BYTES_LIMIT + " UTF-8 bytes");
             }
             if (!seen.add(name)) {
-                throw bad(path, field + ".name", "region " + Table.printable(name) + " appears twice");
+                throw bad(path, field + ".name", "region " + name + " appears twice");
             }
             long count = number(path, r, "dispatchCount", field);
             long total = number(path, r, "kernelNsTotal", field);
@@ -142,7 +148,7 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
             long bytes = number(path, r, "bytesTotal", field);
             RegionRecord record = new RegionRecord(name, count, total, max, bytes);
             if (!record.isPlausible()) { // what HintStore.add would refuse, said with the JSON field
-                throw bad(path, field, "region " + Table.printable(name) + " cannot come from any sequence of samples:"
+                throw bad(path, field, "region " + name + " cannot come from any sequence of samples:"
                         + " it needs dispatchCount >= 1 and kernelNsTotal / dispatchCount <= kernelNsMax <= kernelNsTotal");
             }
             regions.add(record);
