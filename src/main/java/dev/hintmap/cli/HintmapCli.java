@@ -32,7 +32,7 @@ import picocli.CommandLine.Command;
         footer = {
             "  0  success",
             "  1  problems found in a hint file (verify: in the file; decay: regions left unaged) or a refusal"
-                    + " (merge, copy: the output has live writers, use --replace-live; create: FILE exists)",
+                    + " (merge, copy: the output has live writers, use --replace-live; upgrade: FILE has; create: FILE exists)",
             "  2  bad usage: unknown option, bad value, an option that would change nothing",
             "  3  not a usable hint file, for every command (missing, not a hint file, damaged, other version,"
                     + " refused by the safety rules...)",
