@@ -27,6 +27,9 @@ import java.util.regex.Pattern;
  * caller's options) before mapping it and claiming a writer entry. Every failure leaves as a
  * {@link HintFileException} naming the file and the problem, with nothing left open.
  *
+ * <p>Also the one place of the open rules for the other files a tool reads ({@link #openForReading}:
+ * a version-1 file, a JSON profile) and of exclusive creation ({@link #createNew}).
+ *
  * <p>Separate from {@link MappedStore}, which owns the mapping from then on: this class holds
  * no state, and nothing here runs once a store exists.
  */
