@@ -88,6 +88,15 @@ typedef struct shared {
     _Atomic int failed;
 } shared;
 
+/* The anonymous shared mapping: the flags, then one result per thread, then the tallies. A struct with a
+ * flexible array member, so the results start at thread_result's alignment (sizeof(shared) is 12: placed by
+ * hand right after it, every uint64_t of them was misaligned, which UBSan reports). */
+typedef struct shared_area {
+    shared sh;
+    thread_result results[];
+} shared_area;
+_Static_assert(sizeof(thread_result) % _Alignof(uint64_t) == 0, "the tallies after the results are aligned");
+
 typedef struct worker {
     const config *cfg;
     hm_store *store;
@@ -456,13 +465,14 @@ int main(int argc, char **argv) {
     cdf[c.regions - 1] = 1.0;
 
     int nthreads = c.threads * c.processes;
-    size_t shared_bytes = sizeof(shared) + (size_t)nthreads * sizeof(thread_result) +
+    size_t shared_bytes = sizeof(shared_area) + (size_t)nthreads * sizeof(thread_result) +
                           (size_t)nthreads * 3 * c.regions * sizeof(uint64_t);
     void *mem = mmap(NULL, shared_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED) { perror("hm-bench: mmap"); return 1; }
-    shared *sh = mem;
-    thread_result *results = (thread_result *)(void *)((char *)mem + sizeof(shared));
-    uint64_t *tallies = (uint64_t *)(void *)(results + nthreads);
+    shared_area *area = mem;
+    shared *sh = &area->sh;
+    thread_result *results = area->results;
+    uint64_t *tallies = (uint64_t *)(void *)(results + nthreads); /* sizeof(thread_result) is a multiple of 8 */
 
     /* open once in the parent: creates the file and takes the baseline for verification */
     hm_options o;

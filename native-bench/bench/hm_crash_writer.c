@@ -54,19 +54,22 @@ int main(int argc, char **argv) {
     char err[512];
     if (hm_open_ex(argv[1], &o, &s, err, sizeof err) < 0) {
         fprintf(stderr, "hm-crash-writer: %s\n", err);
+        munmap(progress, regions * sizeof(uint64_t));
         return 1;
     }
+    /* Everything below is released on every exit, so that a run under LeakSanitizer reports the library. */
+    int status = 1;
     char (*names)[16] = calloc(regions, sizeof *names);
     hm_region **h = calloc(regions, sizeof *h);
     if (!names || !h) {
         fprintf(stderr, "hm-crash-writer: out of memory\n");
-        return 1;
+        goto out;
     }
     for (uint32_t r = 0; r < regions; r++) {
         snprintf(names[r], sizeof names[r], "region-%05u", r);
         if (handles && hm_region_resolve(s, names[r], strlen(names[r]), &h[r]) < 0) {
             fprintf(stderr, "hm-crash-writer: resolve: %s\n", hm_last_error(s));
-            return 1;
+            goto out;
         }
     }
     printf("ready\n");
@@ -76,13 +79,20 @@ int main(int argc, char **argv) {
         int rc = handles ? hm_region_add(h[r], 1000 + r, r) : hm_record(s, names[r], strlen(names[r]), 1000 + r, r);
         if (rc != HM_OK) {
             fprintf(stderr, "hm-crash-writer: record %s: %s\n", names[r], hm_strerror(rc));
-            return 1;
+            goto out;
         }
         /* release: the record above is complete in the file before the progress says so */
         atomic_store_explicit(&progress[r], atomic_load_explicit(&progress[r], memory_order_relaxed) + 1,
                               memory_order_release);
     }
-    for (uint32_t r = 0; r < regions; r++) hm_region_free(h[r]);
+    status = 0;
+out:
+    if (h) {
+        for (uint32_t r = 0; r < regions; r++) hm_region_free(h[r]); /* NULL for a handle never resolved */
+    }
+    free(h);
+    free(names);
     hm_close(s);
-    return 0;
+    munmap(progress, regions * sizeof(uint64_t));
+    return status;
 }

@@ -68,6 +68,9 @@ ifneq ($(CUPTI_INC),)
 	HINTMAP_CUPTI_LIB=/nonexistent/libcupti.so ./$(BUILD)/test_load $(CUPTI_SO) "CUPTI not found"
 	HINTMAP_NAME=pretty ./$(BUILD)/test_load $(CUPTI_SO) "HINTMAP_NAME=pretty"
 	HINTMAP_CAPACITY=12x ./$(BUILD)/test_load $(CUPTI_SO) "HINTMAP_CAPACITY=12x"
+	HINTMAP_CAPACITY=" 5" ./$(BUILD)/test_load $(CUPTI_SO) "HINTMAP_CAPACITY= 5"
+	HINTMAP_CAPACITY=+5 ./$(BUILD)/test_load $(CUPTI_SO) "HINTMAP_CAPACITY=+5"
+	HINTMAP_FLUSH_MS=0x10 ./$(BUILD)/test_load $(CUPTI_SO) "HINTMAP_FLUSH_MS=0x10"
 	@if [ -e /dev/nvidiactl ]; then echo "(a driver is present: the no-driver case above was a real start)"; \
 	 elif [ -e $(CUPTI_TMP)/a.hints ] || [ -e $(CUPTI_TMP)/b.hints ]; then \
 	    echo "cupti-test: a hint file was created although CUPTI refused"; exit 1; fi

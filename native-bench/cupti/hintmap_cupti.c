@@ -169,10 +169,14 @@ static int env_u64(const char *var, uint64_t lo, uint64_t hi, uint64_t dflt, uin
         *out = dflt;
         return 0;
     }
+    /* Decimal digits only: strtoull alone also takes leading white space, a sign ("-5" wraps to a huge
+     * value) and, with base 0, hex; a setting is either exactly a number or refused. */
+    int digits = 1;
+    for (const char *c = v; *c != '\0'; c++) digits &= *c >= '0' && *c <= '9';
     char *end;
     errno = 0;
-    unsigned long long x = strtoull(v, &end, 10);
-    if (errno != 0 || *end != '\0' || v[0] == '-' || x < lo || x > hi) {
+    unsigned long long x = digits ? strtoull(v, &end, 10) : 0;
+    if (!digits || errno != 0 || *end != '\0' || x < lo || x > hi) {
         say("%s=%s: expected an integer in %" PRIu64 "..%" PRIu64 "; not recording", var, v, lo, hi);
         return -1;
     }

@@ -106,6 +106,11 @@ public final class HintStore implements AutoCloseable {
         return new HintStore(HintFileOpener.open(file, options, settings), options.rejectLongNames());
     }
 
+    /** {@link HintFiles#createNew(Path, HintStoreOptions, Path)}. */
+    static HintStore createNew(Path file, HintStoreOptions options, Path like) throws IOException {
+        return new HintStore(HintFileOpener.createNew(file, options, StoreSettings.DEFAULT, like), options.rejectLongNames());
+    }
+
     /**
      * An anonymous store, private to this process, with the same semantics as a file: for tests,
      * and for a process that wants the hints only while it runs. Its memory is allocated at once

@@ -12,8 +12,8 @@ import java.util.List;
  * @param createdEpochMs when the version-1 file was created
  * @param regions every sound region (§8 step 2c), in slot order, each name once
  * @param unsoundSlots used slots that held no sound region (damaged, or left by a crash), not carried over
- * @param liveWriterPids processes still attached to the file as writers (converting now would lose what
- *     they record next)
+ * @param liveWriterPids processes still attached to the file as writers: running, and mapping this very
+ *     file (FORMAT.md §6.3; converting now would lose what they record next)
  * @param evictions the file's {@code evictions} counter (a version-2 file starts its own at 0)
  * @param recoveries the file's {@code recoveries} counter
  * @param droppedInserts the file's {@code dropped_inserts} counter

@@ -20,6 +20,8 @@ import java.nio.file.StandardOpenOption;
  *       prints {@code recorded} (a sample dropped on a held lock shows in the counts, not here);</li>
  *   <li>{@code map PATH}: opens PATH read-only (so this process maps the file), prints {@code mapped} and
  *       waits for its standard input to close: a live process that uses the file (FORMAT.md §6.3);</li>
+ *   <li>{@code mapraw PATH}: the same for any file (a version-1 hint file, which the library does not open):
+ *       maps it read-only with a plain {@code FileChannel};</li>
  * </ul>
  */
 public final class FileChild {
@@ -53,6 +55,15 @@ public final class FileChild {
             case "map" -> {
                 try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
                     System.out.println("mapped " + store.size());
+                    System.out.flush();
+                    System.in.read();
+                }
+            }
+            case "mapraw" -> {
+                try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
+                        java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+                    channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
+                    System.out.println("mapped " + channel.size());
                     System.out.flush();
                     System.in.read();
                 }

@@ -22,7 +22,16 @@ public final class LiveUser implements AutoCloseable {
 
     /** Starts a process that maps {@code file} and returns once it does. */
     public static LiveUser mapping(Path file) throws IOException {
-        Process p = ChildJvm.builder(FileChild.class, "map", file.toString()).start();
+        return start("map", file);
+    }
+
+    /** Starts a process that maps {@code file}, any file (a version-1 hint file too), and returns once it does. */
+    public static LiveUser mappingAnyFile(Path file) throws IOException {
+        return start("mapraw", file);
+    }
+
+    private static LiveUser start(String how, Path file) throws IOException {
+        Process p = ChildJvm.builder(FileChild.class, how, file.toString()).start();
         String line = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)).readLine();
         if (line == null || !line.startsWith("mapped")) {
             p.destroyForcibly();

@@ -61,7 +61,7 @@ final class CopyCommand implements Callable<Integer> {
         try (HintStore store = files.openReadOnly(source)) {
             info = store.info();
             HintSnapshot snapshot = store.snapshot();
-            regions = snapshot.regions();
+            regions = RegionsOnce.of(snapshot.regions(), source, "copy", spec.commandLine().getErr());
         }
         progress.step("copy: read " + source + ": " + Units.count(regions.size()) + " regions");
         long dropped = target.publish(regions, files.options().capacity(info.capacity())

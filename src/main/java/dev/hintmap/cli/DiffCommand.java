@@ -58,8 +58,9 @@ final class DiffCommand implements Callable<Integer> {
         if (lines != null && lines < 0) {
             throw new ParameterException(spec.commandLine(), "--lines must be >= 0, not " + lines);
         }
-        ProfileInput profileA = ProfileInput.read(a, files, n -> {});
-        ProfileInput profileB = ProfileInput.read(b, files, n -> {});
+        PrintWriter err = spec.commandLine().getErr();
+        ProfileInput profileA = ProfileInput.read(a, files, "diff", err, n -> {});
+        ProfileInput profileB = ProfileInput.read(b, files, "diff", err, n -> {});
         int nameLimit = Math.min(profileA.maxNameBytes(), profileB.maxNameBytes()); // FORMAT.md §1.1
         List<RegionRecord> inA = profileA.regionsAtNameLimit(nameLimit);
         List<RegionRecord> inB = profileB.regionsAtNameLimit(nameLimit);

@@ -23,7 +23,10 @@ import picocli.CommandLine.Spec;
 
 /** {@code hintmap dump FILE}: every region of a hint file, as a table, JSON or CSV. */
 @Command(name = "dump", mixinStandardHelpOptions = true,
-        description = {"Print every region as a table, JSON or CSV.", "Read-only; regions sorted by --sort."})
+        description = {"Print every region as a table, JSON or CSV.", "Read-only; regions sorted by --sort. Each region"
+                + " once: a name found in two slots (a damaged index, which verify reports, or a region evicted and"
+                + " inserted again during the read) is reported once with its records combined as merge combines them,"
+                + " and a warning, so that the JSON is always an input merge accepts."})
 final class DumpCommand implements Callable<Integer> {
     enum Format { table, json, csv }
 
@@ -60,11 +63,12 @@ final class DumpCommand implements Callable<Integer> {
         try (HintStore store = files.openReadOnly(file)) {
             snapshot = store.snapshot();
         }
-        List<RegionRecord> regions = new ArrayList<>(filter.apply(snapshot.regions(), snapshot.maxNameBytes()));
+        List<RegionRecord> all = RegionsOnce.of(snapshot.regions(), file, "dump", spec.commandLine().getErr());
+        List<RegionRecord> regions = new ArrayList<>(filter.apply(all, snapshot.maxNameBytes()));
         regions.sort(comparator(sort));
         PrintWriter out = spec.commandLine().getOut();
         switch (format) {
-            case table -> table(out, snapshot, regions, filter.isActive());
+            case table -> table(out, snapshot, regions, all.size(), filter.isActive());
             case json -> json(out, snapshot, regions);
             case csv -> csv(out, snapshot, regions);
         }
@@ -82,7 +86,7 @@ final class DumpCommand implements Callable<Integer> {
         };
     }
 
-    private static void table(PrintWriter out, HintSnapshot snapshot, List<RegionRecord> regions, boolean filtered) {
+    private static void table(PrintWriter out, HintSnapshot snapshot, List<RegionRecord> regions, int all, boolean filtered) {
         Table table = new Table("REGION", "HOT", ">DISPATCHES", ">KERNEL NS TOTAL", ">MEAN NS", ">MAX NS", ">BYTES TOTAL",
                 ">MEAN BYTES");
         for (RegionRecord r : regions) {
@@ -91,7 +95,7 @@ final class DumpCommand implements Callable<Integer> {
                     Units.count(r.bytesTotal()), Units.count(r.meanBytes()));
         }
         table.lines(0).forEach(out::println);
-        out.println(Units.count(regions.size()) + (filtered ? " of " + Units.count(snapshot.size()) + " regions match"
+        out.println(Units.count(regions.size()) + (filtered ? " of " + Units.count(all) + " regions match"
                 : " regions"));
     }
 

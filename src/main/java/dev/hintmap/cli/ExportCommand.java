@@ -19,9 +19,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -43,8 +41,9 @@ import picocli.CommandLine.Spec;
         description = {
             "Export regions and counters for Prometheus.",
             "Writes the Prometheus text exposition format (0.0.4), e.g. for the node"
-                    + " exporter's textfile collector (-o DIR/hintmap.prom: written to a temporary file and renamed"
-                    + " into place, as the collector requires). Metrics per region carry the labels file and region.",
+                    + " exporter's textfile collector (-o DIR/hintmap.prom: written to a new temporary file and renamed"
+                    + " into place, as the collector requires; created 0600, 0660 with --group-shared: give the"
+                    + " collector's user the file's group). Metrics per region carry the labels file and region.",
             "Per-region dispatches, kernel seconds and bytes are gauges, not counters: decay (and eviction) lower"
                     + " them, which Prometheus would read as a counter reset; use delta() or deriv() on them. The"
                     + " per-file event counters (evictions, ...) only grow during the file's life and carry a"
@@ -90,7 +89,8 @@ final class ExportCommand implements Callable<Integer> {
         MetricSnapshots metrics;
         try (HintStore store = files.openReadOnly(file)) {
             HintSnapshot snapshot = store.snapshot();
-            List<RegionRecord> regions = filter.apply(snapshot.regions(), snapshot.maxNameBytes());
+            List<RegionRecord> regions = filter.apply(RegionsOnce.of(snapshot.regions(), file, "export",
+                    spec.commandLine().getErr()), snapshot.maxNameBytes());
             if (top != null && top < regions.size()) {
                 regions = regions.stream().sorted(RegionOrder.TOTAL_NS.comparator()).limit(top).toList();
             }
@@ -103,16 +103,7 @@ final class ExportCommand implements Callable<Integer> {
             out.print(text.toString(StandardCharsets.UTF_8));
             out.flush();
         } else {
-            Path tmp = output.resolveSibling("." + output.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
-            try {
-                Files.write(tmp, text.toByteArray());
-                Files.move(tmp, output, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (IOException e) {
-                // Name the output first: the error alone names the temporary file.
-                throw new IOException("cannot write " + output + ": " + HintmapCli.describe(e), e);
-            } finally {
-                Files.deleteIfExists(tmp);
-            }
+            new OutputFile("export", output, new ReplaceOptions(), files).publishText(text.toByteArray());
         }
         return ExitCode.OK;
     }

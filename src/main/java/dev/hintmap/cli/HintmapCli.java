@@ -32,7 +32,7 @@ import picocli.CommandLine.Command;
         footer = {
             "  0  success",
             "  1  problems found in a hint file (verify: in the file; decay: regions left unaged) or a refusal"
-                    + " (merge, copy: the output has live writers, use --replace-live; create: FILE exists)",
+                    + " (merge, copy: the output has live writers, use --replace-live; upgrade: FILE has; create: FILE exists)",
             "  2  bad usage: unknown option, bad value, an option that would change nothing",
             "  3  not a usable hint file, for every command (missing, not a hint file, damaged, other version,"
                     + " refused by the safety rules...)",
@@ -80,7 +80,7 @@ public final class HintmapCli implements Runnable {
         CommandLine cli = e.getCommandLine();
         PrintWriter err = cli.getErr();
         String command = cli.getCommandSpec().qualifiedName();
-        err.println(command + ": " + e.getMessage());
+        err.println(command + ": " + Table.printable(String.valueOf(e.getMessage())));
         err.println("try '" + command + " --help'");
         err.flush();
         return ExitCode.USAGE;
@@ -89,7 +89,9 @@ public final class HintmapCli implements Runnable {
     /**
      * Turns the exceptions commands throw into one line on stderr ({@code hintmap COMMAND: ...})
      * and an exit status: the one handler of every command, so that no command prints a raw
-     * exception or a stack for an operational error.
+     * exception or a stack for an operational error. Every message goes through
+     * {@link Table#printable}: a region name or a path in it (whoever writes the file or the
+     * directory chooses them) cannot put an escape sequence on the terminal or a second line.
      */
     private static int handle(Exception e, CommandLine cli, CommandLine.ParseResult parsed) {
         PrintWriter err = cli.getErr();
@@ -97,22 +99,23 @@ public final class HintmapCli implements Runnable {
         Throwable cause = e instanceof UncheckedIOException u ? u.getCause() : e;
         int exit;
         if (cause instanceof HintFileException h) {
-            err.println(command + ": " + HintFileErrors.message(h));
+            err.println(command + ": " + Table.printable(HintFileErrors.message(h)));
             exit = HintFileErrors.exitCode(h);
         } else if (cause instanceof DataLossRefused refused) {
-            err.println(command + ": " + refused.getMessage());
+            err.println(command + ": " + Table.printable(refused.getMessage()));
             exit = ExitCode.PROBLEMS;
         } else if (cause instanceof IOException io) {
-            err.println(command + ": " + describe(io));
+            err.println(command + ": " + Table.printable(describe(io)));
             exit = ExitCode.IO_ERROR;
         } else if (cause instanceof IllegalArgumentException bad) {
-            err.println(command + ": " + bad.getMessage());
+            err.println(command + ": " + Table.printable(String.valueOf(bad.getMessage())));
             err.println("try '" + command + " --help'");
             exit = ExitCode.USAGE;
         } else {
             // A bug: still one line by default; the stack on demand, for the report.
             boolean debug = System.getenv("HINTMAP_DEBUG") != null;
-            err.println(command + ": internal error: " + e + (debug ? "" : " (set HINTMAP_DEBUG=1 for the stack)"));
+            err.println(command + ": internal error: " + Table.printable(e.toString())
+                    + (debug ? "" : " (set HINTMAP_DEBUG=1 for the stack)"));
             if (debug) {
                 e.printStackTrace(err);
             }

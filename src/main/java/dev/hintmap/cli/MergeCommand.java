@@ -90,7 +90,7 @@ final class MergeCommand implements Callable<Integer> {
         for (int i = 0; i < inputs.size(); i++) {
             Path in = inputs.get(i);
             String label = "[" + (i + 1) + "/" + inputs.size() + "] " + in;
-            ProfileInput profile = ProfileInput.read(in, files, n -> {
+            ProfileInput profile = ProfileInput.read(in, files, "merge", spec.commandLine().getErr(), n -> {
                 if (n % PROGRESS_EVERY == 0) {
                     progress.update("merge: reading " + label + ": " + Units.count(n) + " regions");
                 }
@@ -110,6 +110,13 @@ final class MergeCommand implements Callable<Integer> {
                     + (weight == 1 ? "" : ", weight " + weight) + "; " + Units.count(merger.size()) + " distinct so far");
         }
         int cap = capacity != null ? capacity : outCapacity;
+        if (cap == 0 && merger.size() > 0) {
+            // As --capacity 0 is refused: a capacity-0 file would keep none of the regions read. Only an input
+            // can bring it (a JSON profile saying "capacity": 0, a capacity-0 hint file), and then every input has it.
+            throw new ParameterException(spec.commandLine(), "every input has capacity 0 (" + String.join(", ",
+                    inputs.stream().map(Path::toString).toList()) + "), so OUT would too and keep none of the "
+                    + Units.count(merger.size()) + " regions read: give OUT a capacity with --capacity N");
+        }
         List<RegionRecord> kept = merger.hottest(cap);
         if (kept.size() < merger.size()) {
             progress.step("merge: " + Units.count(merger.size()) + " regions exceed the capacity of " + Units.count(cap)

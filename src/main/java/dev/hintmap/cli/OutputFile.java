@@ -1,10 +1,13 @@
 package dev.hintmap.cli;
 
 import dev.hintmap.HintFileException;
+import dev.hintmap.HintFiles;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -12,23 +15,36 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.security.SecureRandom;
+import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 
 /**
- * The new hint file that {@code merge} and {@code copy} write: filled under a temporary name in
- * the output's directory and published in one step, {@code rename(2)} over an existing file
- * ({@code --force}) or {@code link(2)}, which fails rather than replace a file created meanwhile.
- * Readers of the path see the old file or the complete new one.
+ * The new file that a command writes — {@code merge}, {@code copy}, {@code upgrade} and
+ * {@code create} a hint file, {@code export -o} a metrics text — and the one routine that writes
+ * every such file: filled under a temporary name in the output's directory and published in one
+ * step, {@code rename(2)} over an existing file ({@code --force}; {@code export} always) or
+ * {@code link(2)}, which fails rather than replace a file created meanwhile. Readers of the path
+ * see the old file or the complete new one.
+ *
+ * <p>The temporary file is created the way the library creates a hint file (docs/SECURITY.md,
+ * "The {@code hintmap} command"): at a name with 64 random bits ({@link SecureRandom}), exclusively
+ * ({@code O_CREAT|O_EXCL|O_NOFOLLOW}: nothing planted at the name is opened, written or followed),
+ * mode 0600, or 0660 with {@code --group-shared}, set on the descriptor. Whoever can write the
+ * directory — a textfile-collector directory, a shared profile directory — can make the command
+ * fail, never make it write into another file. An in-place {@code upgrade} gives the new file the
+ * owner, group and mode of the file it replaces.
  *
  * <p>An existing output with live writers attached is not replaced without
  * {@code --replace-live}: a writer maps the file it opened, so after the rename it keeps writing
- * the old, unlinked inode, and everything it records from then on is lost to the path.
+ * the old, unlinked inode, and everything it records from then on is lost to the path. Writers of
+ * a version-1 file count too (its own writer table, read by the version-1 reader).
  */
 final class OutputFile {
     private static final int PROGRESS_EVERY = 1 << 16;
+    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final String command;
     private final Path path;
@@ -77,18 +93,22 @@ final class OutputFile {
     }
 
     /**
-     * Writes {@code regions} into a new file with {@code options} and publishes it at the output
-     * path; returns the regions dropped because the index had no room within its probe bound.
+     * Writes {@code regions} into a new hint file with {@code options} and publishes it at the
+     * output path; returns the regions dropped because the index had no room within its probe bound.
      */
     long publish(List<RegionRecord> regions, HintStoreOptions options, Progress progress) throws IOException {
-        Path dir = path.toAbsolutePath().getParent();
-        Path tmp = dir.resolve("." + path.getFileName() + "." + command + "-" + ProcessHandle.current().pid() + "-"
-                + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
-        try {
-            long dropped;
+        return publish(regions, options, null, progress);
+    }
+
+    /**
+     * {@link #publish(List, HintStoreOptions, Progress)}, the new file taking the owner, group and
+     * mode of {@code like} (an in-place conversion: the file it replaces); null: this process's.
+     */
+    long publish(List<RegionRecord> regions, HintStoreOptions options, Path like, Progress progress) throws IOException {
+        return publish(tmp -> {
             HintStore created;
             try {
-                created = HintStore.open(tmp, options);
+                created = HintFiles.createNew(tmp, options, like);
             } catch (HintFileException e) {
                 // Say which output failed first: the temporary name alone would puzzle (permission, full disk).
                 throw new IOException("cannot write " + path + ": " + HintFileErrors.message(e), e);
@@ -103,8 +123,49 @@ final class OutputFile {
                     }
                 }
                 store.flush();
-                dropped = store.info().droppedInserts();
+                if (replace.mayReplace() && Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+                    progress.step(command + ": wrote " + Units.count(regions.size()) + " regions to a new file;"
+                            + " checking " + path + " for writers before replacing it");
+                }
+                return store.info().droppedInserts();
             }
+        }, progress);
+    }
+
+    /**
+     * Writes {@code text} into a new plain file and renames it over the output path, whatever is
+     * there ({@code export -o}: the node exporter's textfile collector reads complete files only).
+     */
+    void publishText(byte[] text) throws IOException {
+        Path tmp = temporaryName();
+        try {
+            try (FileChannel channel = HintFiles.createNewFile(tmp, files.options())) {
+                ByteBuffer buffer = ByteBuffer.wrap(text);
+                while (buffer.hasRemaining()) {
+                    channel.write(buffer);
+                }
+            }
+            Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (HintFileException e) {
+            throw new IOException("cannot write " + path + ": " + HintFileErrors.message(e), e);
+        } catch (IOException e) {
+            // Name the output first: the error alone names the temporary file.
+            throw new IOException("cannot write " + path + ": " + HintmapCli.describe(e), e);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    /** Fills the new hint file created at a temporary name; returns what the command reports. */
+    @FunctionalInterface
+    private interface Filler {
+        long fill(Path tmp) throws IOException;
+    }
+
+    private long publish(Filler filler, Progress progress) throws IOException {
+        Path tmp = temporaryName();
+        try {
+            long result = filler.fill(tmp);
             if (replace.mayReplace()) {
                 // Checked again here, and not only at the start: reading large inputs takes a while, and a
                 // writer that attached meanwhile would be lost just the same. A writer can still attach
@@ -131,19 +192,30 @@ final class OutputFile {
                 }
             }
             progress.step(command + ": wrote " + path + " (" + Units.bytes(Files.size(path)) + ")");
-            return dropped;
+            return result;
         } finally {
             Files.deleteIfExists(tmp);
         }
     }
 
     /**
-     * The live writers attached to the hint file at the output path, read through the library
-     * (read-only: nothing is claimed). None when nothing is there, when a symbolic link is (the
-     * rename replaces the link, not the file its writers mapped), or when the library cannot
-     * open it as a hint file at all (no writer of ours can have it open either, unless it was
-     * damaged under them: then there is no table to name them by). A hint file that a reader
-     * cannot open for another reason (holes, an I/O error) may have writers: that is refused.
+     * A temporary name beside the output that nobody can plant a file at in advance:
+     * {@code .OUT.COMMAND.<16 random hex digits>.tmp}, starting with a dot so that collectors
+     * that read {@code *.prom} never see it.
+     */
+    private Path temporaryName() {
+        return path.toAbsolutePath().resolveSibling("." + path.getFileName() + "." + command + "."
+                + HexFormat.of().toHexDigits(RANDOM.nextLong()) + ".tmp");
+    }
+
+    /**
+     * The live writers attached to the hint file at the output path, of the current format or of
+     * version 1 ({@link HintFiles#liveWriters}: read-only, nothing is claimed; a writer must map
+     * this very file, FORMAT.md §6.3). None when nothing is there, when a symbolic link is (the
+     * rename replaces the link, not the file its writers mapped), or when it is no hint file at
+     * all (no writer of ours can have it open either, unless it was damaged under them: then
+     * there is no table to name them by). A file that cannot be read for another reason (holes,
+     * an I/O error, a format version this build does not know) may have writers: that is refused.
      */
     private List<Long> liveWriters() throws IOException {
         if (!Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
@@ -151,13 +223,13 @@ final class OutputFile {
         }
         // Another user's file is only read here, to refuse replacing it: the foreign-owner rule
         // (SECURITY.md) guards what a command trusts, and a refusal trusts nothing.
-        HintStoreOptions options = files.options().followSymlinks(false).allowForeignOwner(true).readOnly(true);
-        try (HintStore store = HintStore.open(path, options)) {
-            return store.info().writers().stream().filter(w -> w.alive()).map(w -> w.pid()).toList();
+        HintStoreOptions options = files.options().followSymlinks(false).allowForeignOwner(true);
+        try {
+            return HintFiles.liveWriters(path, options);
         } catch (HintFileException e) {
             return switch (e.problem()) {
-                case NOT_A_HINT_FILE, UNFINISHED, UNSUPPORTED_VERSION, CORRUPT_HEADER, LAYOUT_MISMATCH, INCONSISTENT,
-                        TRUNCATED -> List.of(); // no table: no writer of this format can be using it
+                case NOT_A_HINT_FILE, UNFINISHED, CORRUPT_HEADER, LAYOUT_MISMATCH, INCONSISTENT, TRUNCATED ->
+                        List.of(); // no table: no writer of this format can be using it
                 default -> {
                     if (replace.replaceLive) {
                         yield List.of();

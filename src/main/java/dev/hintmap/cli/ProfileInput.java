@@ -8,15 +8,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.hintmap.HintFileException;
 import dev.hintmap.HintFileInfo;
+import dev.hintmap.HintFiles;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
 import dev.hintmap.format.StoredName;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -70,10 +71,14 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
         return List.copyOf(byName.values());
     }
 
-    /** Reads {@code path}, a hint file (opened read-only by {@code files}) or a JSON dump. */
-    static ProfileInput read(Path path, FileArgs files, Consumer<Integer> progress) throws IOException {
+    /**
+     * Reads {@code path}, a hint file (opened read-only by {@code files}, each region once:
+     * {@link RegionsOnce}, warning on {@code err}) or a JSON dump.
+     */
+    static ProfileInput read(Path path, FileArgs files, String command, PrintWriter err, Consumer<Integer> progress)
+            throws IOException {
         if (isJsonDump(path, files)) {
-            return readJson(path);
+            return readJson(path, files);
         }
         List<RegionRecord> regions = new ArrayList<>();
         try (HintStore store = files.openReadOnly(path)) {
@@ -82,13 +87,14 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
                 regions.add(r);
                 progress.accept(regions.size());
             });
-            return new ProfileInput(info.capacity(), info.maxNameBytes(), info.hotThresholdNs(), regions);
+            return new ProfileInput(info.capacity(), info.maxNameBytes(), info.hotThresholdNs(),
+                    RegionsOnce.of(regions, path, command, err));
         }
     }
 
     /**
      * Whether {@code path} holds a JSON dump. A path that cannot be read here (missing, a symbolic link
-     * not accepted) is left to the hint-file opener, which names the problem.
+     * not accepted, a FIFO, another user's file) is left to the hint-file opener, which names the problem.
      */
     static boolean isJsonDump(Path path, FileArgs files) {
         if (!files.followSymlinks && Files.isSymbolicLink(path)) {
@@ -97,10 +103,8 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
         if (path.getFileName() != null && path.getFileName().toString().endsWith(".json")) {
             return true;
         }
-        if (!Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS) && !files.followSymlinks) {
-            return false;
-        }
-        try (InputStream in = Files.newInputStream(path)) {
+        // Opened as every input is (HintFiles.openInput): never a FIFO, which would block this probe.
+        try (InputStream in = HintFiles.openInput(path, files.options())) {
             byte[] head = in.readNBytes(256);
             for (byte b : head) {
                 if (b == '{') {
@@ -116,9 +120,14 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
         }
     }
 
-    static ProfileInput readJson(Path path) throws IOException {
+    /**
+     * Reads a JSON dump, opened under the rules of every input ({@link HintFiles#openInput}: no
+     * symbolic link, no other user's file unless {@code files} relax that, and only a regular
+     * file, refused without blocking when it is a FIFO).
+     */
+    static ProfileInput readJson(Path path, FileArgs files) throws IOException {
         JsonNode root;
-        try (InputStream in = Files.newInputStream(path)) {
+        try (InputStream in = HintFiles.openInput(path, files.options())) {
             root = JSON.readTree(in);
         } catch (JacksonException e) {
             JsonLocation at = e.getLocation();
@@ -150,7 +159,7 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
                 throw bad(path, field + ".name", "a region name must be well-formed text of at least 1 UTF-8 byte");
             }
             if (!seen.add(name)) {
-                throw bad(path, field + ".name", "region " + Table.printable(name) + " appears twice");
+                throw bad(path, field + ".name", "region " + name + " appears twice");
             }
             long count = number(path, r, "dispatchCount", field);
             long total = number(path, r, "kernelNsTotal", field);
@@ -158,7 +167,7 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
             long bytes = number(path, r, "bytesTotal", field);
             RegionRecord record = new RegionRecord(name, count, total, max, bytes);
             if (!record.isPlausible()) { // what HintStore.add would refuse, said with the JSON field
-                throw bad(path, field, "region " + Table.printable(name) + " cannot come from any sequence of samples:"
+                throw bad(path, field, "region " + name + " cannot come from any sequence of samples:"
                         + " it needs dispatchCount >= 1 and kernelNsTotal / dispatchCount <= kernelNsMax <= kernelNsTotal");
             }
             regions.add(record);

@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 /**
  * Progress of long commands on standard error: one line per step, and on a terminal a line that
  * updates in place during a step. {@code --quiet} silences it; results still go to standard output.
+ * Messages are printed through {@link Table#printable} (they name files, and may name regions).
  */
 final class Progress {
     private final PrintWriter err;
@@ -27,7 +28,7 @@ final class Progress {
             err.print("\r\033[K");
             updating = false;
         }
-        err.println(message);
+        err.println(Table.printable(message));
         err.flush();
     }
 
@@ -37,7 +38,7 @@ final class Progress {
             err.print("\r\033[K");
             updating = false;
         }
-        err.println(message);
+        err.println(Table.printable(message));
         err.flush();
     }
 
@@ -46,7 +47,7 @@ final class Progress {
         if (quiet || !terminal) {
             return;
         }
-        err.print("\r\033[K" + message);
+        err.print("\r\033[K" + Table.printable(message));
         err.flush();
         updating = true;
     }

@@ -22,8 +22,11 @@ import picocli.CommandLine.Spec;
         description = {
             "Convert a hint file of format version 1 to the current version, keeping every region and record.",
             "In place (no -o), FILE is kept beside the new file as FILE.v1; with -o NEW, FILE is left alone."
-                    + " Capacity, maximum name length and hot threshold are FILE's. Refused while writers are"
-                    + " attached to FILE (exit 1): stop them first.",
+                    + " Capacity, maximum name length and hot threshold are FILE's; in place, so are its owner, group"
+                    + " and mode. FILE is opened under the rules of every command (no symbolic link, no other"
+                    + " user's file, a regular file without holes; the options below relax the first two)."
+                    + " Refused while writers are attached to FILE (exit 1), checked again just before FILE is"
+                    + " replaced: stop them first.",
         })
 final class UpgradeCommand implements Callable<Integer> {
     @Spec
@@ -46,11 +49,12 @@ final class UpgradeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Version1Profile v1 = HintFiles.readVersion1(file);
+        Version1Profile v1 = HintFiles.readVersion1(file, files.options());
         if (!v1.liveWriterPids().isEmpty()) {
             throw new DataLossRefused(file + " has " + v1.liveWriterPids().size() + " live writer(s) attached (pid "
                     + String.join(", ", v1.liveWriterPids().stream().map(String::valueOf).toList())
-                    + "): what they record after the conversion would be lost; stop them first");
+                    + ": running, and mapping this file): what they record after the conversion would be lost;"
+                    + " stop them first");
         }
         Progress progress = new Progress(spec.commandLine().getErr(), quiet);
         HintStoreOptions options = files.options().capacity(v1.capacity()).maxNameBytes(v1.maxNameBytes())
@@ -73,7 +77,9 @@ final class UpgradeCommand implements Callable<Integer> {
             inPlace.force = true; // the v1 file at FILE: its bytes stay at FILE.v1
             boolean published = false;
             try {
-                dropped = new OutputFile("upgrade", file, inPlace, files).publish(v1.regions(), options, progress);
+                // The new file keeps FILE's owner, group and mode: its writers (another user's GPU runtime,
+                // when root converts) must still be able to open it.
+                dropped = new OutputFile("upgrade", file, inPlace, files).publish(v1.regions(), options, file, progress);
                 published = true;
             } finally {
                 if (!published) {

@@ -17,7 +17,6 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -27,6 +26,9 @@ import java.util.regex.Pattern;
  * descriptor actually opened (file type, the owner rule, unallocated ranges, the header, the
  * caller's options) before mapping it and claiming a writer entry. Every failure leaves as a
  * {@link HintFileException} naming the file and the problem, with nothing left open.
+ *
+ * <p>Also the one place of the open rules for the other files a tool reads ({@link #openForReading}:
+ * a version-1 file, a JSON profile) and of exclusive creation ({@link #createNew}).
  *
  * <p>Separate from {@link MappedStore}, which owns the mapping from then on: this class holds
  * no state, and nothing here runs once a store exists.
@@ -51,7 +53,8 @@ public final class HintFileOpener {
                         | (options.followSymlinks() ? 0 : PosixFiles.O_NOFOLLOW), 0);
             } catch (PosixException e) {
                 if (e.errno == PosixFiles.ENOENT && !options.readOnly() && !created) {
-                    create(file, options, settings);
+                    int ours = create(file, options, settings, false, null);
+                    PosixFiles.close(ours);
                     created = true; // published by us or by a racing creator: open that file
                     continue;
                 }
@@ -59,6 +62,122 @@ public final class HintFileOpener {
             }
             return openDescriptor(file, fd, options, settings);
         }
+    }
+
+    /**
+     * Creates a new hint file at {@code file} and opens it for writing, never an existing one:
+     * creation as in {@link #open} (initialised under a temporary name, then linked into place),
+     * but a file published at the path first, or anything else there, a symbolic link included,
+     * is a {@link FileAlreadyExistsException}, and the store maps the very file this call
+     * created (its descriptor, not the path again).
+     *
+     * @param like null, or a file whose owner, group and permission bits the new file takes
+     *     (set on its descriptor before it is linked into place): what an in-place conversion
+     *     keeps of the file it replaces; read as {@code options} open a file (a symbolic link
+     *     only with {@code followSymlinks}), and it must be a regular file
+     */
+    public static MappedStore createNew(Path file, HintStoreOptions options, StoreSettings settings, Path like)
+            throws IOException {
+        NativeAccess.require(file);
+        HintStoreOptions writable = options.readOnly(false);
+        PosixFiles.Stat likeStat = null;
+        if (like != null) {
+            try {
+                likeStat = PosixFiles.stat(like, options.followSymlinks());
+            } catch (PosixException e) {
+                throw openFailure(like, e, options);
+            }
+            if (!likeStat.isRegularFile()) {
+                throw notRegular(like, likeStat);
+            }
+        }
+        int fd = create(file, writable, settings, true, likeStat);
+        // Ours, whoever owns it now (like): the owner rule concerns files others may have put there.
+        return openDescriptor(file, fd, writable.allowForeignOwner(true), settings);
+    }
+
+    /** A file that a command only reads, opened and checked by {@link #openForReading}: close it. */
+    public static final class Opened implements AutoCloseable {
+        final int fd;
+        final PosixFiles.Stat stat;
+
+        private Opened(int fd, PosixFiles.Stat stat) {
+            this.fd = fd;
+            this.stat = stat;
+        }
+
+        /** A channel on the file opened (a descriptor of its own, which the caller closes). */
+        public FileChannel channel() throws IOException {
+            return openDescriptorChannel(fd, true);
+        }
+
+        /** The file's size when it was checked. */
+        public long size() {
+            return stat.size();
+        }
+
+        @Override
+        public void close() {
+            PosixFiles.close(fd);
+        }
+    }
+
+    /**
+     * Opens a file that a command only reads — a hint file of format version 1, a JSON profile —
+     * under the rules of every hint file (FORMAT.md §5 step 0, docs/SECURITY.md): {@code O_RDONLY|O_NONBLOCK}
+     * (a FIFO never blocks the open), {@code O_NOFOLLOW} unless {@code options} follow symbolic
+     * links, and on the descriptor: a regular file, the owner rule, and, when {@code mapped}, no
+     * unallocated range (§5 step 4a: a read through a mapping of a hole faults on a full
+     * filesystem, as a read-only open of a hint file refuses it).
+     *
+     * @throws HintFileException naming the file and the problem ({@code MISSING}, {@code SYMLINK},
+     *     {@code NOT_A_HINT_FILE} for anything but a regular file, {@code FOREIGN_OWNER},
+     *     {@code SPARSE}, {@code IO}); nothing is left open
+     */
+    public static Opened openForReading(Path file, HintStoreOptions options, boolean mapped) throws IOException {
+        NativeAccess.require(file);
+        int fd;
+        try {
+            fd = PosixFiles.open(file, PosixFiles.O_RDONLY | PosixFiles.O_NONBLOCK | PosixFiles.O_CLOEXEC
+                    | (options.followSymlinks() ? 0 : PosixFiles.O_NOFOLLOW), 0);
+        } catch (PosixException e) {
+            throw openFailure(file, e, options);
+        }
+        try {
+            PosixFiles.Stat stat = checkOpened(file, fd, options);
+            if (mapped) {
+                allocateHoles(file, fd, stat, stat.size(), true);
+            }
+            return new Opened(fd, stat);
+        } catch (PosixException e) {
+            PosixFiles.close(fd);
+            throw new HintFileException(file, Problem.IO, null, "cannot open: " + e.getMessage(), e);
+        } catch (IOException | RuntimeException | Error e) {
+            PosixFiles.close(fd);
+            throw e;
+        }
+    }
+
+    /**
+     * §5 step 0 on the descriptor actually opened: a regular file (a FIFO or a device opened
+     * {@code O_NONBLOCK} is refused here, before any read could block), and the owner rule.
+     */
+    private static PosixFiles.Stat checkOpened(Path file, int fd, HintStoreOptions options)
+            throws PosixException, HintFileException {
+        PosixFiles.Stat stat = PosixFiles.fstat(fd);
+        if (!stat.isRegularFile()) {
+            throw notRegular(file, stat);
+        }
+        String refusal = ownerRefusal(stat, Identity.current(), options, () -> PosixFiles.fgetxattr(fd, PosixAcl.ACCESS_XATTR));
+        if (refusal != null) {
+            throw new HintFileException(file, Problem.FOREIGN_OWNER, null, "file is " + refusal);
+        }
+        return stat;
+    }
+
+    private static HintFileException notRegular(Path file, PosixFiles.Stat stat) {
+        return new HintFileException(file, Problem.NOT_A_HINT_FILE, null, "not a hint file: not a regular file but "
+                + stat.kind() + " (mode " + String.format("0%o", stat.mode()) + ")");
     }
 
     /**
@@ -154,17 +273,8 @@ public final class HintFileOpener {
         long openedBytes = Long.MAX_VALUE;
         Runnable claimedToken = null;
         try {
-            PosixFiles.Stat stat = PosixFiles.fstat(fd);
+            PosixFiles.Stat stat = checkOpened(file, fd, options);
             openedBytes = stat.size();
-            if (!stat.isRegularFile()) {
-                throw new HintFileException(file, Problem.NOT_A_HINT_FILE, null,
-                        "not a hint file: not a regular file (mode " + String.format("0%o", stat.mode()) + ")");
-            }
-            String refusal = ownerRefusal(stat, Identity.current(), options,
-                    () -> PosixFiles.fgetxattr(fd, PosixAcl.ACCESS_XATTR));
-            if (refusal != null) {
-                throw new HintFileException(file, Problem.FOREIGN_OWNER, null, "file is " + refusal);
-            }
             try (FileChannel channel = openDescriptorChannel(fd, readOnly)) {
                 long size = stat.size();
                 Header header;
@@ -316,19 +426,23 @@ public final class HintFileOpener {
     /**
      * Creation, FORMAT.md §5 steps 1–5: the file is initialised completely under a temporary
      * name and then linked into place, so no process ever sees it half-written at {@code file}.
-     * Losing the race to another creator is not an error: the caller then opens that file.
+     * Losing the race to another creator is not an error for {@link #open}, which then opens
+     * that file; for {@link #createNew} ({@code exclusive}) it is a {@link FileAlreadyExistsException}.
+     *
+     * @param like null, or the attributes whose owner, group and permission bits the file takes
+     * @return the descriptor of the file created (read-write; the caller closes it), published at
+     *     {@code file} unless another creator published first ({@code exclusive} false)
      */
-    private static void create(Path file, HintStoreOptions options, StoreSettings settings) throws IOException {
+    private static int create(Path file, HintStoreOptions options, StoreSettings settings, boolean exclusive,
+            PosixFiles.Stat like) throws IOException {
         Header header = headerFor(options);
         long fileBytes = header.geometry().fileBytes();
         String name = file.getFileName().toString();
         removeStrayTemporaries(file, name);
-        Path tmp = file.resolveSibling(name + "." + ProcessHandle.current().pid() + "."
-                + String.format("%016x", ThreadLocalRandom.current().nextLong()) + ".tmp");
+        Path tmp = file.resolveSibling(name + "." + ProcessHandle.current().pid() + "." + NewFiles.unpredictable() + ".tmp");
         int fd;
         try {
-            fd = PosixFiles.open(tmp, PosixFiles.O_RDWR | PosixFiles.O_CREAT | PosixFiles.O_EXCL
-                    | PosixFiles.O_NOFOLLOW | PosixFiles.O_CLOEXEC, 0600);
+            fd = NewFiles.createExclusive(tmp, NewFiles.mode(options.groupShared()));
         } catch (PosixException e) {
             throw switch (e.errno) {
                 case PosixFiles.ENOSPC, PosixFiles.EDQUOT -> noSpace(file, "creating " + tmp.getFileName() + ": " + e.getMessage(), e);
@@ -338,8 +452,11 @@ public final class HintFileOpener {
                         "cannot create hint file: temporary " + tmp.getFileName() + ": " + e.getMessage(), e);
             };
         }
+        boolean keep = false;
         try {
-            PosixFiles.fchmod(fd, options.groupShared() ? 0660 : 0600); // exactly, whatever the umask
+            if (like != null) {
+                NewFiles.takeOwnership(fd, like);
+            }
             int error = PosixFiles.fallocate(fd, fileBytes);
             if (error == PosixFiles.EOPNOTSUPP || error == PosixFiles.EINVAL) {
                 PosixFiles.ftruncate(fd, fileBytes); // cannot allocate here: a sparse file (FORMAT.md §10)
@@ -362,19 +479,26 @@ public final class HintFileOpener {
                 Files.createLink(file, tmp); // fails if another process published first: then we open theirs
                 syncDirectory(file);
             } catch (FileAlreadyExistsException lostRace) {
+                if (exclusive) {
+                    throw lostRace;
+                }
                 // the other creator's file is complete by construction
             }
+            keep = true;
+            return fd;
         } catch (PosixException e) {
             if (e.errno == PosixFiles.EFBIG || e.errno == PosixFiles.ENOSPC || e.errno == PosixFiles.EDQUOT) {
                 throw noSpace(file, e.getMessage(), e);
             }
             throw new HintFileException(file, Problem.IO, null, "cannot create hint file: " + e.getMessage(), e);
-        } catch (HintFileException e) {
+        } catch (HintFileException | FileAlreadyExistsException e) {
             throw e;
         } catch (IOException e) {
             throw new HintFileException(file, Problem.IO, null, "cannot create hint file: " + e, e);
         } finally {
-            PosixFiles.close(fd);
+            if (!keep) {
+                PosixFiles.close(fd);
+            }
             Files.deleteIfExists(tmp); // published or not, the temporary name goes
         }
     }

@@ -67,6 +67,7 @@ final class PosixFiles {
 
     static final int S_IFMT = 0170000;
     static final int S_IFREG = 0100000;
+    static final int S_IFDIR = 0040000;
     static final int S_IWOTH = 0002;
 
     /**
@@ -113,6 +114,20 @@ final class PosixFiles {
             return (mode & S_IFMT) == S_IFREG;
         }
 
+        /** What kind of file this is, in words: "a regular file", "a FIFO", "a directory", ... */
+        String kind() {
+            return switch (mode & S_IFMT) {
+                case S_IFREG -> "a regular file";
+                case S_IFDIR -> "a directory";
+                case 0010000 -> "a FIFO";
+                case 0020000 -> "a character device";
+                case 0060000 -> "a block device";
+                case 0140000 -> "a socket";
+                case 0120000 -> "a symbolic link";
+                default -> String.format("a file of type 0%o", mode & S_IFMT);
+            };
+        }
+
         boolean sameFile(Stat other) {
             return device == other.device && inode == other.inode;
         }
@@ -147,6 +162,7 @@ final class PosixFiles {
         static final MethodHandle STATX_CALL = errnoCall("statx",
                 FunctionDescriptor.of(INT, INT, ValueLayout.ADDRESS, INT, INT, ValueLayout.ADDRESS));
         static final MethodHandle FCHMOD = errnoCall("fchmod", FunctionDescriptor.of(INT, INT, INT));
+        static final MethodHandle FCHOWN = errnoCall("fchown", FunctionDescriptor.of(INT, INT, INT, INT));
         static final MethodHandle FTRUNCATE = errnoCall("ftruncate", FunctionDescriptor.of(INT, INT, ValueLayout.JAVA_LONG));
         static final MethodHandle CLOSE = errnoCall("close", FunctionDescriptor.of(INT, INT));
         static final MethodHandle FALLOCATE = errnoCall("fallocate",
@@ -387,6 +403,10 @@ final class PosixFiles {
 
     static void fchmod(int fd, int mode) throws PosixException {
         errnoCall("fchmod", state -> (int) Calls.FCHMOD.invokeExact(state, fd, mode));
+    }
+
+    static void fchown(int fd, int uid, int gid) throws PosixException {
+        errnoCall("fchown", state -> (int) Calls.FCHOWN.invokeExact(state, fd, uid, gid));
     }
 
     /** Closes {@code fd}; errors are ignored (the descriptor is gone either way on Linux). */

@@ -2,6 +2,7 @@ package dev.hintmap.store;
 
 import dev.hintmap.HintFileException;
 import dev.hintmap.HintFileException.Problem;
+import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
 import dev.hintmap.Version1Profile;
 import dev.hintmap.format.FileGeometry;
@@ -12,10 +13,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.channels.FileChannel;
-import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -35,28 +33,55 @@ public final class Version1Reader {
     private Version1Reader() {}
 
     /**
-     * Reads every sound region of the v1 file at {@code file}.
+     * Reads every sound region of the v1 file at {@code file}, opened under the rules of every
+     * hint file ({@link HintFileOpener#openForReading}: no symbolic link unless {@code options}
+     * follow them, a regular file — a FIFO is refused without blocking —, the owner rule, no
+     * unallocated range).
      *
      * @throws HintFileException when it is not a readable v1 hint file (problem as §9: missing,
-     *     not a hint file, unsupported version — a v2 file included —, corrupt header, layout,
-     *     inconsistent, truncated)
+     *     symlink, foreign owner, sparse, not a hint file, unsupported version — a v2 file
+     *     included —, corrupt header, layout, inconsistent, truncated), or a page of it cannot be
+     *     read ({@code IO})
      */
-    public static Version1Profile read(Path file) throws IOException {
-        FileChannel channel;
-        try {
-            channel = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
-        } catch (NoSuchFileException e) {
-            throw new HintFileException(file, Problem.MISSING, null, "no hint file here", e);
-        }
-        try (channel; Arena arena = Arena.ofConfined()) {
-            long size = channel.size();
+    public static Version1Profile read(Path file, HintStoreOptions options) throws IOException {
+        return mapped(file, options, (m, g) -> readRegions(m, g, new MappedFileSighting(m.address())));
+    }
+
+    /**
+     * The processes attached to the v1 file at {@code file} as writers and alive by FORMAT.md
+     * §6.3, the rule that they map this very file included (a byte copy of a live file names
+     * writers that never opened the copy): what a command about to replace or convert the file
+     * would take the new records of.
+     */
+    public static List<Long> liveWriters(Path file, HintStoreOptions options) throws IOException {
+        return mapped(file, options, (m, g) -> liveWriters(m, g, new MappedFileSighting(m.address())));
+    }
+
+    @FunctionalInterface
+    private interface MappedRead<T> {
+        T read(MemorySegment m, FileGeometry g);
+    }
+
+    private static <T> T mapped(Path file, HintStoreOptions options, MappedRead<T> read) throws IOException {
+        try (HintFileOpener.Opened opened = HintFileOpener.openForReading(file, options, true);
+                FileChannel channel = opened.channel(); Arena arena = Arena.ofConfined()) {
+            long size = opened.size();
             if (size < HEADER_BYTES) {
                 throw new HintFileException(file, Problem.TRUNCATED, null,
                         "file is " + size + " bytes, shorter than the " + HEADER_BYTES + "-byte header");
             }
             MemorySegment m = channel.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
-            FileGeometry g = validateHeader(file, m, size);
-            return readRegions(m, g);
+            try {
+                return read.read(m, validateHeader(file, m, size));
+            } catch (InternalError fault) {
+                // A page that cannot be read: truncated under us, a hole punched after the check on a full
+                // filesystem, an I/O error. A file problem, never a raw error (FORMAT.md §5.1).
+                long now = channel.size();
+                throw new HintFileException(file, now < size ? Problem.TRUNCATED : Problem.IO, null, now < size
+                        ? "file was truncated to " + now + " bytes while it was being read"
+                        : "a page of the file could not be read (a hole on a full filesystem, or an I/O error): "
+                                + fault.getMessage(), fault);
+            }
         }
     }
 
@@ -119,14 +144,19 @@ public final class Version1Reader {
         return (value + Layouts.PAGE - 1) / Layouts.PAGE * Layouts.PAGE;
     }
 
-    private static Version1Profile readRegions(MemorySegment m, FileGeometry g) {
+    private static List<Long> liveWriters(MemorySegment m, FileGeometry g, MappedFileSighting sighting) {
         List<Long> live = new ArrayList<>();
         for (int i = 0; i < g.writerEntries(); i++) {
             long token = m.get(Layouts.U64, g.writerTableOffset() + Layouts.WRITER_ENTRY.byteSize() * i + Layouts.WRITER_TOKEN);
-            if (token != 0 && ProcessIdentity.isAlive(token, null)) {
+            if (token != 0 && ProcessIdentity.isAlive(token, sighting)) {
                 live.add(ProcessIdentity.pidOf(token));
             }
         }
+        return live;
+    }
+
+    private static Version1Profile readRegions(MemorySegment m, FileGeometry g, MappedFileSighting sighting) {
+        List<Long> live = liveWriters(m, g, sighting);
         long highWater = m.get(Layouts.U64, Layouts.HDR_HIGH_WATER);
         long used = Long.compareUnsigned(highWater, g.capacity()) > 0 ? g.capacity() : highWater;
         List<RegionRecord> regions = new ArrayList<>();

@@ -1,5 +1,6 @@
 package dev.hintmap.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -187,5 +188,84 @@ class LiveFileSafetyTest {
         assertEquals(Map.of("a", new RegionRecord("a", 50, 25_000, 900, 500),
                 "stuck", new RegionRecord("stuck", 10, 1_000, 100, 10),
                 "b", new RegionRecord("b", 2, 20, 10, 2)), read(file));
+    }
+
+    // ------------------------------------------------------------------ reliability round 3
+
+    private Path v1(String name) throws Exception {
+        Path file = dir.resolve(name);
+        Files.copy(Path.of("src", "test", "resources", "vectors", "golden-v1.hints"), file);
+        return file;
+    }
+
+    /**
+     * Round 3, finding 6: {@code --force} replaced a version-1 file that live writers use (its
+     * writer table was not read: "another version, so no writer of ours"), and every sample they
+     * recorded after it was gone from the path. A process that maps the file, planted in v1's
+     * writer table, is such a writer (FORMAT.md §6.3).
+     */
+    @Test
+    void mergeAndCopyRefuseToReplaceAVersionOneFileThatLiveWritersUse() throws Exception {
+        Path in = store("in.hints", new RegionRecord("k", 1, 5, 5, 0));
+        Path out = v1("old-live.hints");
+        try (dev.hintmap.LiveUser writer = dev.hintmap.LiveUser.mappingAnyFile(out)) {
+            InputOpenRulesTest.plantWriter(out, 3, writer.token());
+            byte[] before = Files.readAllBytes(out);
+            for (String[] args : List.of(new String[] {"merge", "-q", in.toString(), "-o", out.toString(), "--force"},
+                    new String[] {"copy", "-q", in.toString(), out.toString(), "--force"})) {
+                Cli.Result refused = Cli.run(args).expect(ExitCode.PROBLEMS);
+                assertTrue(refused.err().contains("live writer(s) attached (pid " + writer.pid() + ")")
+                        && refused.err().contains("--replace-live"), refused.err());
+                assertArrayEquals(before, Files.readAllBytes(out), args[0] + " left the version-1 file alone");
+            }
+            Cli.Result replaced = Cli.run("copy", "-q", in.toString(), out.toString(), "--replace-live").expect(0);
+            assertTrue(replaced.err().contains("warning: replacing " + out), replaced.err());
+            assertEquals(Map.of("k", new RegionRecord("k", 1, 5, 5, 0)), read(out));
+        }
+    }
+
+    /**
+     * Round 3, gap: {@code upgrade} checked for writers once, at the start, and a v1 writer that
+     * attached during the conversion lost everything it recorded to FILE.v1. It checks again just
+     * before the rename, as merge and copy do. The writer attaches at the step upgrade reports
+     * right before that check (read from its standard error, so no timing decides the outcome).
+     */
+    @Test
+    void anInPlaceUpgradeChecksForWritersAgainJustBeforeReplacingTheFile() throws Exception {
+        Path file = v1("converting.hints");
+        byte[] before = Files.readAllBytes(file);
+        List<dev.hintmap.LiveUser> attached = new ArrayList<>();
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        java.io.PrintWriter errWriter = new java.io.PrintWriter(err, true) {
+            @Override
+            public void println(String line) {
+                super.println(line);
+                if (line.contains("checking " + file + " for writers") && attached.isEmpty()) {
+                    try { // a version-1 writer attaches now, after the first check
+                        dev.hintmap.LiveUser writer = dev.hintmap.LiveUser.mappingAnyFile(file);
+                        attached.add(writer);
+                        InputOpenRulesTest.plantWriter(file, 0, writer.token());
+                    } catch (Exception e) {
+                        throw new AssertionError(e);
+                    }
+                }
+            }
+        };
+        try {
+            int exit = HintmapCli.run(new String[] {"upgrade", file.toString()}, new java.io.PrintWriter(out, true), errWriter);
+            assertEquals(1, attached.size(), "the writer attached during the conversion: " + err);
+            assertEquals(ExitCode.PROBLEMS, exit, out + "\n" + err);
+            assertTrue(err.toString().contains("attach while upgrade ran (pid " + attached.get(0).pid() + ")"), err.toString());
+            assertFalse(Files.exists(dir.resolve("converting.hints.v1")), "FILE is still the version-1 file: no second name");
+            byte[] now = Files.readAllBytes(file);
+            InputOpenRulesTest.plantWriter(file, 0, 0); // the planted token aside, the bytes are the old ones
+            assertArrayEquals(before, Files.readAllBytes(file), "the version-1 file is still at FILE");
+            assertFalse(java.util.Arrays.equals(before, now), "the writer's token was in FILE's table");
+        } finally {
+            for (dev.hintmap.LiveUser writer : attached) {
+                writer.close();
+            }
+        }
     }
 }

@@ -75,4 +75,27 @@ class MergeJsonInputTest {
         }
         return map;
     }
+
+    /**
+     * Reliability round 3, gap: a JSON profile saying {@code "capacity": 0} with regions made a
+     * capacity-0 file that kept none of them, exit 0, where {@code --capacity 0} is refused for
+     * exactly that reason. Refused the same way now; {@code --capacity N} is the way out.
+     */
+    @Test
+    void aJsonProfileOfCapacityZeroWithRegionsIsRefusedAsCapacityZeroIs() throws Exception {
+        Path json = Files.writeString(dir.resolve("zero.json"), """
+                {"capacity": 0, "regions": [
+                  {"name": "void gemm_kernel<float, 128>(float const*, float*, int)", "dispatchCount": 2,
+                   "kernelNsTotal": 10, "kernelNsMax": 6, "bytesTotal": 4},
+                  {"name": "void softmax_warp_forward<float, 1024>(float*, float const*, int)", "dispatchCount": 1,
+                   "kernelNsTotal": 5, "kernelNsMax": 5, "bytesTotal": 0}]}
+                """);
+        Path out = dir.resolve("out.hints");
+        Cli.Result refused = Cli.run("merge", "-q", json.toString(), "-o", out.toString()).expect(ExitCode.USAGE);
+        assertTrue(refused.err().contains("capacity 0") && refused.err().contains("none of the 2 regions")
+                && refused.err().contains("--capacity N"), refused.err());
+        assertFalse(Files.exists(out));
+        Cli.run("merge", "-q", json.toString(), "-o", out.toString(), "--capacity", "4").expect(ExitCode.OK);
+        assertEquals(2, records(out).size());
+    }
 }

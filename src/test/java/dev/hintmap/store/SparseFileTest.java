@@ -8,19 +8,14 @@ import dev.hintmap.ChildJvm;
 import dev.hintmap.HintFileException;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
+import dev.hintmap.PrivateMountNamespace;
 import dev.hintmap.SparseChild;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.ByteBuffer;
+import dev.hintmap.SparseCopy;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,30 +28,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * before mapping it, or reports {@code NO_SPACE}; a reader refuses it ({@code SPARSE}).
  */
 class SparseFileTest {
-    private static final int PAGE = 4096;
-
     @TempDir
     Path dir;
-
-    /** What {@code cp --sparse=always} does: only the pages that hold a non-zero byte are written. */
-    static void sparseCopy(Path from, Path to) throws IOException {
-        byte[] content = Files.readAllBytes(from);
-        try (FileChannel out = FileChannel.open(to, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            for (int at = 0; at < content.length; at += PAGE) {
-                int length = Math.min(PAGE, content.length - at);
-                boolean zero = true;
-                for (int i = at; i < at + length && zero; i++) {
-                    zero = content[i] == 0;
-                }
-                if (!zero) {
-                    out.write(ByteBuffer.wrap(content, at, length), at);
-                }
-            }
-        }
-        try (var file = new java.io.RandomAccessFile(to.toFile(), "rw")) {
-            file.setLength(content.length); // the zero tail stays a hole
-        }
-    }
 
     private static long allocatedBytes(Path file) throws Exception {
         return PosixFiles.stat(file, false).allocatedBytes();
@@ -78,7 +51,7 @@ class SparseFileTest {
             store.record("gemm", 420_000, 1 << 20);
         }
         Path copy = dir.resolve("copy.hints");
-        sparseCopy(original, copy);
+        SparseCopy.of(original, copy);
         long size = Files.size(copy);
         assumeTrue(firstHole(copy) < size && allocatedBytes(copy) < size, "this filesystem keeps holes");
 
@@ -128,7 +101,7 @@ class SparseFileTest {
                 "echo reread $(" + java + " read " + target + ")",
                 "dd if=/dev/zero of=" + mount + "/fill bs=4k 2>/dev/null || true",
                 "echo full $(" + java + " write " + target + ")");
-        List<String> lines = inPrivateMountNamespace(script);
+        List<String> lines = PrivateMountNamespace.run("full-filesystem tests", script);
         assertTrue(lines.get(0).startsWith("read SPARSE "), lines.toString());
         assertTrue(lines.get(1).startsWith("write NO_SPACE "), lines.toString());
         assertTrue(lines.get(1).contains("unallocated ranges"), lines.toString());
@@ -162,7 +135,7 @@ class SparseFileTest {
                 "exec 3>&-",
                 "wait",
                 "cat " + dir.resolve("out"));
-        List<String> lines = inPrivateMountNamespace(script);
+        List<String> lines = PrivateMountNamespace.run("full-filesystem tests", script);
         String result = lines.get(lines.size() - 2);
         assertEquals("exit 0", lines.get(lines.size() - 1), "no signal killed the writer: " + lines);
         assertTrue(result.startsWith("unchecked IO ") && result.contains("could not be allocated"),
@@ -174,27 +147,5 @@ class SparseFileTest {
         command.add(1, mode);
         command.add(1, "-Xshare:auto");
         return command;
-    }
-
-    /** Runs {@code script} as root in a private mount namespace; skips (one printed line) where that is impossible. */
-    static List<String> inPrivateMountNamespace(String script) throws Exception {
-        boolean root = "0".equals(new String(new ProcessBuilder("id", "-u").start().getInputStream().readAllBytes(),
-                StandardCharsets.US_ASCII).strip());
-        boolean unshare = root && new ProcessBuilder("unshare", "-m", "true").start().waitFor() == 0;
-        if (!unshare) {
-            System.out.println("SKIP full-filesystem tests: need root and unshare -m (tmpfs in a private mount namespace)");
-        }
-        assumeTrue(unshare, "root and unshare -m");
-        Process p = new ProcessBuilder("unshare", "-m", "--propagation", "private", "sh", "-c", script)
-                .redirectErrorStream(true).start();
-        List<String> lines = new ArrayList<>();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line; (line = out.readLine()) != null; ) {
-                lines.add(line);
-            }
-        }
-        assertTrue(p.waitFor(180, TimeUnit.SECONDS), "the namespace script finished");
-        assertEquals(0, p.exitValue(), "the namespace script succeeded: " + lines);
-        return lines;
     }
 }
