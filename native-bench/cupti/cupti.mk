@@ -43,13 +43,19 @@ $(BUILD)/libfake_cupti.so: cupti/fake_cupti.c | $(BUILD)
 $(BUILD)/test_collector: cupti/test_collector.c cupti/hmc_check.h $(BUILD)/libhintmap.a include/hintmap.h | $(BUILD)
 	$(CC) $(CUPTI_CPPFLAGS) $(CSTD) $(WARN) $(OPT) $< $(BUILD)/libhintmap.a -o $@ -ldl $(LDLIBS)
 
+# A GPU-free stand-in for hm-cuda-driver and the PyTorch workload (gpu-run.sh --stand-in), on the
+# stand-in libcupti: the same arguments and output as the real programs (bench/hm_driver_core.h).
+$(BUILD)/hm-standin-gpu: cupti/standin_gpu.c bench/hm_driver_core.h $(BUILD)/libhintmap.a include/hintmap.h | $(BUILD)
+	$(CC) $(CUPTI_CPPFLAGS) -Ibench $(CSTD) $(WARN) $(OPT) $< $(BUILD)/libhintmap.a -o $@ -ldl $(LDLIBS)
+
 $(BUILD)/test_load: cupti/test_load.c | $(BUILD)
 	$(CC) $(CSTD) $(WARN) $(OPT) $< -o $@ -ldl
 
 CUPTI_SKIP_C := $(if $(CUPTI_INC),,no CUPTI headers (cupti_activity.h under $(CUDA_HOME)/include or extras/CUPTI/include): the collector's tests not run)
 CUPTI_SKIP_D := $(if $(HAVE_NVCC),,no nvcc ($(NVCC)): hm-cuda-driver's tests not run)
 CUPTI_SKIP := $(strip $(CUPTI_SKIP_C)$(if $(CUPTI_SKIP_C),$(if $(CUPTI_SKIP_D),; ))$(CUPTI_SKIP_D))
-CUPTI_TEST_DEPS := $(if $(CUPTI_INC),$(CUPTI_SO) $(BUILD)/test_translate_asan $(BUILD)/test_load $(BUILD)/libfake_cupti.so $(BUILD)/test_collector) $(CUDA_BIN)
+CUPTI_STANDIN := $(if $(CUPTI_INC),$(BUILD)/libfake_cupti.so $(BUILD)/hm-standin-gpu)
+CUPTI_TEST_DEPS := $(if $(CUPTI_INC),$(CUPTI_SO) $(BUILD)/test_translate_asan $(BUILD)/test_load $(BUILD)/test_collector) $(CUPTI_STANDIN) $(CUDA_BIN)
 CUPTI_TMP := $(BUILD)/cupti-test.d
 # Where a driver is present (a GPU machine) the "cannot record" case is a real start instead:
 # HINTMAP_VERBOSE=1 makes it the one line "recording into ...".
