@@ -15,7 +15,8 @@
 #   GPU_CHECK_DRIVER   the driver command (default $GPU_CHECK_BIN/hm-cuda-driver; --stand-in:
 #                      "build/hm-standin-gpu driver", which plays it on the stand-in libcupti)
 #   GPU_CHECK_HINTMAP  the Java CLI command (default ./hintmap; gpu-run: the carried runtime)
-#   GPU_CHECK_DIR      the folder for the files (default a new /tmp/hm-gpu-check.XXXXXX)
+#   GPU_CHECK_DIR      the folder for the files (default a new /tmp/hm-gpu-check.XXXXXX); the live
+#                      reader touches live-seen there when it has seen records
 #
 # Checks:
 #   1 every kernel region of the driver is in the collector's file (HINTMAP_NAME=demangled+grid)
@@ -78,7 +79,11 @@ if [ $java_ok = 1 ]; then
     c=$($HINTMAP dump "$W/cupti.hints" --format json 2>/dev/null | grep -o '"dispatchCount" *: *[0-9]*' | awk -F: '{s+=$2} END {print s+0}')
     polls=$((polls + 1))
     [ $polls -lt 120 ] || break
-    if kill -0 $pid 2>/dev/null && [ "${c:-0}" -gt 0 ]; then live=$c; echo "live: Java reader sees $c dispatches while the driver runs"; break; fi
+    if kill -0 $pid 2>/dev/null && [ "${c:-0}" -gt 0 ]; then
+      live=$c; echo "live: Java reader sees $c dispatches while the driver runs"
+      : >"$W/live-seen" # the stand-in driver (HM_STANDIN_WAIT_FOR) waits for this instead of for time
+      break
+    fi
   done
 fi
 wait $pid; rc=$?

@@ -25,8 +25,10 @@
  *                                               kernel than ran: the comparison must name it
  *                                      hang    never exits after the work: the step timeout must
  *                                               end it
- *   HM_STANDIN_US     microseconds slept per launch (driver) or step (torch), so that a live reader
- *                     sees a program that is still running (default 0)
+ *   HM_STANDIN_US     microseconds slept per launch (driver) or step (torch) (default 0)
+ *   HM_STANDIN_WAIT_FOR  a path: after its work (all records delivered) the driver waits until it
+ *                     exists (at most 120 s), so that a live reader sees a running program without
+ *                     a race against time; gpu-check.sh's reader creates it (live-seen)
  */
 #define _GNU_SOURCE
 #include <cupti.h>
@@ -189,6 +191,8 @@ static int run_driver(int argc, char **argv) {
         }
     }
     standin_flush(&g);
+    const char *wait_for = getenv("HM_STANDIN_WAIT_FOR");
+    for (int i = 0; wait_for && wait_for[0] && i < 1200 && access(wait_for, F_OK) != 0; i++) standin_sleep(100000);
     return standin_end(&g, hmd_report(&c, s, regions, nregions));
 }
 
