@@ -117,7 +117,7 @@ step_setup() {
   if [ -n "${GPU_RUN_BIN:-}" ]; then
     if why=$(bins_run "$GPU_RUN_BIN"); then bin=$GPU_RUN_BIN; say "binaries: $bin (GPU_RUN_BIN)"; else say "GPU_RUN_BIN: $why"; fi
   fi
-  if [ -z "$bin" ] && [ "$STANDIN" = 0 ] && [ -d "$carry/bin" ]; then
+  if [ -z "$bin" ] && [ -d "$carry/bin" ]; then
     if why=$(bins_run "$carry/bin"); then bin=$carry/bin; say "binaries: carried ($bin)"; else say "carried binaries do not run here: $why"; fi
   fi
   local build=${GPU_RUN_BUILD:-$here/build}
