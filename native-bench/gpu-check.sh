@@ -48,7 +48,7 @@ fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # the outcome of each check, for the result line
 absent=0 r_counts=ok r_totals=ok r_collector=ok r_verify=not-checked r_live=not-checked
-echo "== gpu-check $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname)"
+echo "== gpu-check $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n)"
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 
 set -- $DRIVER

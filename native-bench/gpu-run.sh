@@ -161,7 +161,8 @@ EOF
     else say "cannot unpack $carry/jre.tar.xz: $(cat "$W/jre.err")"; fi
   fi
   if [ -n "$cmd" ] && "$cmd" --version >"$W/java-version.txt" 2>&1; then
-    say "Java reader: $cmd ($(head -n 1 "$W/java-version.txt"))"; echo "HINTMAP_CMD='$cmd'" >>"$W/env.sh"
+    say "Java reader: $([ "$cmd" = "$W/hintmap" ] && echo "the carried runtime ($carry/jre.tar.xz)" || echo "$cmd"), $(head -n 1 "$W/java-version.txt")"
+    echo "HINTMAP_CMD='$cmd'" >>"$W/env.sh"
   else
     [ -n "$cmd" ] && say "Java reader $cmd does not run: $(head -n 3 "$W/java-version.txt")"
     say "no Java runtime: verify and the live reader will be NOT-RUN (carry gpu-carry from native-bench/gpu-stage.sh)"
@@ -239,7 +240,7 @@ step_torch() {
     check 3 "collector overhead" NOT-RUN "the profiler run failed"; return 1
   fi
   tail -n 2 "$d/profile.log"
-  local i mode ok=1 dumps=() withs=() withouts=() troubles=""
+  local i mode ok=1 dumps=() withs=() withouts=() troubles="" notes=""
   for i in 1 2 3 4 5 6; do # W O O W W O: drift cancels out of the medians
     case $i in 1|4|5) mode=with ;; *) mode=without ;; esac
     local tag=$mode-$i
@@ -260,7 +261,7 @@ step_torch() {
       why=$(exit_line_clean "$d/$tag.log") || troubles="$troubles; $tag collector: $why"
       "$BIN/hm-dump" "$d/$tag.hints" >"$d/$tag.dump" 2>&1 || troubles="$troubles; hm-dump $tag.hints failed"
       dumps+=(--dump "$d/$tag.dump")
-      grep -q '"libcupti": \["[^"]*", "' "$d/$tag.json" && troubles="$troubles; $tag maps two libcupti files (see its JSON)"
+      grep -q '"libcupti": \["[^"]*", "' "$d/$tag.json" && notes="$notes; $tag maps two libcupti files (see its JSON)"
     else withouts+=("$d/$tag.json"); fi
   done
   if [ ${#dumps[@]} -gt 0 ]; then
@@ -272,7 +273,7 @@ step_torch() {
     result=$(grep '^result: kernels' "$d/compare.txt")
     verify=$(verify_file "$d/with-1.hints")
     result=${result#result: kernels }
-    local detail="collector runs vs the profiler, per kernel: ${result#* }; verify with-1.hints: $verify${troubles}"
+    local detail="collector runs vs the profiler, per kernel: ${result#* }; verify with-1.hints: $verify${troubles}${notes}"
     if [ $crc -eq 0 ] && [ $ok = 1 ] && [ -z "$troubles" ] && [ "$verify" = OK ]; then check 2 "PyTorch vs torch.profiler" PASS "$detail"
     elif [ $crc -eq 0 ] && [ $ok = 1 ] && [ -z "$troubles" ] && [ "${verify#not run}" != "$verify" ]; then check 2 "PyTorch vs torch.profiler" PARTIAL "$detail"
     else check 2 "PyTorch vs torch.profiler" FAIL "$detail (torch/compare.txt)"; fi
@@ -307,12 +308,12 @@ step_multi() {
     env "${cenv[@]}" "${drv[@]}" -f "$d/driver-$p.hints" -n "$n" >"$d/driver-$p.out" 2>"$d/driver-$p.err" &
     pids+=($!)
   done
-  local fails="" rc
+  local fails="" rc unclean=0
   for p in 1 2 3 4; do
     wait "${pids[$((p - 1))]}"; rc=$?
     [ $rc -eq 0 ] || fails="$fails; process $p exited $rc ($(tail -n 1 "$d/driver-$p.err"))"
     local why
-    why=$(exit_line_clean "$d/driver-$p.err") || fails="$fails; process $p collector: $why"
+    why=$(exit_line_clean "$d/driver-$p.err") || { fails="$fails; process $p collector: $why"; unclean=$((unclean + 1)); }
   done
   # per CUPTI name: the collector's count in the shared file = the sum of the 4 processes' launches
   cat "$d"/driver-*.out | awk -F'\t' '$1 == "region" { s[$3] += $4 } END { for (k in s) print k "\t" s[k] }' | sort >"$d/expected.tsv"
@@ -327,7 +328,7 @@ step_multi() {
   local verify
   verify=$(verify_file "$d/multi.hints")
   [ "${verify#FAIL}" = "$verify" ] || fails="$fails; verify $verify"
-  local detail="4 processes x $n dispatches: $exact/$regions regions exact (sum over the processes); exit lines clean; verify: $verify"
+  local detail="4 processes x $n dispatches: $exact/$regions regions exact (sum over the processes); collector exit lines: $([ $unclean = 0 ] && echo clean || echo "$unclean of 4 not clean"); verify: $verify"
   if [ -n "$fails" ]; then check 4 "4 processes, one file" FAIL "$detail${fails}"
   elif [ "$verify" = OK ]; then check 4 "4 processes, one file" PASS "$detail"
   else check 4 "4 processes, one file" PARTIAL "$detail"; fi
@@ -397,7 +398,7 @@ exec > >(tee "$W/gpu-run.log") 2>&1
 finish() {
   local n status fails=0 incomplete=0 verdict
   {
-    echo "gpu-run $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname): $([ "$STANDIN" = 1 ] && echo 'STAND-IN (no GPU; synthetic figures, not evidence)' || echo GPU)"
+    echo "gpu-run $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n): $([ "$STANDIN" = 1 ] && echo 'STAND-IN (no GPU; synthetic figures, not evidence)' || echo GPU)"
     command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
     grep -h '^binaries:\|^Java reader:\|^libcupti for\|^torch maps' "$W/gpu-run.log" 2>/dev/null
     for n in 1 2 3 4 5 6; do
