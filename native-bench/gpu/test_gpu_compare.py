@@ -167,10 +167,39 @@ class TraceTest(unittest.TestCase):
         kernels, transfers = torch_workload.kernel_counts_from_trace(trace)
         self.assertEqual({FILL: {"count": 2, "total_us": 5.0}, GEMM: {"count": 2, "total_us": 10.0}}, kernels)
         self.assertEqual({"[memcpy HtoD]": 1, "[memcpy DtoD]": 1, "[memset]": 1}, transfers)
+        self.assertEqual((kernels, transfers), torch_workload.kernel_counts_from_trace(trace["traceEvents"]))
 
     def test_the_workload_refuses_bad_step_counts_before_importing_torch(self):
         with self.assertRaises(SystemExit):
             torch_workload.main(["--steps", "10", "--warmup", "10"])
+
+
+def has_torch():
+    try:
+        import torch  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
+@unittest.skipUnless(has_torch(), "no torch in this python3: torch_workload.py's run not tried (the GPU run is its "
+                                  "first; /usr/bin/python3 with Debian's python3-torch tries it on the CPU)")
+class TorchWorkloadOnTheCpuTest(unittest.TestCase):
+    """The whole script but the GPU: a tiny model on the CPU, plain and under the profiler."""
+
+    args = ["--device", "cpu", "--steps", "3", "--warmup", "1", "--batch", "2", "--seq", "8", "--d-model", "32",
+            "--heads", "4", "--ff", "64", "--layers", "1"]
+
+    def test_a_plain_run_and_a_profiled_run_write_their_json(self):
+        with tempfile.TemporaryDirectory() as d:
+            out, prof = os.path.join(d, "run.json"), os.path.join(d, "profile.json")
+            self.assertEqual(0, torch_workload.main(self.args + ["--out", out]))
+            self.assertEqual(0, torch_workload.main(self.args + ["--profile", prof]))
+            run, profile = gpu_compare.load_json(out), gpu_compare.load_json(prof)
+            self.assertEqual(("run", 3, 1, 3, "cpu"), (run["mode"], run["steps"], run["warmup"], len(run["step_ms"]),
+                                                        run["device"]))
+            self.assertEqual(("profile", {}, 3), (profile["mode"], profile["kernels"], len(profile["step_ms"])))
+            self.assertEqual([], [f for f in os.listdir(d) if f not in ("run.json", "profile.json")])  # no trace left
 
 
 if __name__ == "__main__":

@@ -17,7 +17,8 @@ collector names them. Everything on the GPU happens inside the profiled span, fr
 first copy to the device to the last synchronize, so both runs see the same launches.
 
 The trace reduction (kernel_counts_from_trace) needs no torch and is tested without a GPU
-(test_gpu_compare.py).
+(test_gpu_compare.py); --device cpu (with small sizes) runs the rest of the script where torch has
+no GPU, to find a mistake in it before the GPU run does (CPU activities; no kernels).
 """
 import argparse
 import contextlib
@@ -44,9 +45,11 @@ def transfer_region(name):
 
 def kernel_counts_from_trace(trace):
     """Per-kernel counts and total durations, and per-kind transfer counts, from a chrome trace
-    (torch.profiler's export_chrome_trace: events of category 'kernel', 'gpu_memcpy', 'gpu_memset')."""
+    (torch.profiler's export_chrome_trace: events of category 'kernel', 'gpu_memcpy', 'gpu_memset').
+    The trace is an object with "traceEvents" (kineto's) or, from a profiler built without kineto
+    (Debian's torch 1.13), the bare list of events."""
     kernels, transfers = {}, {}
-    for ev in trace.get("traceEvents", []):
+    for ev in trace.get("traceEvents", []) if isinstance(trace, dict) else trace:
         if ev.get("ph") != "X":
             continue
         cat = ev.get("cat")
@@ -92,12 +95,18 @@ def run(args):
 
     model = Model()  # on the CPU: no kernel before the profiled span
     step_ms = []
+    dev = torch.device(args.device)
+    cuda = dev.type == "cuda"
+
+    def sync():
+        if cuda:
+            torch.cuda.synchronize()
+
     prof_ctx = contextlib.nullcontext()
     if args.profile:
         from torch.profiler import ProfilerActivity, profile
-        prof_ctx = profile(activities=[ProfilerActivity.CUDA])
+        prof_ctx = profile(activities=[ProfilerActivity.CUDA if cuda else ProfilerActivity.CPU])
     with prof_ctx as prof:
-        dev = torch.device("cuda")
         model = model.to(dev)
         x, y = x_cpu.to(dev), y_cpu.to(dev)
         opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
@@ -105,19 +114,20 @@ def run(args):
         for _ in range(args.steps):
             t0 = time.perf_counter()
             opt.zero_grad(set_to_none=True)
-            with torch.autocast("cuda", dtype=torch.bfloat16):
+            with torch.autocast(dev.type, dtype=torch.bfloat16):
                 out = model(x)
             loss = F.mse_loss(out.float(), y)
             loss.backward()
             opt.step()
-            torch.cuda.synchronize()
+            sync()
             step_ms.append((time.perf_counter() - t0) * 1e3)
-        torch.cuda.synchronize()
+        sync()
     result = {
         "tool": "torch_workload.py", "mode": "profile" if args.profile else "run",
         "collector": bool(os.environ.get("CUDA_INJECTION64_PATH")),
         "steps": args.steps, "warmup": args.warmup, "step_ms": step_ms,
-        "torch": torch.__version__, "cuda": torch.version.cuda, "device": torch.cuda.get_device_name(),
+        "torch": torch.__version__, "cuda": torch.version.cuda,
+        "device": torch.cuda.get_device_name() if cuda else str(dev),
         "sizes": {k: getattr(args, k) for k in ("batch", "seq", "d_model", "heads", "ff", "layers", "seed")},
         "libcupti": mapped_libcupti(),
     }
@@ -140,6 +150,7 @@ def main(argv=None):
     p.add_argument("--out", help="the JSON of a plain (or collector) run")
     p.add_argument("--profile", help="run under torch.profiler; the JSON with per-kernel counts")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--device", default="cuda", help="cuda; cpu only to try the script where there is no GPU")
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--seq", type=int, default=512)
     p.add_argument("--d-model", dest="d_model", type=int, default=1024)
