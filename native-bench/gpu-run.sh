@@ -6,8 +6,8 @@
 #
 #   native-bench/gpu-run.sh [--stand-in] [OUTDIR]        (OUTDIR: default $OUT, else ./gpu-run-out)
 #
-# Steps, each under its own timeout (GPU_RUN_STEP_SCALE scales them), all within GPU_RUN_BUDGET_S
-# (default 360 s; a step that would start with under 15 s left is NOT-RUN):
+# Steps, in this order, each under its own timeout (GPU_RUN_STEP_SCALE scales them), all within
+# GPU_RUN_BUDGET_S (default 360 s; a step that would start with under 15 s left is NOT-RUN):
 #   probe   prints the environment (gcc make java nvcc cmake, CUDA/CUPTI folders, torch, libcupti);
 #           never fatal: the run goes on either way
 #   setup   binaries: the carried ones (gpu-carry/bin, made by gpu-stage.sh) when they run here, else
@@ -17,12 +17,12 @@
 #   driver  checks 1 and 6: gpu-check.sh (hm-cuda-driver with the collector injected: every region,
 #           exact counts, the event-vs-CUPTI spread measured, the collector's exit line, verify; a
 #           Java reader sees records while the driver runs)
-#   torch   checks 2 and 3: gpu/torch_workload.py under torch.profiler, then 3 runs with the collector
-#           and 3 without, interleaved (W O O W W O); every collector run's per-kernel counts equal
-#           the profiler's (gpu/gpu_compare.py); the median step time ratio (measured, not enforced)
 #   multi   check 4: 4 injected hm-cuda-driver processes record into one HINTMAP_FILE at once
 #   bench   check 5: hm-bench on 64 regions (Zipf 1.0; shared by all threads, and --disjoint) and
 #           hm-floor, at 1, 2, 4, 8, 16 threads (measured)
+#   torch   checks 2 and 3: gpu/torch_workload.py under torch.profiler, then 3 runs with the collector
+#           and 3 without, interleaved (W O O W W O); every collector run's per-kernel counts equal
+#           the profiler's (gpu/gpu_compare.py); the median step time ratio (measured, not enforced)
 # GPU_RUN_STEPS=probe,driver,torch,... runs those steps only (setup always runs).
 #
 # Output: OUTDIR/gpu-run.tar.gz (summary.txt, gpu-run.log, every hint file, dump, JSON, log and
@@ -31,8 +31,8 @@
 # Exit: 0 every check passed (or measured); 1 a mismatch, a failure or a timeout; 2 nothing
 # failed but something could not run (e.g. no Java runtime: PARTIAL / NOT-RUN).
 #
-# --stand-in: the same script with no GPU (native-bench/gpu/test_gpu_run.sh runs it; so does
-# GpuRunStandInIT): hm-cuda-driver and the PyTorch workload are played by build/hm-standin-gpu on
+# --stand-in: the same script with no GPU (native-bench/gpu/test_gpu_run.sh runs it: quick in
+# `make cupti-test`, so in ./mvnw verify; every branch in `make gpu-run-test`): hm-cuda-driver and the PyTorch workload are played by build/hm-standin-gpu on
 # the stand-in libcupti (cupti/fake_cupti.c), with small sizes; its figures are synthetic. It takes
 # every branch the GPU run takes except the CUDA programs themselves. HM_STANDIN_FAULT
 # (cupti/standin_gpu.c) makes it mismatch or hang.
@@ -75,9 +75,12 @@ step_probe() {
   say "-- more"
   uname -srm; grep -h PRETTY_NAME /etc/os-release 2>/dev/null; ldd --version 2>&1 | head -n 1
   echo "cores $(nproc)"; command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+  local tools=""
   for t in gcc make nvcc cmake java tar xz python3; do
-    if command -v $t >/dev/null 2>&1; then printf '%-8s %s\n' "$t" "$($t --version 2>&1 | head -n 1)"; else printf '%-8s %s\n' "$t" "not found"; fi
+    if command -v $t >/dev/null 2>&1; then printf '%-8s %s\n' "$t" "$($t --version 2>&1 | head -n 1)"; tools="$tools $t"
+    else printf '%-8s %s\n' "$t" "not found"; tools="$tools no-$t"; fi
   done
+  say "tools:$tools"
   # every libcupti on the machine, and the one torch maps (the collector must use that one in torch)
   { find /usr/local /opt /usr/lib -maxdepth 7 -name 'libcupti.so*' 2>/dev/null; } | sort | head -n 20 | sed 's/^/libcupti: /'
   local torch_cupti
@@ -118,6 +121,7 @@ step_setup() {
     if why=$(bins_run "$GPU_RUN_BIN"); then bin=$GPU_RUN_BIN; say "binaries: $bin (GPU_RUN_BIN)"; else say "GPU_RUN_BIN: $why"; fi
   fi
   if [ -z "$bin" ] && [ -d "$carry/bin" ]; then
+    chmod +x "$carry/bin"/* 2>/dev/null # in case the copy lost the modes
     if why=$(bins_run "$carry/bin"); then bin=$carry/bin; say "binaries: carried ($bin)"; else say "carried binaries do not run here: $why"; fi
   fi
   local build=${GPU_RUN_BUILD:-$here/build}
@@ -400,7 +404,7 @@ finish() {
   {
     echo "gpu-run $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n): $([ "$STANDIN" = 1 ] && echo 'STAND-IN (no GPU; synthetic figures, not evidence)' || echo GPU)"
     command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
-    grep -h '^binaries:\|^Java reader:\|^libcupti for\|^torch maps' "$W/gpu-run.log" 2>/dev/null
+    grep -h '^tools:\|^binaries:\|^Java reader:\|^libcupti for\|^torch maps' "$W/gpu-run.log" 2>/dev/null
     for n in 1 2 3 4 5 6; do
       if [ -f "$W/status/$n" ]; then cat "$W/status/$n"; else echo "$n (not run): NOT-RUN ${NOT_RUN_WHY:-not selected (GPU_RUN_STEPS)}"; fi
     done
@@ -458,8 +462,9 @@ if [ -n "${SETUP_FAIL:-}" ] || [ -z "${BIN:-}" ]; then
   NOT_RUN_WHY="setup failed: ${SETUP_FAIL:-no binaries}"
   finish
 fi
+# the quick, deterministic steps first: a slow PyTorch step then only shortens itself
 selected driver && run_step driver 150 1 6
-selected torch && run_step torch 300 2 3
 selected multi && run_step multi 90 4
 selected bench && run_step bench 150 5
+selected torch && run_step torch 300 2 3
 finish

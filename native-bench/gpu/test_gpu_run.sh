@@ -4,7 +4,7 @@
 # spent on a typo. Needs native-bench/build with the CUPTI targets (make all cupti-test, or
 # ./mvnw verify) and python3.
 #
-#   native-bench/gpu/test_gpu_run.sh [quick|all]        (default all; about 45 s, quick about 20 s)
+#   native-bench/gpu/test_gpu_run.sh [quick|all]        (default all: about a minute; quick: about 15 s)
 #
 # GPU_RUN_HINTMAP=PATH (e.g. ./hintmap after ./mvnw package) gives gpu-run.sh a Java reader: then
 # the pass scenario expects PASS everywhere; without one, PARTIAL/NOT-RUN for the Java checks.
