@@ -7,7 +7,7 @@
 #                     libcupti, exported symbols, hm-cuda-driver's arguments, and gpu-run.sh rehearsed
 #                     with the stand-in (gpu/test_gpu_run.sh quick: every step, a mismatch; ~15 s).
 #                     Where the CUPTI headers and nvcc are missing: one SKIP line.
-#   make gpu-run-test every branch of gpu-run.sh with the stand-in (gpu/test_gpu_run.sh all, ~45 s; not in
+#   make gpu-run-test every branch of gpu-run.sh with the stand-in (gpu/test_gpu_run.sh all, about a minute; not in
 #                     `make test`): also hangs, the budget, binaries that do not run, carried ones, no GPU
 #
 # The collector is C11 built with gcc; it needs CUPTI's headers (cupti.h includes cuda.h) but no

@@ -33,6 +33,8 @@ trap 'rm -rf "$tmp"' EXIT
 fails=0
 ok() { echo "ok   $*"; }
 bad() { echo "FAIL $*"; fails=$((fails + 1)); }
+# expect_rc SCENARIO WANT: the last gpu-run.sh exited WANT
+expect_rc() { if [ "$rc" -eq "$2" ]; then ok "$1: exit $rc"; else bad "$1: exit $rc, want $2"; fi; }
 # expect FILE PATTERN WHAT: FILE has a line matching the grep -E PATTERN
 expect() { if grep -qE -- "$2" "$1"; then ok "$3"; else bad "$3: no line matching '$2' in $1:"; sed 's/^/     | /' "$1" | tail -n 12; fi; }
 # gpu [ENV=V...] -- ARGS: runs gpu-run.sh, output to $tmp/NAME.log; sets rc
@@ -60,7 +62,8 @@ steps=driver,torch,multi,bench
 gpu pass GPU_RUN_STEPS=$steps "$run" --stand-in "$tmp/pass"
 s=$tmp/pass/summary.txt
 if [ $java = yes ]; then want=0; else want=2; fi
-[ $rc -eq $want ] && ok "pass: exit $rc" || { bad "pass: exit $rc, want $want"; tail -n 30 "$tmp/pass.log"; }
+expect_rc pass $want
+[ $rc -eq $want ] || tail -n 30 "$tmp/pass.log"
 if [ -f "$s" ]; then
   expect "$s" '^gpu-run .*STAND-IN \(no GPU; synthetic figures, not evidence\)' "pass: labelled stand-in"
   if [ $java = yes ]; then
@@ -95,7 +98,7 @@ fi
 # ---- mismatch: counts one over on both sides
 gpu mismatch GPU_RUN_STEPS=driver,torch HM_STANDIN_FAULT=count,profile GPU_RUN_HINTMAP= "$run" --stand-in "$tmp/mm"
 s=$tmp/mm/summary.txt
-[ $rc -eq 1 ] && ok "mismatch: exit 1" || bad "mismatch: exit $rc, want 1"
+expect_rc mismatch 1
 expect "$s" '^1 hm-cuda-driver \+ collector: FAIL regions 8/8, counts FAIL' "mismatch: 1 FAIL on counts"
 expect "$tmp/mismatch.log" 'FAIL: saxpy\(int, float, float const\*, float\*\)<<<16,256>>>: collector count 301, launches 300' "mismatch: the region named"
 expect "$s" '^2 PyTorch vs torch.profiler: FAIL .*runs=3 differing_runs=3 ' "mismatch: 2 FAIL in every run"
@@ -109,7 +112,7 @@ if [ "$what" = all ]; then
   gpu hang GPU_RUN_STEPS=torch,multi HM_STANDIN_FAULT=hang GPU_RUN_RUN_S=2 GPU_RUN_STEP_SCALE=0.05 GPU_RUN_HINTMAP= \
     "$run" --stand-in "$tmp/hang"
   s=$tmp/hang/summary.txt
-  [ $rc -eq 1 ] && ok "hang: exit 1" || bad "hang: exit $rc, want 1"
+  expect_rc hang 1
   expect "$s" '^2 PyTorch vs torch.profiler: FAIL the profiler run failed' "hang: a hung torch run ends at GPU_RUN_RUN_S"
   expect "$s" '^3 collector overhead: NOT-RUN the profiler run failed' "hang: 3 NOT-RUN"
   expect "$s" '^4 multi: TIMEOUT the step was killed after 5s' "hang: the multi step killed at its timeout"
@@ -118,7 +121,7 @@ if [ "$what" = all ]; then
   # ---- budget: spent before setup
   gpu budget GPU_RUN_STEPS=driver GPU_RUN_BUDGET_S=14 "$run" --stand-in "$tmp/budget"
   s=$tmp/budget/summary.txt
-  [ $rc -eq 2 ] && ok "budget: exit 2" || bad "budget: exit $rc, want 2"
+  expect_rc budget 2
   expect "$tmp/budget.log" '^== setup: NOT-RUN \(budget: 14s left of 14s\)' "budget: setup not started"
   expect "$s" '^1 \(not run\): NOT-RUN setup failed: no binaries' "budget: every check NOT-RUN with the reason"
 
@@ -127,7 +130,7 @@ if [ "$what" = all ]; then
   for f in hm-bench hm-floor hm-standin-gpu libfake_cupti.so libhintmap_cupti.so libhintmap.so; do cp "$nb/build/$f" "$tmp/broken/"; done
   printf '\177ELF not really\n' >"$tmp/broken/hm-dump"; chmod +x "$tmp/broken/hm-dump"
   gpu fallback GPU_RUN_STEPS=multi GPU_RUN_BIN="$tmp/broken" GPU_RUN_HINTMAP= "$run" --stand-in "$tmp/fb"
-  [ $rc -eq 2 ] && ok "fallback: exit 2 (no Java)" || bad "fallback: exit $rc, want 2"
+  expect_rc fallback 2
   expect "$tmp/fallback.log" "^GPU_RUN_BIN: $tmp/broken/hm-dump does not run" "fallback: why the given binaries were not used"
   expect "$tmp/fallback.log" "^binaries: $nb/build\$" "fallback: native-bench/build used"
   expect "$tmp/fb/summary.txt" '^4 4 processes, one file: PARTIAL .*8/8 regions exact' "fallback: the step ran"
@@ -136,7 +139,7 @@ if [ "$what" = all ]; then
   mkdir -p "$tmp/carry/bin"
   for f in hm-dump hm-bench hm-floor hm-standin-gpu libfake_cupti.so libhintmap_cupti.so libhintmap.so; do cp "$nb/build/$f" "$tmp/carry/bin/"; done
   gpu carried GPU_RUN_STEPS=multi GPU_RUN_CARRY="$tmp/carry" GPU_RUN_HINTMAP= "$run" --stand-in "$tmp/ca"
-  [ $rc -eq 2 ] && ok "carried: exit 2 (no Java)" || bad "carried: exit $rc, want 2"
+  expect_rc carried 2
   expect "$tmp/carried.log" "^binaries: carried \\($tmp/carry/bin\\)\$" "carried: the carried binaries used"
   expect "$tmp/ca/summary.txt" '^4 4 processes, one file: PARTIAL .*8/8 regions exact' "carried: the step ran"
 
@@ -146,9 +149,9 @@ if [ "$what" = all ]; then
   elif [ ! -x "$nb/build/hm-cuda-driver" ]; then
     echo "SKIP: real: no build/hm-cuda-driver (no nvcc)"
   else
-    gpu real GPU_RUN_STEPS=driver,torch,multi GPU_RUN_HINTMAP= GPU_RUN_CARRY="$tmp/none" "$run" "$tmp/real"
+    gpu real GPU_RUN_STEPS=driver,torch,multi GPU_RUN_HINTMAP= "$run" "$tmp/real"
     s=$tmp/real/summary.txt
-    [ $rc -eq 1 ] && ok "real: exit 1" || bad "real: exit $rc, want 1"
+    expect_rc real 1
     expect "$s" '^gpu-run .*: GPU$' "real: labelled GPU"
     expect "$tmp/real.log" 'hm-cuda-driver: no CUDA device' "real: hm-cuda-driver says no CUDA device"
     expect "$s" '^1 hm-cuda-driver \+ collector: FAIL regions 0/0, counts FAIL' "real: 1 FAIL"
