@@ -82,7 +82,7 @@ step_probe() {
   done
   say "tools:$tools"
   # every libcupti on the machine, and the one torch maps (the collector must use that one in torch)
-  { find /usr/local /opt /usr/lib -maxdepth 7 -name 'libcupti.so*' 2>/dev/null; } | sort | head -n 20 | sed 's/^/libcupti: /'
+  { find /usr/local /opt /usr/lib -maxdepth 10 -name 'libcupti.so*' 2>/dev/null; } | sort | head -n 20 | sed 's/^/libcupti: /'
   local torch_cupti
   torch_cupti=$(timeout 90 python3 -c '
 import torch
@@ -178,7 +178,7 @@ EOF
   elif [ -z "$cupti" ]; then
     cupti=$(ls /usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13* /usr/local/cuda/lib64/libcupti.so.13* /usr/local/cuda*/lib64/libcupti.so.13* 2>/dev/null | head -n 1)
     [ -n "$cupti" ] || cupti=${TORCH_CUPTI:-}
-    [ -n "$cupti" ] || cupti=$(find /usr/local /opt /usr/lib -maxdepth 7 -name 'libcupti.so.13*' 2>/dev/null | head -n 1)
+    [ -n "$cupti" ] || cupti=$(find /usr/local /opt /usr/lib -maxdepth 10 -name 'libcupti.so.13*' 2>/dev/null | head -n 1)
   fi
   say "libcupti for the C programs: ${cupti:-none found (the collector tries libcupti.so.13 by name)}"
   echo "CUPTI='$cupti'" >>"$W/env.sh"
