@@ -24,6 +24,11 @@
  * With --shared, other writers record into the same file at the same time; the region
  * lines are then this run's share for the caller to add up, and verify is skipped.
  *
+ * With --disjoint, every thread (of every process) draws from its own R regions instead of
+ * sharing one set: thread g records into regions g*R .. g*R+R-1 (same Zipf skew within its set),
+ * so the file holds R x threads x processes regions and no two threads touch the same slot --
+ * the other end of the contention curve from one shared hot set (docs/GPU.md, the 16-core run).
+ *
  * "verify" compares, for every region, the file's record after the run minus before it
  * with this run's tally; it is exact when nothing was evicted or dropped meanwhile
  * (regions <= capacity and no other writer churning the file).
@@ -58,7 +63,9 @@ typedef struct config {
     int keep;
     int shared;           /* other writers record into the file too: the file delta is not ours alone */
     int threads, processes;
-    uint32_t regions;
+    uint32_t regions;     /* all regions; with --disjoint, span x writer threads */
+    uint32_t span;        /* the regions one thread draws from (-r) */
+    int disjoint;         /* each thread its own span of regions */
     double zipf;
     uint64_t records;     /* per thread; 0 = use duration */
     double duration;
@@ -107,6 +114,7 @@ typedef struct worker {
     thread_result *res;
     uint64_t *tally; /* regions x {count, kernel_ns, bytes} */
     int global_id;
+    uint32_t base;   /* the first region this thread draws from */
 } worker;
 
 static uint64_t mono_ns(void) {
@@ -163,10 +171,10 @@ static void *worker_main(void *p) {
     uint64_t x = c->seed * UINT64_C(0x9E3779B97F4A7C15) ^ (uint64_t)(w->global_id + 1) * UINT64_C(0xD1B54A32D192ED03);
     if (x == 0) x = 1;
     for (uint32_t i = 0; sreg && sns && i < SAMPLES; i++) {
-        sreg[i] = zipf_draw(w->cdf, c->regions, unit(&x));
+        sreg[i] = w->base + zipf_draw(w->cdf, c->span, unit(&x));
         sns[i] = kernel_draw(c, &x);
     }
-    for (uint32_t r = 0; handles && r < c->regions; r++) {
+    for (uint32_t r = w->base; handles && r < w->base + c->span; r++) {
         int rc = hm_region_resolve(w->store, w->names[r], w->name_lens[r], &handles[r]);
         if (rc < 0) {
             fprintf(stderr, "hm-bench: resolve %s: %s\n", w->names[r], hm_last_error(w->store));
@@ -249,7 +257,8 @@ static int run_process(const config *c, int proc, const double *cdf, char (*name
     }
     for (int t = 0; t < c->threads; t++) {
         int g = proc * c->threads + t;
-        ws[t] = (worker){c, s, cdf, names, lens, sh, &results[g], tallies + (size_t)g * 3 * c->regions, g};
+        ws[t] = (worker){c, s, cdf, names, lens, sh, &results[g], tallies + (size_t)g * 3 * c->regions, g,
+                         c->disjoint ? (uint32_t)g * c->span : 0};
         if (pthread_create(&tids[t], NULL, worker_main, &ws[t]) != 0) {
             fprintf(stderr, "hm-bench: pthread_create: %s\n", strerror(errno));
             atomic_store(&sh->failed, 1);
@@ -353,6 +362,7 @@ static void usage(FILE *f) {
             "  -t, --threads N        threads per process (1)\n"
             "  -p, --processes P      processes, forked, each with its own store (1)\n"
             "  -r, --regions R        regions, named <prefix>%%05d (64)\n"
+            "      --disjoint         each thread records into its own R regions (R x threads x processes in all)\n"
             "  -P, --prefix P         region name prefix, at most 18 bytes (region-)\n"
             "  -R, --rate N           records per second per thread, paced (0: as fast as possible)\n"
             "  -s, --zipf S           Zipf skew of region popularity, 0 = uniform (1.0)\n"
@@ -405,7 +415,8 @@ int main(int argc, char **argv) {
         {"bytes-per-ns", required_argument, 0, 'B'}, {"seed", required_argument, 0, 'S'},
         {"handles", no_argument, 0, 'H'},         {"quiet", no_argument, 0, 'q'},
         {"prefix", required_argument, 0, 'P'},    {"rate", required_argument, 0, 'R'},
-        {"stuck", optional_argument, 0, 'U'},     {"help", no_argument, 0, 'h'},
+        {"stuck", optional_argument, 0, 'U'},     {"disjoint", no_argument, 0, 'J'},
+        {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     int opt;
     char *end;
@@ -415,6 +426,7 @@ int main(int argc, char **argv) {
         case 'f': c.path = optarg; c.keep = 1; break;
         case 'K': c.keep = 1; break;
         case 'X': c.shared = 1; break;
+        case 'J': c.disjoint = 1; break;
         case 't': c.threads = (int)strtol(optarg, &end, 10); if (*end || c.threads < 1 || c.threads > 1024) goto bad; break;
         case 'p': c.processes = (int)strtol(optarg, &end, 10); if (*end || c.processes < 1 || c.processes > 256) goto bad; break;
         case 'r': c.regions = (uint32_t)strtoul(optarg, &end, 10); if (*end || c.regions < 1 || c.regions > 99999) goto bad; break;
@@ -444,6 +456,15 @@ int main(int argc, char **argv) {
         c.path = defpath;
     }
     if (c.stuck_runs > 0) return run_stuck(&c);
+    int nthreads = c.threads * c.processes;
+    c.span = c.regions;
+    if (c.disjoint) {
+        if ((uint64_t)c.span * (uint64_t)nthreads > 99999) {
+            fprintf(stderr, "hm-bench: --disjoint: %u regions x %d threads is over 99999 region names\n", c.span, nthreads);
+            return 2;
+        }
+        c.regions = c.span * (uint32_t)nthreads;
+    }
     if (!c.capacity_set) {
         c.capacity = c.regions > 256 ? c.regions : 256;
         c.capacity_set = access(c.path, F_OK) != 0; /* only explicit when we create the file */
@@ -452,19 +473,20 @@ int main(int argc, char **argv) {
     /* region names and Zipf CDF */
     char (*names)[24] = calloc(c.regions, sizeof *names);
     size_t *lens = calloc(c.regions, sizeof *lens);
-    double *cdf = calloc(c.regions, sizeof *cdf);
+    double *cdf = calloc(c.span, sizeof *cdf);
     if (!names || !lens || !cdf) { fprintf(stderr, "hm-bench: out of memory\n"); return 1; }
     double sum = 0;
     for (uint32_t i = 0; i < c.regions; i++) {
         snprintf(names[i], sizeof names[i], "%s%05u", c.prefix, i);
         lens[i] = strlen(names[i]);
+    }
+    for (uint32_t i = 0; i < c.span; i++) {
         sum += 1.0 / pow((double)(i + 1), c.zipf);
         cdf[i] = sum;
     }
-    for (uint32_t i = 0; i < c.regions; i++) cdf[i] /= sum;
-    cdf[c.regions - 1] = 1.0;
+    for (uint32_t i = 0; i < c.span; i++) cdf[i] /= sum;
+    cdf[c.span - 1] = 1.0;
 
-    int nthreads = c.threads * c.processes;
     size_t shared_bytes = sizeof(shared_area) + (size_t)nthreads * sizeof(thread_result) +
                           (size_t)nthreads * 3 * c.regions * sizeof(uint64_t);
     void *mem = mmap(NULL, shared_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -490,9 +512,9 @@ int main(int argc, char **argv) {
     hm_stats_get(s, &st0);
     c.capacity = hm_capacity(s);
 
-    printf("config file=%s processes=%d threads=%d regions=%u zipf=%.3f kernel=%s:%g:%g handles=%d capacity=%u seed=%" PRIu64
+    printf("config file=%s processes=%d threads=%d regions=%u disjoint=%d zipf=%.3f kernel=%s:%g:%g handles=%d capacity=%u seed=%" PRIu64
            " %s=%g\n",
-           c.path, c.processes, c.threads, c.regions, c.zipf,
+           c.path, c.processes, c.threads, c.regions, c.disjoint, c.zipf,
            c.dist == DIST_LOGNORMAL ? "lognormal" : c.dist == DIST_UNIFORM ? "uniform" : "fixed", c.d1, c.d2, c.handles,
            c.capacity, c.seed, c.records ? "records_per_thread" : "duration_s", c.records ? (double)c.records : c.duration);
     fflush(stdout);

@@ -4,7 +4,11 @@
 #   make cupti        build/libhintmap_cupti.so (when the CUPTI headers exist; part of `make all`)
 #   make cupti-test   GPU-free tests (part of `make test`): translation under ASan+UBSan, dlopen +
 #                     InitializeInjection without a driver, the buffer path driven by a stand-in
-#                     libcupti, exported symbols, hm-cuda-driver's arguments. Where the CUPTI headers and nvcc are missing: one SKIP line.
+#                     libcupti, exported symbols, hm-cuda-driver's arguments, and gpu-run.sh rehearsed
+#                     with the stand-in (gpu/test_gpu_run.sh quick: every step, a mismatch; ~15 s).
+#                     Where the CUPTI headers and nvcc are missing: one SKIP line.
+#   make gpu-run-test every branch of gpu-run.sh with the stand-in (gpu/test_gpu_run.sh all, about a minute; not in
+#                     `make test`): also hangs, the budget, binaries that do not run, carried ones, no GPU
 #
 # The collector is C11 built with gcc; it needs CUPTI's headers (cupti.h includes cuda.h) but no
 # library at link time: libcupti is dlopen'ed at run time (HINTMAP_CUPTI_LIB, libcupti.so.13,
@@ -21,7 +25,7 @@ CUPTI_ALL   := $(if $(CUPTI_INC),$(CUPTI_SO))
 # hm-cuda-driver: warnings are errors, host compiler's too.
 NVCC_FLAGS  ?= -O2 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror
 
-.PHONY: cupti cupti-test
+.PHONY: cupti cupti-test gpu-run-test
 cupti: $(CUPTI_ALL)
 	@$(if $(CUPTI_INC),,echo "no cupti_activity.h under $(CUDA_HOME): skipping libhintmap_cupti.so")
 
@@ -43,13 +47,22 @@ $(BUILD)/libfake_cupti.so: cupti/fake_cupti.c | $(BUILD)
 $(BUILD)/test_collector: cupti/test_collector.c cupti/hmc_check.h $(BUILD)/libhintmap.a include/hintmap.h | $(BUILD)
 	$(CC) $(CUPTI_CPPFLAGS) $(CSTD) $(WARN) $(OPT) $< $(BUILD)/libhintmap.a -o $@ -ldl $(LDLIBS)
 
+# A GPU-free stand-in for hm-cuda-driver and the PyTorch workload (gpu-run.sh --stand-in), on the
+# stand-in libcupti: the same arguments and output as the real programs (bench/hm_driver_core.h).
+$(BUILD)/hm-standin-gpu: cupti/standin_gpu.c bench/hm_driver_core.h $(BUILD)/libhintmap.a include/hintmap.h | $(BUILD)
+	$(CC) $(CUPTI_CPPFLAGS) -Ibench $(CSTD) $(WARN) $(OPT) $< $(BUILD)/libhintmap.a -o $@ -ldl $(LDLIBS)
+
 $(BUILD)/test_load: cupti/test_load.c | $(BUILD)
 	$(CC) $(CSTD) $(WARN) $(OPT) $< -o $@ -ldl
+
+gpu-run-test: $(CUPTI_TEST_DEPS)
+	@$(if $(CUPTI_INC),sh gpu/test_gpu_run.sh all,echo "SKIP: gpu-run-test: $(CUPTI_SKIP_C)")
 
 CUPTI_SKIP_C := $(if $(CUPTI_INC),,no CUPTI headers (cupti_activity.h under $(CUDA_HOME)/include or extras/CUPTI/include): the collector's tests not run)
 CUPTI_SKIP_D := $(if $(HAVE_NVCC),,no nvcc ($(NVCC)): hm-cuda-driver's tests not run)
 CUPTI_SKIP := $(strip $(CUPTI_SKIP_C)$(if $(CUPTI_SKIP_C),$(if $(CUPTI_SKIP_D),; ))$(CUPTI_SKIP_D))
-CUPTI_TEST_DEPS := $(if $(CUPTI_INC),$(CUPTI_SO) $(BUILD)/test_translate_asan $(BUILD)/test_load $(BUILD)/libfake_cupti.so $(BUILD)/test_collector) $(CUDA_BIN)
+CUPTI_STANDIN := $(if $(CUPTI_INC),$(BUILD)/libfake_cupti.so $(BUILD)/hm-standin-gpu $(SHLIB) $(BUILD)/hm-dump $(BUILD)/hm-bench $(BUILD)/hm-floor)
+CUPTI_TEST_DEPS := $(if $(CUPTI_INC),$(CUPTI_SO) $(BUILD)/test_translate_asan $(BUILD)/test_load $(BUILD)/test_collector) $(CUPTI_STANDIN) $(CUDA_BIN)
 CUPTI_TMP := $(BUILD)/cupti-test.d
 # Where a driver is present (a GPU machine) the "cannot record" case is a real start instead:
 # HINTMAP_VERBOSE=1 makes it the one line "recording into ...".
@@ -80,6 +93,8 @@ ifneq ($(CUPTI_INC),)
 	@syms=$$(nm -D --defined-only $(CUPTI_SO) | awk '{print $$3}' | sort | tr '\n' ' '); \
 	 if [ "$$syms" != "InitializeInjection " ]; then echo "cupti-test: $(CUPTI_SO) exports: $$syms(want only InitializeInjection)"; exit 1; fi; \
 	 echo "nm -D $(CUPTI_SO): InitializeInjection only"
+	@echo "== gpu-run.sh rehearsed with the stand-in (quick: every step, a mismatch; make gpu-run-test: every branch)"
+	@sh gpu/test_gpu_run.sh quick
 endif
 ifneq ($(HAVE_NVCC),)
 	@echo "== hm-cuda-driver: arguments, and no CUDA device (CUDA_VISIBLE_DEVICES= hides any GPU)"

@@ -92,6 +92,35 @@ class NativeConformanceTest {
         }
     }
 
+    /**
+     * {@code hm-bench --disjoint} (the contention curve's "no shared slot" end, docs/GPU.md): each of
+     * 3 threads records into its own 10 regions, so every block of 10 names sums to one thread's
+     * records, and the file holds all 30 with exactly those counts.
+     */
+    @Test
+    void hmBenchDisjointGivesEveryThreadItsOwnRegions() throws Exception {
+        Path file = dir.resolve("disjoint.hints");
+        String out = run(List.of(BUILD.resolve("hm-bench").toString(), "-f", file.toString(), "-t", "3", "-r", "10",
+                "--disjoint", "-n", "3000", "-S", "5"));
+        assertTrue(out.contains("verify ok"), out);
+        assertTrue(out.contains("regions=30 disjoint=1"), out);
+        Map<String, Sums> sums = benchSums(out);
+        assertEquals(30, sums.size(), out);
+        long[] perThread = new long[3];
+        for (Map.Entry<String, Sums> e : sums.entrySet()) {
+            int index = Integer.parseInt(e.getKey().substring("region-".length()));
+            perThread[index / 10] += e.getValue().count();
+            assertTrue(e.getValue().count() > 0, e::toString); // Zipf 1.0 over 10: every region drawn in 3,000
+        }
+        assertEquals(List.of(3000L, 3000L, 3000L), List.of(perThread[0], perThread[1], perThread[2]), out);
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
+            assertEquals(30, store.size());
+            for (Map.Entry<String, Sums> e : sums.entrySet()) {
+                assertEquals(e.getValue().count(), store.recordFor(e.getKey()).orElseThrow().dispatchCount(), e.getKey());
+            }
+        }
+    }
+
     @Test
     void recordsWrittenInJavaReadBackExactlyThroughTheCLibrary() throws Exception {
         Path file = dir.resolve("java-wrote.hints");
