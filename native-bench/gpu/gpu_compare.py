@@ -46,19 +46,17 @@ class Hash64:
 
 
 def stored_name(name, limit, hash64):
-    """The region name the collector (HINTMAP_NAME=demangled) gives kernel `name` in a file whose
-    max_name_bytes is `limit`: cupti/hmc_translate.h. A name of at most `limit` UTF-8 bytes as is;
-    a longer one: its longest prefix of at most limit - 17 bytes ending on a character boundary,
-    "~", and the 16 hex digits of hm64 over the whole name; below limit 18 the first `limit` hex
-    digits alone.
-    Issue 23 makes a canonical long-name form a rule of the format, found by the full name through
-    every API: when it lands, this function (and only this one) changes to call it
-    (hm_name_canonical)."""
+    """The name under which a file whose max_name_bytes is `limit` stores kernel `name` (FORMAT.md
+    section 1.1, the rule every library and the collector apply; C hm_name_canonical, Java
+    HintStore.storedName): a name of at most `limit` UTF-8 bytes as is; a longer one: its longest
+    prefix of at most limit - 17 bytes ending on a character boundary, "~", and the 16 hex digits
+    of hm64 over the whole name; below limit 17 the first `limit` hex digits alone. Checked against
+    the shared vectors (src/test/resources/vectors/stored-names.txt) by test_gpu_compare.py."""
     data = name.encode("utf-8")
     if len(data) <= limit:
         return name
     tag = "~%016x" % hash64(data)
-    if limit < len(tag) + 1:
+    if limit < len(tag):
         return tag[1:1 + limit]
     cut = limit - len(tag)
     while cut > 0 and (data[cut] & 0xC0) == 0x80:  # a continuation byte: not a boundary

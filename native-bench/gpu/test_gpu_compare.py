@@ -59,6 +59,21 @@ class StoredNameTest(unittest.TestCase):
         self.assertEqual(1054, len(TILE.encode()))
         self.assertEqual(TILE_STORED, gpu_compare.stored_name(TILE, 1024, gpu_compare.Hash64(LIB)))
 
+    @unittest.skipUnless(os.path.exists(LIB), "no %s (make -C native-bench tools): the shared vectors not checked" % LIB)
+    def test_the_rule_gives_the_shared_stored_name_vectors(self):
+        vectors = os.path.join(HERE, "..", "..", "src", "test", "resources", "vectors", "stored-names.txt")
+        hash64 = gpu_compare.Hash64(LIB)
+        rows = 0
+        with open(vectors, encoding="utf-8") as f:
+            for line in f:
+                line = line.rstrip("\n")
+                if not line or line.startswith("#"):
+                    continue
+                limit, stored, name = line.split("\t")
+                self.assertEqual(stored, gpu_compare.stored_name(name, int(limit), hash64), line)
+                rows += 1
+        self.assertEqual(75, rows)
+
     def test_without_the_library_a_long_name_cannot_be_computed(self):
         with self.assertRaises(LookupError):
             gpu_compare.stored_name("q" * 100, 64, gpu_compare.Hash64("/nonexistent/libhintmap.so"))
