@@ -126,7 +126,7 @@ HM_API const char *hm_strerror(int code);
 #define HM_OPT_HOT_THRESHOLD   (1u << 2)
 
 #define HM_DEFAULT_CAPACITY          256u
-#define HM_DEFAULT_MAX_NAME_BYTES    64u
+#define HM_DEFAULT_MAX_NAME_BYTES    256u /* kernel names run 100-400 bytes: FORMAT §1.1 */
 #define HM_DEFAULT_HOT_THRESHOLD_NS  100000u
 #define HM_MAX_CAPACITY              67108864u  /* 2^26 */
 #define HM_MAX_NAME_BYTES_LIMIT      1024u
@@ -176,7 +176,8 @@ HM_API const char *hm_strerror(int code);
  */
 typedef struct hm_options {
     uint32_t capacity;          /* max regions, 0..2^26 (default 256)                  */
-    uint32_t max_name_bytes;    /* longest name in UTF-8 bytes, 1..1024 (default 64)    */
+    uint32_t max_name_bytes;    /* longest name stored whole, UTF-8 bytes, 1..1024
+                                   (default 256; longer names: FORMAT §1.1)              */
     uint64_t hot_threshold_ns;  /* mean kernel ns at or above which a region is hot,
                                    0..2^63-1 (default 100000)                           */
     int read_only;              /* nonzero: map read-only, never create, claim nothing  */

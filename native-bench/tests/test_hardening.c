@@ -371,6 +371,7 @@ static void test_full_filesystem_at_creation_is_enospc_leaving_nothing(void) {
         char p[1200], e[512];
         hm_store *s;
         hm_options o = opts(640, 0, 0); /* 144 KiB */
+        hm_options_set_max_name_bytes(&o, 64); /* the sizes below are this layout's */
         snprintf(p, sizeof p, "%s/a.hm", dir);
         if (hm_open_ex(p, &o, &s, e, sizeof e) != HM_OK) _exit(30);
         if (t_rec(s, "r", 1, 1) != HM_OK || hm_close(s) != HM_OK) _exit(31);
@@ -385,6 +386,7 @@ static void test_full_filesystem_at_creation_is_enospc_leaving_nothing(void) {
         snprintf(p, sizeof p, "%s/c.hm", dir);
         if (hm_open_ex(p, &big, &s, e, sizeof e) != HM_ENOSPC || exists(p) || count_tmp_in(dir) != 0) _exit(34);
         o = opts(64, 0, 0); /* 36 KiB still fit */
+        hm_options_set_max_name_bytes(&o, 64);
         snprintf(p, sizeof p, "%s/d.hm", dir);
         if (hm_open_ex(p, &o, &s, e, sizeof e) != HM_OK) _exit(35);
         if (t_rec(s, "r", 1, 1) != HM_OK || hm_close(s) != HM_OK) _exit(36);
@@ -1218,6 +1220,7 @@ static void test_record_onto_damaged_copy_saturates(void) {
  * lengths or owners: every call stays in bounds, returns, and repairs what it owns. */
 static void test_hostile_words_are_bounded(void) {
     hm_options o = opts(8, 0, 0);
+    hm_options_set_max_name_bytes(&o, 64); /* the bounds below (a name_len of 65) are this layout's */
     hm_store *s;
     OPEN_OK(s, tpath("hostile.hm"), &o);
     hm_test_set_lock_wait_limit_ns(s, LIMIT_MS * 1000000ull);
@@ -1416,6 +1419,7 @@ static void test_sparse_copy_on_full_tmpfs(void) {
     snprintf(src, sizeof src, "%s", tpath("full-src.hm"));
     snprintf(dir, sizeof dir, "%s", tpath("tmpfs-full"));
     hm_options o = opts(640, 0, 0); /* 144 KiB */
+    hm_options_set_max_name_bytes(&o, 64); /* the size these filesystems were sized for */
     hm_store *s;
     OPEN_OK(s, src, &o);
     CHECK_EQ(t_rec(s, "r", 5, 5), HM_OK);

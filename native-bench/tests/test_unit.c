@@ -1034,7 +1034,7 @@ static void test_damaged_header_is_refused_and_file_left_unmodified(void) {
     write_header_checksum(f);
     expect_open_fails("hdrbytes.hm", f, len, HM_EINCONSISTENT, "header_bytes");
     RESET();
-    f[28] = 0; /* max_name_bytes 0 */
+    memset(f + 28, 0, 4); /* max_name_bytes 0 */
     write_header_checksum(f);
     expect_open_fails("mnb0.hm", f, len, HM_EINCONSISTENT, "max_name_bytes");
     RESET();

@@ -13,8 +13,12 @@ public final class HintStoreOptions {
     public static final int DEFAULT_CAPACITY = 256;
     /** Default hot threshold: 100 µs of mean kernel time. */
     public static final long DEFAULT_HOT_THRESHOLD_NS = 100_000;
-    /** Default longest region name, in UTF-8 bytes. */
-    public static final int DEFAULT_MAX_NAME_BYTES = 64;
+    /**
+     * Default longest region name stored as it is, in UTF-8 bytes: PyTorch, cuBLAS and CUTLASS kernel
+     * names run 100–400 bytes, so most fit whole; a longer one is stored in its shortened form
+     * (FORMAT.md §1.1). A slot is {@code 128 + roundup(maxNameBytes, 64)} bytes: 384 at this default.
+     */
+    public static final int DEFAULT_MAX_NAME_BYTES = 256;
     /** Largest capacity a file may have. */
     public static final int MAX_CAPACITY = 1 << 26;
     /** Largest maximum name length. */
@@ -46,7 +50,7 @@ public final class HintStoreOptions {
     }
 
     /**
-     * Capacity 256, hot threshold 100 µs, names up to 64 bytes, read-write; the file private to
+     * Capacity 256, hot threshold 100 µs, names stored whole up to 256 bytes, read-write; the file private to
      * its owner (mode 0600), no symbolic link followed, no other user's file accepted. Nothing is
      * set explicitly, so an existing file of any layout opens with these options.
      *

@@ -53,8 +53,9 @@ final class CreateCommand implements Callable<Integer> {
     Long hotThresholdNs;
 
     @Option(names = "--max-name-bytes", paramLabel = "B",
-            description = "longest region name in UTF-8 bytes, in [1, " + HintStoreOptions.MAX_NAME_BYTES_LIMIT
-                    + "] (default: " + HintStoreOptions.DEFAULT_MAX_NAME_BYTES + ")")
+            description = "longest region name stored whole, in UTF-8 bytes, in [1, " + HintStoreOptions.MAX_NAME_BYTES_LIMIT
+                    + "] (default: " + HintStoreOptions.DEFAULT_MAX_NAME_BYTES + "; a longer name is stored as a prefix,"
+                    + " '~' and a hash of the whole name, and still found by its whole name)")
     Integer maxNameBytes;
 
     @Override

@@ -33,7 +33,7 @@ class GoldenFileTest {
     Path dir;
 
     static void writeFromSamples(Path file) throws IOException {
-        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(4))) {
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(4).maxNameBytes(64))) {
             for (String line : Files.readAllLines(VECTORS.resolve("golden-samples.txt"), StandardCharsets.UTF_8)) {
                 if (line.isBlank() || line.startsWith("#")) {
                     continue;
@@ -84,7 +84,7 @@ class GoldenFileTest {
     void theCLibraryWritesTheGoldenFileByteForByte() throws Exception {
         Path file = dir.resolve("c.hints");
         Process p = new ProcessBuilder(dev.hintmap.NativeTools.tool("hm-replay").toString(),
-                file.toString(), VECTORS.resolve("golden-samples.txt").toString(), "4").redirectErrorStream(true).start();
+                file.toString(), VECTORS.resolve("golden-samples.txt").toString(), "4", "64").redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, p.exitValue(), out);
