@@ -265,7 +265,7 @@ class QueryApiTest {
             assertEquals(file, info.file());
             assertEquals(2, info.formatVersion());
             assertEquals(2, info.capacity());
-            assertEquals(64, info.maxNameBytes());
+            assertEquals(HintStoreOptions.DEFAULT_MAX_NAME_BYTES, info.maxNameBytes());
             assertEquals(7, info.hotThresholdNs());
             assertEquals(2, info.regions());
             assertEquals(2, info.highWater());

@@ -32,6 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  * what the next writer does with them (docs/FORMAT.md §6, §8).
  */
 class CrashRecoveryTest {
+    /** The layout these tests' offsets and bounds were written for (the default name limit was 64). */
+    private static final HintStoreOptions LAYOUT = HintStoreOptions.defaults().maxNameBytes(64);
+
     private static final FileGeometry GEOMETRY = new FileGeometry(4, 64);
 
     @TempDir
@@ -70,7 +73,7 @@ class CrashRecoveryTest {
 
     private Path storeWith(String... names) throws IOException {
         Path file = dir.resolve("crash.hints");
-        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(4))) {
+        try (HintStore store = HintStore.open(file, LAYOUT.capacity(4))) {
             for (String name : names) {
                 store.record(name, 100, 10);
             }
@@ -94,7 +97,7 @@ class CrashRecoveryTest {
             copies.plainKernelNsTotal(inactive, 123_456);
             return null;
         });
-        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+        try (HintStore store = HintStore.open(file, LAYOUT)) {
             store.record("victim", 300, 30);
             assertEquals(new RegionRecord("victim", 2, 400, 300, 40), store.recordFor("victim").orElseThrow());
         }
@@ -116,7 +119,7 @@ class CrashRecoveryTest {
                 m.plainLong(Slots.lock(slots.slot(0)), WriterTable.ownerWord(1001, 3));
                 return null;
             });
-            try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            try (HintStore store = HintStore.open(file, LAYOUT)) {
                 AtomicReference<Throwable> failure = new AtomicReference<>();
                 Thread writer = Thread.ofPlatform().start(() -> {
                     try {
@@ -152,7 +155,7 @@ class CrashRecoveryTest {
                 m.plainLong(Slots.lock(slots.slot(0)), WriterTable.ownerWord(1002, 8));
                 return null;
             });
-            try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            try (HintStore store = HintStore.open(file, LAYOUT)) {
                 store.record("reused", 1, 1);
                 assertEquals(2, store.dispatchCount("reused"));
             }
@@ -183,7 +186,7 @@ class CrashRecoveryTest {
             m.plainLong(Slots.hash(slot), dev.hintmap.format.Hm64.ofBytes(ghost, 5));
             return null;
         });
-        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+        try (HintStore store = HintStore.open(file, LAYOUT)) {
             assertEquals(new RegionRecord("a", 1, 100, 100, 10), store.recordFor("a").orElseThrow(),
                     "regions that were not touched stay readable while the structure lock is dead");
             store.record("d", 5, 5); // needs the structure lock: takes it over and recovers
@@ -214,7 +217,7 @@ class CrashRecoveryTest {
         // (the new region complete, maybe recorded into since): §8 step 1 leaves the slot to the
         // rebuild, which keeps it (spin model findings F1, F2, docs/RELIABILITY.md).
         Path file = storeWith("a", "b", "c");
-        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+        try (HintStore store = HintStore.open(file, LAYOUT)) {
             store.record("b", 100, 10); // a completed record after the insertion
         }
         withRawMapping(file, m -> {
@@ -222,7 +225,7 @@ class CrashRecoveryTest {
             m.plainLong(Layouts.HDR_INDEX_SEQ, m.plainLong(Layouts.HDR_INDEX_SEQ) + 1);
             return null;
         });
-        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+        try (HintStore store = HintStore.open(file, LAYOUT)) {
             store.record("d", 5, 5); // recovers first
             assertEquals(new RegionRecord("b", 2, 200, 100, 20), store.recordFor("b").orElseThrow(),
                     "the journaled region and its completed records are kept");
@@ -233,7 +236,7 @@ class CrashRecoveryTest {
             assertEquals(1, m.plainLong(Layouts.HDR_RECOVERIES));
             return null;
         });
-        assertTrue(dev.hintmap.HintFiles.verify(file, HintStoreOptions.defaults()).ok());
+        assertTrue(dev.hintmap.HintFiles.verify(file, LAYOUT).ok());
     }
 
     @Test
@@ -248,7 +251,7 @@ class CrashRecoveryTest {
             m.plainLong(Layouts.HDR_INDEX_SEQ, m.plainLong(Layouts.HDR_INDEX_SEQ) | 1);
             return null;
         });
-        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+        try (HintStore store = HintStore.open(file, LAYOUT)) {
             store.record("e", 7, 7);
             assertEquals(new RegionRecord("e", 1, 7, 7, 7), store.recordFor("e").orElseThrow());
             store.region("e").record(7, 7);
@@ -271,7 +274,7 @@ class CrashRecoveryTest {
             m.plainLong(Layouts.HDR_HIGH_WATER, Long.MIN_VALUE); // 2^63 unsigned
             return null;
         });
-        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+        try (HintStore store = HintStore.open(file, LAYOUT)) {
             store.record("e", 1, 1); // evicts one region by CLOCK, as in an undamaged file
             assertEquals(4, store.size());
             List<String> names = new ArrayList<>();
@@ -298,7 +301,7 @@ class CrashRecoveryTest {
             }
             return null;
         });
-        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
+        try (HintStore store = HintStore.open(file, LAYOUT.readOnly(true))) {
             assertTrue(store.recordFor("neg").isEmpty());
             assertTrue(store.recordFor("torn").isEmpty());
             assertEquals(0, store.dispatchCount("neg"));
@@ -322,12 +325,12 @@ class CrashRecoveryTest {
             m.plainLong(Layouts.HDR_JOURNAL_SLOT, 4); // a change into slot 3, interrupted: recovery runs
             return null;
         });
-        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+        try (HintStore store = HintStore.open(file, LAYOUT)) {
             store.record("new", 1, 1); // recovers first (§8), then inserts
             assertEquals(2, store.size(), "ok and new: the broken and the non-UTF-8 slots were freed");
             assertEquals(new RegionRecord("ok", 1, 100, 100, 10), store.recordFor("ok").orElseThrow());
         }
-        dev.hintmap.VerifyReport report = dev.hintmap.HintFiles.verify(file, HintStoreOptions.defaults());
+        dev.hintmap.VerifyReport report = dev.hintmap.HintFiles.verify(file, LAYOUT);
         assertTrue(report.ok(), report.findings().toString());
         withRawMapping(file, m -> {
             assertEquals(2, m.plainLong(Layouts.HDR_LIVE_COUNT));
@@ -345,7 +348,7 @@ class CrashRecoveryTest {
             m.plainLong(GEOMETRY.indexOffset() + 8L * index.home(bogus), HashIndex.entry(bogus, 0, 3999));
             return null;
         });
-        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+        try (HintStore store = HintStore.open(file, LAYOUT)) {
             assertTrue(store.recordFor("zzz").isEmpty()); // the bad entry is noticed, never followed
             store.record("b", 1, 1);
             assertEquals(2, store.size());
@@ -375,7 +378,7 @@ class CrashRecoveryTest {
             m.plainLong(Layouts.HDR_INDEX_SEQ, m.plainLong(Layouts.HDR_INDEX_SEQ) | 1); // force a rebuild
             return null;
         });
-        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+        try (HintStore store = HintStore.open(file, LAYOUT)) {
             store.record("c", 1, 1);
             List<String> names = new ArrayList<>();
             store.forEach(r -> names.add(r.name()));
@@ -395,7 +398,7 @@ class CrashRecoveryTest {
             }
         }
         Path file = dir.resolve("probe.hints");
-        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(g.capacity()))) {
+        try (HintStore store = HintStore.open(file, LAYOUT.capacity(g.capacity()))) {
             for (int i = 0; i < 128; i++) {
                 store.record(colliding.get(i), 1, 1);
             }
@@ -423,9 +426,9 @@ class CrashRecoveryTest {
             }
             return null;
         });
-        HintFileException e = assertThrows(HintFileException.class, () -> HintStore.open(file, HintStoreOptions.defaults()));
+        HintFileException e = assertThrows(HintFileException.class, () -> HintStore.open(file, LAYOUT));
         assertEquals(HintFileException.Problem.WRITER_TABLE_FULL, e.problem());
-        try (HintStore reader = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
+        try (HintStore reader = HintStore.open(file, LAYOUT.readOnly(true))) {
             assertEquals(1, reader.dispatchCount("x"), "readers claim nothing and still open");
         }
     }
@@ -433,7 +436,7 @@ class CrashRecoveryTest {
     @Test
     void closingWhileOtherThreadsRecordStopsThemWithIllegalStateAndLeavesAUsableFile() throws Exception {
         Path file = dir.resolve("close-race.hints");
-        HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(8));
+        HintStore store = HintStore.open(file, LAYOUT.capacity(8));
         List<Thread> threads = new ArrayList<>();
         List<Throwable> endings = java.util.Collections.synchronizedList(new ArrayList<>());
         for (int t = 0; t < 3; t++) {
@@ -460,7 +463,7 @@ class CrashRecoveryTest {
             assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().endsWith(" is closed"),
                     "the store's own refusal naming its file, not the arena's bare message: " + e);
         }
-        try (HintStore again = HintStore.open(file, HintStoreOptions.defaults())) {
+        try (HintStore again = HintStore.open(file, LAYOUT)) {
             for (int i = 0; i < 12; i++) {
                 again.record("r" + i, 10, 1); // any lock the closed store left is handed over
             }

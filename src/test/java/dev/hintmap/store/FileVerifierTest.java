@@ -31,6 +31,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@code HintFiles.verify}: sound files pass, and each injected corruption is found where it was planted. */
 class FileVerifierTest {
+    /** The layout these tests' offsets and bounds were written for (the default name limit was 64). */
+    private static final HintStoreOptions LAYOUT = HintStoreOptions.defaults().maxNameBytes(64);
+
     private static final int CAPACITY = 8;
     private static final FileGeometry GEOMETRY = new FileGeometry(CAPACITY, 64);
     private static final Slots SLOTS = new Slots(GEOMETRY);
@@ -41,7 +44,7 @@ class FileVerifierTest {
     /** Six regions r0..r5 in slots 0..5 of a capacity-8 file. */
     private Path sixRegions() throws IOException {
         Path file = dir.resolve("six.hints");
-        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(CAPACITY))) {
+        try (HintStore store = HintStore.open(file, LAYOUT.capacity(CAPACITY))) {
             for (int i = 0; i < 6; i++) {
                 for (int n = 0; n <= i; n++) {
                     store.record("r" + i, 1000L * (i + 1) + n, 64);
@@ -60,7 +63,7 @@ class FileVerifierTest {
     }
 
     private static VerifyReport verify(Path file) throws IOException {
-        return HintFiles.verify(file, HintStoreOptions.defaults());
+        return HintFiles.verify(file, LAYOUT);
     }
 
     private static Finding expectError(VerifyReport report, String area, long slot, String field) {
@@ -108,7 +111,7 @@ class FileVerifierTest {
     @ValueSource(ints = {0, 1, 3, 64, 300})
     void filesAfterHeavyEvictionAreSound(int capacity) throws Exception {
         Path file = dir.resolve("churn-" + capacity + ".hints");
-        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(capacity))) {
+        try (HintStore store = HintStore.open(file, LAYOUT.capacity(capacity))) {
             java.util.SplittableRandom random = new java.util.SplittableRandom(capacity);
             for (int i = 0; i < 20_000; i++) {
                 store.record("region-" + random.nextInt(4 * capacity + 5), random.nextLong(1, 10_000), 1);
@@ -154,7 +157,7 @@ class FileVerifierTest {
     @Test
     void verifyingALiveFileWhileAWriterRecordsAndInsertsIsSoundAndWritesNothing() throws Exception {
         Path file = dir.resolve("live.hints");
-        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(64))) {
+        try (HintStore store = HintStore.open(file, LAYOUT.capacity(64))) {
             AtomicBoolean stop = new AtomicBoolean();
             Thread writer = Thread.ofPlatform().start(() -> {
                 long n = 0;
@@ -193,7 +196,7 @@ class FileVerifierTest {
             m.plainLong(Slots.lock(SLOTS.slot(0)), WriterTable.ownerWord(900, 1)); // an entry nobody holds: dead
         });
         assertFalse(verify(file).ok(), "the planted hand is an error until repaired");
-        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+        try (HintStore store = HintStore.open(file, LAYOUT)) {
             store.record("r0", 1, 1);            // steals the dead owner's slot lock
             for (int i = 0; i < 6; i++) {
                 store.record("new" + i, 1, 1);   // recovery, then insertions that evict
@@ -444,7 +447,7 @@ class FileVerifierTest {
         FileGeometry big = new FileGeometry(100, 64); // 256 index entries, max_probe 128
         Slots slots = new Slots(big);
         Path file = dir.resolve("probe.hints");
-        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(100))) {
+        try (HintStore store = HintStore.open(file, LAYOUT.capacity(100))) {
             store.record("far", 1, 1);
         }
         int mask = big.indexEntries() - 1;

@@ -34,6 +34,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * store works normally once the words are cleared.
  */
 class LockGiveUpTest {
+    /** The layout these tests' offsets and bounds were written for (the default name limit was 64). */
+    private static final HintStoreOptions LAYOUT = HintStoreOptions.defaults().maxNameBytes(64);
+
     private static final FileGeometry GEOMETRY = new FileGeometry(4, 64);
     private static final long LIMIT_NANOS = 300_000_000L;
     private static final int ENTRY = 1010;
@@ -88,7 +91,7 @@ class LockGiveUpTest {
     @ValueSource(booleans = {false, true})
     void writersGiveUpOnLocksHeldByALiveProcessAndChangeNothing(boolean self) throws Exception {
         Path file = dir.resolve("stuck.hints");
-        try (HintStore store = TestStores.open(file, HintStoreOptions.defaults().capacity(4), LIMIT_NANOS)) {
+        try (HintStore store = TestStores.open(file, LAYOUT.capacity(4), LIMIT_NANOS)) {
             store.record("a", 100, 10);
             store.record("b", 100, 10);
         }
@@ -104,7 +107,7 @@ class LockGiveUpTest {
         });
         byte[] before = snapshotOfSlotsAndCoordination(file);
         List<Long> waits = new ArrayList<>();
-        try (HintStore store = TestStores.open(file, HintStoreOptions.defaults(), LIMIT_NANOS)) {
+        try (HintStore store = TestStores.open(file, LAYOUT, LIMIT_NANOS)) {
             Region a = store.region("a");
             waits.add(timed(() -> store.record("a", 500, 50)));    // slot lock: waits the limit, gives up
             waits.add(timed(() -> store.record("a", 500, 50)));    // same word: gives up at once
@@ -139,7 +142,7 @@ class LockGiveUpTest {
         after[bReference] = 0;
         assertTrue(java.util.Arrays.equals(before, after), "giving up changed nothing in the index, slots or header");
 
-        try (HintStore store = TestStores.open(file, HintStoreOptions.defaults(), LIMIT_NANOS)) {
+        try (HintStore store = TestStores.open(file, LAYOUT, LIMIT_NANOS)) {
             store.record("a", 500, 50); // gives up again, and remembers the stuck word
             store.record("new", 500, 50);
             withRawMapping(file, m -> { // the holder lets go: the remembered words change
@@ -165,7 +168,7 @@ class LockGiveUpTest {
     @ValueSource(longs = {3_600_000_000_000L, 0L})
     void samplesDroppedOnAWordGivenUpOnMakeNoLivenessCheckWithinTheRecheckPeriod(long recheckNanos) throws Exception {
         Path file = dir.resolve("memo.hints");
-        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(4))) {
+        try (HintStore store = HintStore.open(file, LAYOUT.capacity(4))) {
             store.record("a", 100, 10);
         }
         long token = liveToken(false, file);
@@ -179,7 +182,7 @@ class LockGiveUpTest {
         java.util.concurrent.atomic.AtomicLong checks = new java.util.concurrent.atomic.AtomicLong();
         StoreSettings settings = StoreSettings.DEFAULT.lockWaitLimitNanos(LIMIT_NANOS).giveUpRecheckNanos(recheckNanos)
                 .countLivenessChecks(checks);
-        try (HintStore store = TestStores.open(file, HintStoreOptions.defaults(), settings)) {
+        try (HintStore store = TestStores.open(file, LAYOUT, settings)) {
             Region a = store.region("a");
             store.record("a", 500, 50); // waits the limit, checking the holder, and gives up
             assertTrue(checks.get() >= 1, "the first waiter checked the holder");
@@ -196,7 +199,7 @@ class LockGiveUpTest {
     @org.junit.jupiter.api.Test
     void anEvictionWhoseVictimIsLockedByALiveProcessGivesUpAndLeavesTheClockAsItWas() throws Exception {
         Path file = dir.resolve("victim.hints");
-        try (HintStore store = TestStores.open(file, HintStoreOptions.defaults().capacity(4), LIMIT_NANOS)) {
+        try (HintStore store = TestStores.open(file, LAYOUT.capacity(4), LIMIT_NANOS)) {
             for (String name : List.of("a", "b", "c", "d")) {
                 store.record(name, 100, 10); // full, every reference bit clear: the hand takes slot 0 next
             }
@@ -213,7 +216,7 @@ class LockGiveUpTest {
             handBefore[1] = m.plainLong(Layouts.HDR_HIGH_WATER);
             m.plainLong(Slots.lock(slots.slot((int) handBefore[0])), owner);
         });
-        try (HintStore store = TestStores.open(file, HintStoreOptions.defaults(), LIMIT_NANOS)) {
+        try (HintStore store = TestStores.open(file, LAYOUT, LIMIT_NANOS)) {
             store.record("e", 1, 1);
             assertTrue(store.recordFor("e").isEmpty(), "dropped: the victim is locked by a live process");
             assertEquals(4, store.size());
