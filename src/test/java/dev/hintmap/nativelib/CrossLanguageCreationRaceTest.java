@@ -29,9 +29,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 7 item 4 across languages: C processes ({@code hm-open}) and JVMs create the same new path
- * at the same moment of the wall clock, once every JVM is up, while a reader polls it. Exactly one creation is published
- * (FORMAT.md §5: temporary file, then {@code link}); every process, whatever its language, records
- * into that one file; no temporary file is left; the reader never sees a half-initialised file.
+ * at the same moment of the wall clock, once every JVM is up, while a reader polls it. Exactly one
+ * creation is published (FORMAT.md §5: temporary file, then {@code link}); every process, whatever
+ * its language, records into that one file; no temporary file is left; the reader never sees a
+ * half-initialised file.
  */
 class CrossLanguageCreationRaceTest {
     private static final int C_CREATORS = 3;
