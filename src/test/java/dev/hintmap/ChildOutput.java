@@ -63,8 +63,4 @@ public final class ChildOutput {
     public List<String> lines() {
         return List.copyOf(lines);
     }
-
-    public Process process() {
-        return process;
-    }
 }
