@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,6 +34,15 @@ const char *tpath(const char *name) {
     char *b = bufs[next++ & 63];
     snprintf(b, sizeof bufs[0], "%s/%s", hm_t_dir, name);
     return b;
+}
+
+int t_await_liveness_checks(hm_store *s, uint64_t checks, _Atomic int *done) {
+    double limit = t_now_ms() + T_HANG_MS;
+    while (hm_test_liveness_checks(s) < checks && !atomic_load(done)) {
+        if (t_now_ms() > limit) return -1;
+        usleep(1000);
+    }
+    return 0;
 }
 
 int t_write_file(const char *path, const void *data, size_t len) {

@@ -82,6 +82,18 @@ int t_rec(hm_store *s, const char *name, uint64_t ns, uint64_t bytes);
 int t_look(hm_store *s, const char *name, hm_region_record *r);
 /* CLOCK_MONOTONIC in milliseconds. */
 double t_now_ms(void);
+
+/* How long a test waits for a state of the code under test before it takes it for a hang, in ms:
+ * far above any real wait on a loaded 2-core machine. Tests wait on counters or states and then
+ * assert; they never sleep for a time and assert what did or did not happen meanwhile. */
+#define T_HANG_MS 120000.0
+/* A lock wait limit (§6.2) longer than any wait of a test (and than T_HANG_MS): for tests in
+ * which a writer must wait for a live holder, never give up on it. */
+#define T_NO_GIVEUP_NS (300ull * 1000000000ull)
+/* Waits until store s has made `checks` liveness checks of lock holders in all
+ * (hm_test_liveness_checks: a waiter checks once per ms, §6.3) or *done is set; returns 0 when
+ * that happened within T_HANG_MS, -1 otherwise. */
+int t_await_liveness_checks(struct hm_store *s, uint64_t checks, _Atomic int *done);
 int t_write_file(const char *path, const void *data, size_t len);
 unsigned char *t_read_file(const char *path, size_t *len);
 

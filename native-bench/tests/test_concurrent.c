@@ -199,17 +199,33 @@ void hm_t_concurrent_eviction(int threads, int per_thread) {
 
 /* ------------------------------------------------------------------ give up (FORMAT §6.2) */
 
+/* Threads give up together on a slot lock a live process holds, then record into another region
+ * of the same store, contending for its lock, while they drop samples on the held one.
+ * In two phases, so that no thread can give up on another thread of this process: a thread
+ * preempted inside a record (a loaded machine, a paused VM) makes the others wait for a live
+ * holder, and with the short limit that the held lock's waits need they would drop a sample.
+ *   1. each thread's first sample on "held" waits for the 200 ms limit (or sees that another
+ *      thread gave up meanwhile) and gives up; nobody records elsewhere yet;
+ *   2. with the limit set past any wait of the test, the later samples on "held" are dropped
+ *      by the give-up memo (no wait), and those on "free" all count. */
 typedef struct cg_shared {
     hm_store *s;
+    pthread_barrier_t phase;
     _Atomic long dropped, recorded, errors;
 } cg_shared;
 
+static void cg_held(cg_shared *sh) {
+    if (hm_record(sh->s, "held", 4, 1, 1) == HM_DROPPED) atomic_fetch_add(&sh->dropped, 1);
+    else atomic_fetch_add(&sh->errors, 1);
+}
+
 static void *cg_thread(void *p) {
     cg_shared *sh = p;
+    cg_held(sh); /* phase 1 */
+    pthread_barrier_wait(&sh->phase);
+    pthread_barrier_wait(&sh->phase); /* the main thread sets the long limit in between */
     for (int n = 0; n < 3; n++) {
-        int rc = hm_record(sh->s, "held", 4, 1, 1);
-        if (rc == HM_DROPPED) atomic_fetch_add(&sh->dropped, 1);
-        else atomic_fetch_add(&sh->errors, 1);
+        if (n > 0) cg_held(sh);
         for (int k = 0; k < 100; k++) {
             if (hm_record(sh->s, "free", 4, 1, 1) == HM_OK) atomic_fetch_add(&sh->recorded, 1);
             else atomic_fetch_add(&sh->errors, 1);
@@ -232,12 +248,19 @@ void hm_t_concurrent_giveup(int threads) {
     uint64_t owner = t_plant_owner(s, 1010, (long)getpid()); /* a live process: this one */
     CHECK(owner != 0);
     atomic_store(&hm_test_slot(s, k)->lock, owner);
-    cg_shared sh = {s, 0, 0, 0};
-    pthread_t t[CT_MAX_THREADS];
     if (threads > CT_MAX_THREADS) threads = CT_MAX_THREADS;
+    cg_shared sh = {.s = s};
+    CHECK(pthread_barrier_init(&sh.phase, NULL, (unsigned)threads + 1) == 0);
+    pthread_t t[CT_MAX_THREADS];
     for (int i = 0; i < threads; i++) CHECK(pthread_create(&t[i], NULL, cg_thread, &sh) == 0);
+    pthread_barrier_wait(&sh.phase);
+    long dropped_waiting = atomic_load(&sh.dropped);
+    hm_test_set_lock_wait_limit_ns(s, T_NO_GIVEUP_NS); /* ordered before phase 2 by the barrier */
+    pthread_barrier_wait(&sh.phase);
     for (int i = 0; i < threads; i++) pthread_join(t[i], NULL);
+    pthread_barrier_destroy(&sh.phase);
     CHECK_EQ(atomic_load(&sh.errors), 0);
+    CHECK_EQ(dropped_waiting, threads);
     CHECK_EQ(atomic_load(&sh.dropped), 3L * threads);
     CHECK_EQ(atomic_load(&sh.recorded), 300L * threads);
     CHECK_EQ_U64(atomic_load(&hm_test_slot(s, k)->lock), owner); /* never taken from a live process */

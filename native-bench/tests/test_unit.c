@@ -180,7 +180,10 @@ static void test_create_writes_documented_header_and_reopen_checks_options(void)
     hm_options_set_max_name_bytes(&o, 40);
     hm_options_set_hot_threshold_ns(&o, 5000);
     hm_store *s;
+    struct timespec before, after; /* the creation time lies between them, however long the open took */
+    clock_gettime(CLOCK_REALTIME, &before);
     OPEN_OK(s, p, &o);
+    clock_gettime(CLOCK_REALTIME, &after);
     struct stat st;
     CHECK(stat(p, &st) == 0);
     CHECK_EQ(st.st_size, 49152); /* 128+64 slot bytes, 256 index entries, 100 reference bytes: §2 */
@@ -203,8 +206,8 @@ static void test_create_writes_documented_header_and_reopen_checks_options(void)
     CHECK_EQ(h->slots_offset, 28672);     /* roundup(24576 + 100, 4096) */
     CHECK_EQ(h->file_bytes, 49152);       /* roundup(28672 + 100 * 192, 4096) */
     CHECK_EQ_U64(h->header_checksum, hm_hash64((unsigned char *)h + 8, 112));
-    time_t now = time(NULL);
-    CHECK(h->created_epoch_ms / 1000 + 5 >= (uint64_t)now && h->created_epoch_ms / 1000 <= (uint64_t)now + 5);
+    CHECK(h->created_epoch_ms >= (uint64_t)before.tv_sec * 1000u + (uint64_t)before.tv_nsec / 1000000u);
+    CHECK(h->created_epoch_ms <= (uint64_t)after.tv_sec * 1000u + (uint64_t)after.tv_nsec / 1000000u);
     for (int i = 104; i < 120; i++) CHECK_EQ(((unsigned char *)h)[i], 0); /* reserved */
     CHECK_EQ(hm_capacity(s), 100);
     CHECK_EQ(hm_max_name_bytes(s), 40);
@@ -1147,21 +1150,26 @@ static void test_zombie_leader_with_live_threads_keeps_its_locks(void) {
         a.fd = fds[1];
         pthread_t t;
         if (pthread_create(&t, NULL, hold_from_thread, &a) != 0) _exit(7);
-        alarm(30); /* never outlive a failed test (its pipe would keep the runner's output open) */
+        alarm(300); /* never outlive a failed test (its pipe would keep the runner's output open) */
         pthread_exit(NULL); /* the leader exits, the holding thread lives on */
     }
     close(fds[1]);
     char c;
     CHECK(read(fds[0], &c, 1) == 1);
     close(fds[0]);
+    hm_test_set_lock_wait_limit_ns(s, T_NO_GIVEUP_NS); /* the give-up (§6.2) is test_hardening's */
+    uint64_t checks = hm_test_liveness_checks(s);
     rec_arg a = {s, "r", 0, 0};
     pthread_t t;
     CHECK(pthread_create(&t, NULL, rec_thread, &a) == 0);
-    usleep(300 * 1000); /* many liveness checks happen meanwhile */
-    CHECK_EQ(atomic_load(&a.done), 0); /* waited: the holder's process is alive */
+    /* not "not done after a while": the writer found the holder's process alive 10 times */
+    int reached = t_await_liveness_checks(s, checks + 10, &a.done);
+    int waited = !atomic_load(&a.done);
     kill(pid, SIGKILL);
     waitpid(pid, NULL, 0);
     pthread_join(t, NULL);
+    CHECK_EQ(reached, 0);
+    CHECK(waited); /* waited: the holder's process is alive */
     CHECK_EQ(a.rc, HM_OK);
     hm_region_record r;
     CHECK_EQ(t_look(s, "r", &r), HM_OK);
@@ -1189,18 +1197,22 @@ static void test_dead_owners_slot_lock_is_stolen_live_owners_is_waited_for(void)
         char c;
         CHECK(read(fds[0], &c, 1) == 1);
         close(fds[0]);
-        /* the holder is alive: a writer must wait, not steal */
+        /* the holder is alive: a writer must wait (found it alive 10 times), not steal */
+        hm_test_set_lock_wait_limit_ns(s, T_NO_GIVEUP_NS); /* the give-up (§6.2) is test_hardening's */
+        uint64_t checks = hm_test_liveness_checks(s);
         rec_arg a = {s, "r", 0, 0};
         pthread_t t;
         CHECK(pthread_create(&t, NULL, rec_thread, &a) == 0);
-        usleep(50 * 1000);
-        CHECK_EQ(atomic_load(&a.done), 0);
+        int reached = t_await_liveness_checks(s, checks + 10, &a.done);
+        int still_waiting = !atomic_load(&a.done);
         double t0 = t_now_ms();
         kill(pid, SIGKILL);
         if (reap_first) waitpid(pid, NULL, 0); /* else: a zombie (state Z) until reaped */
         pthread_join(t, NULL);
         double waited = t_now_ms() - t0;
         if (!reap_first) waitpid(pid, NULL, 0);
+        CHECK_EQ(reached, 0);
+        CHECK(still_waiting);
         CHECK_EQ(a.rc, HM_OK);
         fprintf(stderr, "  info: record completed %.2f ms after kill -9 of the lock holder (%s)\n", waited,
                 reap_first ? "reaped" : "zombie");

@@ -15,6 +15,8 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -365,7 +367,9 @@ class AllocationFreeQueryTest {
      * Writers record only samples of each region's own kernel time (1000 + n ns, n bytes) while a
      * small capacity keeps evicting and re-inserting regions; readers query through every
      * allocation-free path. A record whose total is not count x that time, or whose bytes are not
-     * count x n, is torn (a mix of two updates) or misattributed (another region's samples).
+     * count x n, is torn (a mix of two updates) or misattributed (another region's samples); a
+     * dispatch count above the samples ever sent to its name is another region's count. The run
+     * lasts until the work below is done, not for a time: on a loaded machine it just takes longer.
      */
     @ParameterizedTest
     @EnumSource(StoreKind.class)
@@ -374,7 +378,9 @@ class AllocationFreeQueryTest {
         int capacity = 16;
         ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
         AtomicBoolean stop = new AtomicBoolean();
-        long[] reads = new long[1];
+        AtomicLong reads = new AtomicLong();
+        // samples sent to each name, counted before the record: a count read later never exceeds it
+        AtomicLongArray sent = new AtomicLongArray(names);
         try (HintStore store = kind.open(options(capacity))) {
             List<Thread> threads = new ArrayList<>();
             CountDownLatch start = new CountDownLatch(1);
@@ -385,6 +391,7 @@ class AllocationFreeQueryTest {
                     Region[] handles = new Region[names];
                     while (!stop.get()) {
                         int n = random.nextInt(random.nextBoolean() ? 8 : names); // a hot set that stays, and churn
+                        sent.incrementAndGet(n);
                         if (random.nextBoolean()) {
                             store.record("r" + n, 1000L + n, n);
                         } else {
@@ -403,19 +410,21 @@ class AllocationFreeQueryTest {
                     handles[n] = store.region("r" + n);
                 }
                 MutableRecord r = new MutableRecord();
-                long count = 0;
                 while (!stop.get()) {
                     int n = random.nextInt(names);
                     if (store.readInto("r" + n, r)) {
                         checkRecord(n, r);
-                        count++;
+                        reads.incrementAndGet();
                     }
                     if (handles[n].readInto(r)) {
                         checkRecord(n, r);
-                        count++;
+                        reads.incrementAndGet();
                     }
                     long c = handles[n].dispatchCount();
-                    assertTrue(c >= 0);
+                    long bound = sent.get(n);
+                    if (c < 0 || c > bound) {
+                        throw new AssertionError("r" + n + " counts " + c + " dispatches, " + bound + " were sent to it");
+                    }
                     if (random.nextInt(32) == 0) {
                         int[] seen = new int[1];
                         store.forEachView(v -> {
@@ -425,22 +434,27 @@ class AllocationFreeQueryTest {
                             seen[0]++;
                         });
                         assertTrue(seen[0] <= capacity, "a scan saw " + seen[0] + " regions");
-                        count += seen[0];
+                        reads.addAndGet(seen[0]);
                     }
                 }
-                reads[0] = count;
             }));
             start.countDown();
-            Thread.sleep(700);
+            Await.until("evictions and reads under way", () -> !failures.isEmpty()
+                    || store.evictions() >= CHURN_EVICTIONS && reads.get() >= CHURN_READS);
             stop.set(true);
             for (Thread t : threads) {
                 t.join();
             }
             assertTrue(failures.isEmpty(), () -> failures.peek().toString());
-            assertTrue(store.evictions() > 100, "churn evicted only " + store.evictions());
-            assertTrue(reads[0] > 1000, "only " + reads[0] + " reads");
+            assertTrue(store.evictions() >= CHURN_EVICTIONS, "churn evicted only " + store.evictions());
+            assertTrue(reads.get() >= CHURN_READS, "only " + reads + " reads");
+            System.out.printf("%s: %,d evictions, %,d reads%n", kind, store.evictions(), reads.get());
         }
     }
+
+    /** Work of the churn test: evictions made, and consistent records read, before it stops. */
+    private static final long CHURN_EVICTIONS = 20_000;
+    private static final long CHURN_READS = 200_000;
 
     private static void checkRecord(int n, MutableRecord r) {
         long c = r.dispatchCount();

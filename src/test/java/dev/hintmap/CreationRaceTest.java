@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,16 +28,13 @@ import org.junit.jupiter.api.io.TempDir;
 class CreationRaceTest {
     private static final int CREATORS = 4;
     private static final int RECORDS = 2_000;
+    private static final int MIN_CREATIONS = 1_000;
 
     @TempDir
     Path dir;
-
-    private static String lastLine(Process process) throws Exception {
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        assertTrue(process.waitFor(120, TimeUnit.SECONDS), "child finished");
-        assertEquals(0, process.exitValue(), out);
-        return out.substring(out.lastIndexOf('\n') + 1);
-    }
+    /** Files that tell the children when to start and stop (apart from the directory the tests list). */
+    @TempDir
+    Path signals;
 
     private List<Path> temporaries() throws IOException {
         try (var files = Files.list(dir)) {
@@ -44,46 +42,72 @@ class CreationRaceTest {
         }
     }
 
+    /** Children of the test, killed after it: a failed test leaves none polling or spinning. */
+    private final List<Process> children = new ArrayList<>();
+
+    @AfterEach
+    void killTheChildren() {
+        children.forEach(Process::destroyForcibly);
+    }
+
+    private ChildOutput child(String... args) throws IOException {
+        Process p = ChildJvm.builder(FileChild.class, args).start();
+        children.add(p);
+        return new ChildOutput(p);
+    }
+
     @Test
     void jvmsCreatingOnePathAtOnceAllOpenTheSameFileAndLoseNoRecord() throws Exception {
         Path file = dir.resolve("race.hints");
-        Process reader = ChildJvm.builder(FileChild.class, "poll", file.toString(), "6000").start();
-        long startAt = System.currentTimeMillis() + 3_000; // every JVM is up by then, then all open at once
-        List<Process> creators = new ArrayList<>();
+        Path go = signals.resolve("go");
+        Path stop = signals.resolve("stop");
+        ChildOutput reader = child("poll", file.toString(), stop.toString());
+        List<ChildOutput> creators = new ArrayList<>();
         for (int i = 0; i < CREATORS; i++) {
-            creators.add(ChildJvm.builder(FileChild.class, "race", file.toString(), Long.toString(startAt),
-                    Integer.toString(RECORDS)).start());
+            creators.add(child("race", file.toString(), go.toString(), Integer.toString(RECORDS)));
         }
+        reader.await("polling");
+        for (ChildOutput creator : creators) {
+            creator.await("ready"); // every JVM is up, then all open at once
+        }
+        Files.createFile(go);
         Set<String> headers = new HashSet<>();
-        for (Process creator : creators) {
-            String line = lastLine(creator);
+        for (ChildOutput creator : creators) {
+            String line = creator.lastLine();
             assertTrue(line.startsWith("created="), line);
             headers.add(line);
         }
+        Files.createFile(stop);
         assertEquals(1, headers.size(), "every creator opened the one published file: " + headers);
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
             assertEquals((long) CREATORS * RECORDS, store.dispatchCount("race"), "no record lost to a second file");
         }
         assertEquals(List.of(), temporaries(), "no temporary file left");
-        String polled = lastLine(reader);
+        String polled = reader.lastLine();
         assertTrue(polled.contains(" bad=0 "), "the reader never saw a half-initialised file: " + polled);
     }
 
     @Test
     void aReaderPollingDuringRepeatedCreationsNeverSeesAHalfInitialisedFile() throws Exception {
         Path file = dir.resolve("poll.hints");
-        Process reader = ChildJvm.builder(FileChild.class, "poll", file.toString(), "5000").start();
-        long end = System.currentTimeMillis() + 4_000;
-        int creations = 0;
-        while (System.currentTimeMillis() < end) {
-            try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(64))) {
-                store.record("r", 1, 1);
+        Path stop = signals.resolve("stop");
+        ChildOutput reader = child("poll", file.toString(), stop.toString());
+        reader.await("polling");
+        int[] creations = {0};
+        // creations go on until the reader has opened one of the files, not for a time its start may outlast
+        Await.until(() -> creations[0] + " creations, reader: " + reader.lines(), () -> {
+            for (int i = 0; i < 10; i++) {
+                Files.deleteIfExists(file);
+                try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(64))) {
+                    store.record("r", 1, 1);
+                }
+                creations[0]++;
             }
-            Files.delete(file);
-            creations++;
-        }
-        String polled = lastLine(reader);
-        assertTrue(polled.contains(" bad=0 "), "after " + creations + " creations: " + polled);
+            return creations[0] >= MIN_CREATIONS && reader.printed("first-open");
+        });
+        Files.createFile(stop);
+        String polled = reader.lastLine();
+        assertTrue(polled.contains(" bad=0 "), "after " + creations[0] + " creations: " + polled);
         assertFalse(polled.startsWith("opened=0 "), "the reader opened some of the files: " + polled);
         assertEquals(List.of(), temporaries());
     }

@@ -3,6 +3,7 @@ package dev.hintmap;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -13,9 +14,11 @@ import java.nio.file.StandardOpenOption;
  * <ul>
  *   <li>{@code create PATH [group]}: opens (creates) PATH, records once, prints {@code ok} or the problem;</li>
  *   <li>{@code open PATH CAPACITY MAXNAME}: opens PATH with those options, prints {@code ok} or the problem;</li>
- *   <li>{@code race PATH START_EPOCH_MS RECORDS}: waits for the start time, opens PATH, records RECORDS
- *       samples into region {@code race}, prints {@code created=MS checksum=HEX};</li>
- *   <li>{@code poll PATH MILLIS}: opens PATH read-only in a loop, prints {@code opened=N missing=N bad=N first=...};</li>
+ *   <li>{@code race PATH GO_FILE RECORDS}: prints {@code ready}, waits until GO_FILE exists, opens PATH,
+ *       records RECORDS samples into region {@code race}, prints {@code created=MS checksum=HEX};</li>
+ *   <li>{@code poll PATH STOP_FILE}: prints {@code polling}, opens PATH read-only in a loop until STOP_FILE
+ *       exists, printing {@code first-open} when an open first succeeds, and at the end
+ *       {@code opened=N missing=N bad=N first=...};</li>
  *   <li>{@code record PATH COUNT NAME...}: opens PATH, records COUNT samples of 1,000 ns into each NAME,
  *       prints {@code recorded} (a sample dropped on a held lock shows in the counts, not here);</li>
  *   <li>{@code map PATH}: opens PATH read-only (so this process maps the file), prints {@code mapped} and
@@ -39,8 +42,8 @@ public final class FileChild {
                         .maxNameBytes(Integer.parseInt(args[3]));
                 System.out.println(openAndRecord(file, options));
             }
-            case "race" -> race(file, Long.parseLong(args[2]), Integer.parseInt(args[3]));
-            case "poll" -> poll(file, Long.parseLong(args[2]));
+            case "race" -> race(file, Path.of(args[2]), Integer.parseInt(args[3]));
+            case "poll" -> poll(file, Path.of(args[2]));
             case "record" -> {
                 try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
                     int count = Integer.parseInt(args[2]);
@@ -84,8 +87,10 @@ public final class FileChild {
         }
     }
 
-    private static void race(Path file, long startAt, int records) throws Exception {
-        while (System.currentTimeMillis() < startAt) {
+    private static void race(Path file, Path go, int records) throws Exception {
+        System.out.println("ready");
+        System.out.flush();
+        while (!Files.exists(go)) { // every racer is up and spinning here: they all open at once
             Thread.onSpinWait();
         }
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
@@ -102,16 +107,20 @@ public final class FileChild {
         }
     }
 
-    private static void poll(Path file, long millis) {
-        long end = System.currentTimeMillis() + millis;
+    private static void poll(Path file, Path stop) {
+        System.out.println("polling");
+        System.out.flush();
         int opened = 0;
         int missing = 0;
         int bad = 0;
         String first = "-";
-        while (System.currentTimeMillis() < end) {
+        while (!Files.exists(stop)) {
             try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
                 store.size();
-                opened++;
+                if (opened++ == 0) {
+                    System.out.println("first-open");
+                    System.out.flush();
+                }
             } catch (HintFileException e) {
                 if (e.problem() == HintFileException.Problem.MISSING) {
                     missing++;

@@ -95,6 +95,8 @@ class PersistenceTest {
                     recorded.incrementAndGet();
                 }
             });
+            // the child's polls then see live records, however slowly the writer thread got going
+            Await.until("the writer thread recorded", () -> recorded.get() > 0);
             Process child = ChildJvm.builder(ChildReader.class, file.toString(), "steady", "growing", "5").start();
             List<String> lines;
             try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {

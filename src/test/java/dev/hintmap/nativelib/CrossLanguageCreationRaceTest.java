@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hintmap.ChildJvm;
+import dev.hintmap.ChildOutput;
 import dev.hintmap.FileChild;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.NativeTools;
 import dev.hintmap.format.Layouts;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -21,14 +23,16 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 7 item 4 across languages: C processes ({@code hm-open}) and JVMs create the same new path
- * at the same moment of the wall clock while a reader polls it. Exactly one creation is published
- * (FORMAT.md §5: temporary file, then {@code link}); every process, whatever its language, records
- * into that one file; no temporary file is left; the reader never sees a half-initialised file.
+ * at the same moment of the wall clock, once every JVM is up, while a reader polls it. Exactly one
+ * creation is published (FORMAT.md §5: temporary file, then {@code link}); every process, whatever
+ * its language, records into that one file; no temporary file is left; the reader never sees a
+ * half-initialised file.
  */
 class CrossLanguageCreationRaceTest {
     private static final int C_CREATORS = 3;
@@ -39,6 +43,17 @@ class CrossLanguageCreationRaceTest {
     @TempDir
     Path dir;
 
+    /** Files that start and stop the children, outside the directory the test lists. */
+    @TempDir
+    Path signals;
+
+    private final List<Process> children = new ArrayList<>();
+
+    @AfterEach
+    void killTheChildren() {
+        children.forEach(Process::destroyForcibly); // a failed run leaves no poller or spinning racer
+    }
+
     private static String output(Process p) throws Exception {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "child finished");
@@ -46,16 +61,28 @@ class CrossLanguageCreationRaceTest {
         return out;
     }
 
+    private ChildOutput javaChild(String... args) throws IOException {
+        Process p = ChildJvm.builder(FileChild.class, args).start();
+        children.add(p);
+        return new ChildOutput(p);
+    }
+
     @RepeatedTest(2)
     void cAndJavaCreatorsRacingForOnePathShareTheOneFileThatIsPublished() throws Exception {
         Path file = dir.resolve("race.hints");
-        Process reader = ChildJvm.builder(FileChild.class, "poll", file.toString(), "6000").start();
-        long startAt = System.currentTimeMillis() + 3_000; // every JVM is up by then
-        List<Process> java = new ArrayList<>();
+        Path go = signals.resolve("go");
+        Path stop = signals.resolve("stop");
+        ChildOutput reader = javaChild("poll", file.toString(), stop.toString());
+        List<ChildOutput> java = new ArrayList<>();
         for (int i = 0; i < JAVA_CREATORS; i++) {
-            java.add(ChildJvm.builder(FileChild.class, "race", file.toString(), Long.toString(startAt),
-                    Integer.toString(JAVA_RECORDS)).start());
+            java.add(javaChild("race", file.toString(), go.toString(), Integer.toString(JAVA_RECORDS)));
         }
+        reader.await("polling");
+        for (ChildOutput j : java) {
+            j.await("ready"); // the JVMs are up (their start-up takes seconds on a loaded machine)
+        }
+        // the C tools start in milliseconds: they and the JVMs open at one moment of the wall clock
+        long startAt = System.currentTimeMillis() + 300;
         List<Process> c = new ArrayList<>();
         for (int i = 0; i < C_CREATORS; i++) {
             List<String> command = new ArrayList<>(List.of(NativeTools.tool("hm-open").toString(),
@@ -64,16 +91,22 @@ class CrossLanguageCreationRaceTest {
                 command.addAll(List.of("--record", "race", "10", "1"));
             }
             command.add(file.toString());
-            c.add(new ProcessBuilder(command).redirectErrorStream(true).start());
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            children.add(p);
+            c.add(p);
         }
+        while (System.currentTimeMillis() < startAt) {
+            Thread.onSpinWait();
+        }
+        Files.createFile(go);
         Set<String> headers = new HashSet<>();
-        for (Process p : java) {
-            String out = output(p);
-            headers.add(out.substring(out.lastIndexOf('\n') + 1));
+        for (ChildOutput j : java) {
+            headers.add(j.lastLine());
         }
         for (Process p : c) {
             assertEquals("OK", output(p));
         }
+        Files.createFile(stop);
         assertEquals(1, headers.size(), "the JVMs opened one file: " + headers);
         ByteBuffer header = ByteBuffer.allocate(4096).order(ByteOrder.LITTLE_ENDIAN);
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
@@ -91,7 +124,7 @@ class CrossLanguageCreationRaceTest {
             assertEquals(List.of("race.hints"), files.map(p -> p.getFileName().toString()).toList(),
                     "no temporary file left");
         }
-        String polled = output(reader);
+        String polled = reader.lastLine();
         assertTrue(polled.contains(" bad=0 "), "the reader never saw a half-initialised file: " + polled);
     }
 }

@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hintmap.Await;
 import dev.hintmap.HintFileException;
 import dev.hintmap.HintStore;
 import dev.hintmap.LiveUser;
+import dev.hintmap.TestStores;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
 import dev.hintmap.format.FileGeometry;
@@ -23,6 +25,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,6 +39,8 @@ class CrashRecoveryTest {
     private static final HintStoreOptions LAYOUT = HintStoreOptions.defaults().maxNameBytes(64);
 
     private static final FileGeometry GEOMETRY = new FileGeometry(4, 64);
+    /** Liveness checks of a live lock holder that show a writer waiting, not merely not yet run. */
+    private static final long LIVENESS_CHECKS = 10;
 
     @TempDir
     Path dir;
@@ -119,7 +124,12 @@ class CrashRecoveryTest {
                 m.plainLong(Slots.lock(slots.slot(0)), WriterTable.ownerWord(1001, 3));
                 return null;
             });
-            try (HintStore store = HintStore.open(file, LAYOUT)) {
+            // The give-up after the wait limit (§6.2) is LockGiveUpTest's: here the limit outlasts every
+            // wait of the test, so that a slow machine cannot turn "waits" into "gave up".
+            AtomicLong checks = new AtomicLong();
+            StoreSettings settings = StoreSettings.DEFAULT.lockWaitLimitNanos(TimeUnit.MINUTES.toNanos(10))
+                    .countLivenessChecks(checks);
+            try (HintStore store = TestStores.open(file, LAYOUT, settings)) {
                 AtomicReference<Throwable> failure = new AtomicReference<>();
                 Thread writer = Thread.ofPlatform().start(() -> {
                     try {
@@ -128,11 +138,14 @@ class CrashRecoveryTest {
                         failure.set(t);
                     }
                 });
-                writer.join(300);
-                assertTrue(writer.isAlive(), "the writer waits while the holder lives");
+                // Not "not yet done after a while": the writer has found the holder alive again and
+                // again (one liveness check per millisecond, §6.3) and still waits.
+                Await.until("the writer checked the live holder " + LIVENESS_CHECKS + " times",
+                        () -> checks.get() >= LIVENESS_CHECKS || !writer.isAlive());
+                assertTrue(writer.isAlive(), "the writer waits while the holder lives: " + failure.get());
                 assertEquals(1, store.dispatchCount("busy"), "readers are not blocked by the lock");
                 holder.kill();
-                writer.join(TimeUnit.SECONDS.toMillis(30));
+                writer.join(TimeUnit.SECONDS.toMillis(Await.LIMIT_SECONDS));
                 assertFalse(writer.isAlive(), "the writer took the lock over once its holder died");
                 assertEquals(null, failure.get());
                 assertEquals(2, store.dispatchCount("busy"));
@@ -439,19 +452,29 @@ class CrashRecoveryTest {
         HintStore store = HintStore.open(file, LAYOUT.capacity(8));
         List<Thread> threads = new ArrayList<>();
         List<Throwable> endings = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.concurrent.atomic.AtomicLongArray recorded = new java.util.concurrent.atomic.AtomicLongArray(3);
         for (int t = 0; t < 3; t++) {
             int thread = t;
             threads.add(Thread.ofPlatform().start(() -> {
                 try {
                     for (long i = 0; ; i++) {
                         store.record("r" + ((i + thread) % 12), 10, 1);
+                        recorded.incrementAndGet(thread);
                     }
                 } catch (Throwable e) {
                     endings.add(e);
                 }
             }));
         }
-        Thread.sleep(200);
+        // every thread is recording (inserting and evicting) when the store closes, however late it started
+        Await.until("each thread recorded 1,000 samples", () -> {
+            for (int t = 0; t < 3; t++) {
+                if (recorded.get(t) < 1_000 && threads.get(t).isAlive()) {
+                    return false;
+                }
+            }
+            return true;
+        });
         store.close();
         for (Thread t : threads) {
             t.join(TimeUnit.SECONDS.toMillis(30));

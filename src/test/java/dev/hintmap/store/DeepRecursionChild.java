@@ -1,10 +1,18 @@
 package dev.hintmap.store;
 
+import dev.hintmap.Await;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.Region;
 import dev.hintmap.TestStores;
+import dev.hintmap.format.FileGeometry;
+import dev.hintmap.format.Layouts;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A program that records from deep recursion until the stack overflows, at every depth near the
@@ -22,6 +30,7 @@ public final class DeepRecursionChild {
     private static final String[] NAMES = {"deep_a", "deep_b", "deep_c", "deep_d", "deep_e", "deep_f"};
     private static final int CHURN = NAMES.length + 1;
     static final long LEAK_PERIOD_NANOS = 50_000_000L;
+    private static final int CHURN_CAPACITY = 2;
     private final HintStore store;
     private final HintStore churn;
     private final Region handle;
@@ -39,7 +48,7 @@ public final class DeepRecursionChild {
         // A short leak period (production: 1 s), so that the shallow phase below is short too.
         StoreSettings settings = StoreSettings.DEFAULT.leakedLockNanos(LEAK_PERIOD_NANOS);
         try (HintStore store = TestStores.open(Path.of(args[0]), HintStoreOptions.defaults().capacity(8), settings);
-                HintStore churn = TestStores.open(Path.of(args[1]), HintStoreOptions.defaults().capacity(2), settings)) {
+                HintStore churn = TestStores.open(Path.of(args[1]), HintStoreOptions.defaults().capacity(CHURN_CAPACITY), settings)) {
             DeepRecursionChild child = new DeepRecursionChild(store, churn);
             for (int round = 0; round < rounds; round++) {
                 int limit = child.depthLimit(); // again each round: compiled frames are smaller than interpreted ones
@@ -50,10 +59,17 @@ public final class DeepRecursionChild {
             // Back at a shallow depth, as a program returns from its recursion and records on: a
             // lock that an overflow left behind is freed by the store's sweep once it has seen it
             // make no progress for the leak period (five for the structure lock; OwnerLock notes).
-            long until = System.nanoTime() + 8 * LEAK_PERIOD_NANOS;
-            while (System.nanoTime() < until) {
-                store.record("shallow", 1, 1);
-                churn.record("shallow", 1, 1);
+            // It records until no lock word of either file is held, however long the sweep takes
+            // on a loaded machine; the parent then checks the same words (a hang stops at the limit).
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Await.LIMIT_SECONDS);
+            try (Arena arena = Arena.ofConfined()) {
+                Memory words = readOnly(Path.of(args[0]), arena);
+                Memory churnWords = readOnly(Path.of(args[1]), arena);
+                while ((anyLockHeld(words, new FileGeometry(8, 64)) || anyLockHeld(churnWords, new FileGeometry(CHURN_CAPACITY, 64)))
+                        && System.nanoTime() - deadline < 0) {
+                    store.record("shallow", 1, 1);
+                    churn.record("shallow", 1, 1);
+                }
             }
             for (int i = 0; i < NAMES.length; i++) {
                 System.out.println("ok " + NAMES[i] + " " + child.ok[i]);
@@ -64,6 +80,21 @@ public final class DeepRecursionChild {
             System.out.flush();
             System.in.read(); // the parent inspects the file while this JVM, the lock owner, is alive
         }
+    }
+
+    private static Memory readOnly(Path file, Arena arena) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            return new Memory(channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena));
+        }
+    }
+
+    private static boolean anyLockHeld(Memory m, FileGeometry geometry) {
+        Slots slots = new Slots(geometry);
+        boolean held = m.acquireLong(Layouts.HDR_STRUCT_LOCK) != 0;
+        for (int k = 0; k < geometry.capacity(); k++) {
+            held |= m.acquireLong(Slots.lock(slots.slot(k))) != 0;
+        }
+        return held;
     }
 
     /** The recursion depth at which a bare descent overflows. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hintmap.Await;
 import dev.hintmap.HintStore;
 import dev.hintmap.TestStores;
 import dev.hintmap.HintStoreOptions;
@@ -21,7 +22,9 @@ import java.util.Collections;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,7 +40,11 @@ import org.junit.jupiter.api.io.TempDir;
 class HostileWriterTest {
     private static final int CAPACITY = 8;
     private static final int MAX_NAME = 16;
-    private static final long RUN_NANOS = TimeUnit.SECONDS.toNanos(3);
+    /** Work before the run stops (not a time: on a loaded machine the run just takes longer). */
+    private static final long OPERATIONS_PER_WORKER = 60_000;
+    private static final long SCRIBBLES = 200_000;
+    /** Reads of the evictions counter while it held a damaged (top bit set) value throughout. */
+    private static final long DAMAGED_COUNTER_READS = 20;
 
     @TempDir
     Path dir;
@@ -47,22 +54,26 @@ class HostileWriterTest {
         Path file = dir.resolve("hostile.hints");
         FileGeometry g = new FileGeometry(CAPACITY, MAX_NAME);
         List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
-        AtomicLong operations = new AtomicLong();
-        AtomicLong scribbles = new AtomicLong();
+        AtomicLongArray operations = new AtomicLongArray(2);
+        // odd while the hostile thread writes a word: a reader that sees it even and unchanged
+        // around its reads knows that no scribble overlapped them (a sequence lock)
+        AtomicLong scribbling = new AtomicLong();
+        AtomicLong damagedReads = new AtomicLong();
+        AtomicBoolean stop = new AtomicBoolean();
         try (HintStore writer = TestStores.open(file, HintStoreOptions.defaults().capacity(CAPACITY).maxNameBytes(MAX_NAME),
                         20_000_000L);
                 HintStore reader = HintStore.open(file, HintStoreOptions.defaults().readOnly(true));
                 FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
                 Arena arena = Arena.ofShared()) {
             MemorySegment raw = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena);
-            long deadline = System.nanoTime() + RUN_NANOS;
+            Memory words = new Memory(raw);
             List<Thread> threads = new ArrayList<>();
             threads.add(Thread.ofPlatform().name("hostile").start(() -> {
                 SplittableRandom random = new SplittableRandom(42);
-                while (System.nanoTime() < deadline) {
+                while (!stop.get()) {
+                    scribbling.incrementAndGet();
                     scribble(raw, g, random);
-                    scribbles.incrementAndGet();
-                    if ((scribbles.get() & 63) == 0) {
+                    if ((scribbling.incrementAndGet() & 127) == 0) {
                         Thread.yield();
                     }
                 }
@@ -73,7 +84,7 @@ class HostileWriterTest {
                     SplittableRandom random = new SplittableRandom(seed);
                     Region handle = writer.region("h" + seed);
                     try {
-                        while (System.nanoTime() < deadline) {
+                        while (!stop.get()) {
                             String name = "r" + random.nextInt(12);
                             switch (random.nextInt(6)) {
                                 case 0 -> writer.record(name, 1 + random.nextInt(1000), random.nextInt(100));
@@ -83,24 +94,51 @@ class HostileWriterTest {
                                 case 4 -> {
                                     int size = reader.size();
                                     assertTrue(size >= 0 && size <= CAPACITY, "size " + size);
-                                    assertTrue(writer.evictions() >= 0);
+                                    checkEvictionsCounter(writer, words, scribbling, damagedReads);
                                 }
                                 default -> reader.forEach(HostileWriterTest::checkRecord);
                             }
-                            operations.incrementAndGet();
+                            operations.incrementAndGet(seed);
                         }
                     } catch (Throwable e) {
                         failures.add(e);
                     }
                 }));
             }
+            try {
+                // a worker that hangs makes no progress: this wait fails then, naming what was done
+                Await.until(() -> "hostile run: operations " + operations + ", scribbles " + scribbling.get() / 2
+                        + ", damaged counter reads " + damagedReads, () -> !failures.isEmpty()
+                        || operations.get(0) >= OPERATIONS_PER_WORKER && operations.get(1) >= OPERATIONS_PER_WORKER
+                        && scribbling.get() / 2 >= SCRIBBLES && damagedReads.get() >= DAMAGED_COUNTER_READS);
+            } finally {
+                stop.set(true);
+            }
             for (Thread thread : threads) {
-                thread.join(TimeUnit.SECONDS.toMillis(120));
+                thread.join(TimeUnit.SECONDS.toMillis(Await.LIMIT_SECONDS));
                 assertFalse(thread.isAlive(), thread.getName() + " finished: nothing hangs");
             }
         }
         assertEquals(List.of(), failures, "no exception under a hostile writer");
-        assertTrue(operations.get() > 0 && scribbles.get() > 0, operations + " operations, " + scribbles + " scribbles");
+        System.out.printf("HostileWriterTest: %s operations, %,d scribbles, %,d reads of a damaged counter%n", operations,
+                scribbling.get() / 2, damagedReads.get());
+    }
+
+    /**
+     * {@code evictions()} never returns a negative count, and reads a value with the top bit set
+     * (a damaged word, FORMAT.md §1) as 0: checked whenever no scribble overlapped the call and the
+     * word held one such value before and after it (writers only ever store non-negative counts).
+     */
+    private static void checkEvictionsCounter(HintStore store, Memory words, AtomicLong scribbling, AtomicLong damagedReads) {
+        long sequence = scribbling.get();
+        long before = words.acquireLong(Layouts.HDR_EVICTIONS);
+        long read = store.evictions();
+        long after = words.acquireLong(Layouts.HDR_EVICTIONS);
+        assertTrue(read >= 0, "evictions() " + read);
+        if ((sequence & 1) == 0 && scribbling.get() == sequence && before == after && before < 0) {
+            assertEquals(0, read, "evictions() of the damaged word " + Long.toHexString(before));
+            damagedReads.incrementAndGet();
+        }
     }
 
     static void checkRecord(RegionRecord r) {

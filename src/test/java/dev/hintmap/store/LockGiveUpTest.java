@@ -3,6 +3,7 @@ package dev.hintmap.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hintmap.Await;
 import dev.hintmap.HintStore;
 import dev.hintmap.LiveUser;
 import dev.hintmap.TestStores;
@@ -122,7 +123,7 @@ class LockGiveUpTest {
             assertEquals(2, store.dispatchCount("b"));
         }
         for (long wait : waits) {
-            assertTrue(wait < TimeUnit.SECONDS.toNanos(30), "every record returned (liveness bound): " + waits);
+            assertTrue(wait < TimeUnit.SECONDS.toNanos(Await.LIMIT_SECONDS), "every record returned (liveness bound): " + waits);
         }
         withRawMapping(file, m -> {
             Slots s = new Slots(GEOMETRY);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hintmap.Await;
 import dev.hintmap.ChildJvm;
 import dev.hintmap.FileChild;
 import dev.hintmap.HintStore;
@@ -21,6 +22,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.io.TempDir;
@@ -128,7 +130,7 @@ class LockReleaseOnThrowTest {
     /** Records elsewhere until the lock left behind is 0 again: the store's sweep frees it. */
     private static void giveBackTheSuspect(HintStore store, Path file) throws IOException {
         Slots slots = new Slots(GEOMETRY);
-        long deadline = System.nanoTime() + 10_000_000_000L;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Await.LIMIT_SECONDS); // the sweep takes 20 ms
         while (true) {
             long[] held = new long[1];
             withRawMapping(file, m -> {
