@@ -155,6 +155,9 @@ final class Cli {
         }
     }
 
+    /** Writer entries one {@link #hmBench} holds: its parent (the baseline store) and its one worker process. */
+    static final int HM_BENCH_WRITERS = 2;
+
     /** A running hm-bench process recording into {@code file} for {@code seconds}. */
     static Process hmBench(Path file, int seconds, String prefix, int regions) throws IOException {
         return new ProcessBuilder(nativeTool("hm-bench").toString(), "-f", file.toString(), "--shared", "-q",

@@ -85,7 +85,7 @@ class LiveFileSafetyTest {
         Path in = store("in.hints", new RegionRecord("k", 1, 5, 5, 0));
         Path out = dir.resolve("live.hints");
         started(Cli.hmBench(out, 120, "w_", 4));
-        Cli.awaitLiveWriters(out, 1);
+        Cli.awaitLiveWriters(out, Cli.HM_BENCH_WRITERS); // all attached: else one may attach after `attached` is read
         Object before = inode(out);
         List<Long> attached = Cli.liveWriters(out); // hm-bench's worker processes
 
@@ -161,7 +161,7 @@ class LiveFileSafetyTest {
         Path src = store("s.hints", new RegionRecord("k", 2, 10, 6, 4));
         Path dst = dir.resolve("live.hints");
         started(Cli.hmBench(dst, 120, "w_", 4));
-        Cli.awaitLiveWriters(dst, 1);
+        Cli.awaitLiveWriters(dst, Cli.HM_BENCH_WRITERS);
         Object before = inode(dst);
         List<Long> attached = Cli.liveWriters(dst);
         Cli.Result r = Cli.run("copy", src.toString(), dst.toString(), "--force").expect(ExitCode.PROBLEMS);
