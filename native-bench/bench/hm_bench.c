@@ -78,6 +78,8 @@ typedef struct config {
     int handles;
     int print_regions;
     const char *prefix;   /* region names are <prefix><5 digits> */
+    uint32_t name_bytes;  /* 0: short names; else names of exactly this many bytes, templated (FORMAT §1.1) */
+    uint32_t max_name_bytes; /* max_name_bytes when creating the file (0: the default) */
     double rate;          /* records per second per thread, 0 = as fast as possible */
     int stuck_runs;       /* --stuck: runs of the give-up measurement (0 = normal benchmark) */
 } config;
@@ -108,7 +110,7 @@ typedef struct worker {
     const config *cfg;
     hm_store *store;
     const double *cdf;
-    char (*names)[24];
+    char **names;
     size_t *name_lens;
     shared *sh;
     thread_result *res;
@@ -234,7 +236,7 @@ static void *worker_main(void *p) {
 }
 
 /* One process: open its own store, run T threads. Returns 0 on success. */
-static int run_process(const config *c, int proc, const double *cdf, char (*names)[24], size_t *lens,
+static int run_process(const config *c, int proc, const double *cdf, char **names, size_t *lens,
                        shared *sh, thread_result *results, uint64_t *tallies) {
     hm_options o;
     hm_options_init(&o);
@@ -364,6 +366,10 @@ static void usage(FILE *f) {
             "  -r, --regions R        regions, named <prefix>%%05d (64)\n"
             "      --disjoint         each thread records into its own R regions (R x threads x processes in all)\n"
             "  -P, --prefix P         region name prefix, at most 18 bytes (region-)\n"
+            "      --name-bytes N     names of exactly N bytes (40..65536), as templated C++ kernels have them:\n"
+            "                         void cutlass::Kernel2<PREFIX00042, cute::tuple<int, int>, ...> (default: short)\n"
+            "      --max-name-bytes M max_name_bytes when creating the file (default 256); a longer name is\n"
+            "                         recorded in its stored form (FORMAT section 1.1)\n"
             "  -R, --rate N           records per second per thread, paced (0: as fast as possible)\n"
             "  -s, --zipf S           Zipf skew of region popularity, 0 = uniform (1.0)\n"
             "  -n, --records N        records per thread (1000000)\n"
@@ -415,6 +421,7 @@ int main(int argc, char **argv) {
         {"bytes-per-ns", required_argument, 0, 'B'}, {"seed", required_argument, 0, 'S'},
         {"handles", no_argument, 0, 'H'},         {"quiet", no_argument, 0, 'q'},
         {"prefix", required_argument, 0, 'P'},    {"rate", required_argument, 0, 'R'},
+        {"name-bytes", required_argument, 0, 'N'}, {"max-name-bytes", required_argument, 0, 'M'},
         {"stuck", optional_argument, 0, 'U'},     {"disjoint", no_argument, 0, 'J'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
@@ -439,6 +446,8 @@ int main(int argc, char **argv) {
         case 'S': c.seed = strtoull(optarg, &end, 10); if (*end) goto bad; break;
         case 'H': c.handles = 1; break;
         case 'P': c.prefix = optarg; if (strlen(optarg) > 18) goto bad; break;
+        case 'N': c.name_bytes = (uint32_t)strtoul(optarg, &end, 10); if (*end || c.name_bytes < 40 || c.name_bytes > 65536) goto bad; break;
+        case 'M': c.max_name_bytes = (uint32_t)strtoul(optarg, &end, 10); if (*end || c.max_name_bytes < 1 || c.max_name_bytes > HM_MAX_NAME_BYTES_LIMIT) goto bad; break;
         case 'R': c.rate = strtod(optarg, &end); if (*end || c.rate < 0) goto bad; break;
         case 'q': c.print_regions = 0; break;
         case 'U': c.stuck_runs = optarg ? (int)strtol(optarg, &end, 10) : 7; if ((optarg && *end) || c.stuck_runs < 1 || c.stuck_runs > 1000) goto bad; break;
@@ -471,13 +480,24 @@ int main(int argc, char **argv) {
     }
 
     /* region names and Zipf CDF */
-    char (*names)[24] = calloc(c.regions, sizeof *names);
+    char **names = calloc(c.regions, sizeof *names);
     size_t *lens = calloc(c.regions, sizeof *lens);
     double *cdf = calloc(c.span, sizeof *cdf);
     if (!names || !lens || !cdf) { fprintf(stderr, "hm-bench: out of memory\n"); return 1; }
     double sum = 0;
     for (uint32_t i = 0; i < c.regions; i++) {
-        snprintf(names[i], sizeof names[i], "%s%05u", c.prefix, i);
+        size_t cap = c.name_bytes ? c.name_bytes + 1 : 24;
+        names[i] = malloc(cap);
+        if (!names[i]) { fprintf(stderr, "hm-bench: out of memory\n"); return 1; }
+        if (c.name_bytes == 0) {
+            snprintf(names[i], cap, "%s%05u", c.prefix, i);
+        } else { /* a CUTLASS-like head, then template arguments up to the length, then '>' */
+            static const char more[] = "cutlass::epilogue::collective::DefaultEpilogue<float, 8>, ";
+            int n = snprintf(names[i], cap, "void cutlass::Kernel2<%s%05u, cute::tuple<int, int>, ", c.prefix, i);
+            for (size_t k = 0, at = (size_t)n; at < c.name_bytes - 1; at++, k++) names[i][at] = more[k % (sizeof more - 1)];
+            names[i][c.name_bytes - 1] = '>';
+            names[i][c.name_bytes] = '\0';
+        }
         lens[i] = strlen(names[i]);
     }
     for (uint32_t i = 0; i < c.span; i++) {
@@ -500,6 +520,7 @@ int main(int argc, char **argv) {
     hm_options o;
     hm_options_init(&o);
     if (c.capacity_set) hm_options_set_capacity(&o, c.capacity);
+    if (c.max_name_bytes) hm_options_set_max_name_bytes(&o, c.max_name_bytes);
     hm_store *s;
     char err[512];
     int orc = hm_open_ex(c.path, &o, &s, err, sizeof err);
@@ -604,6 +625,7 @@ int main(int argc, char **argv) {
     if (!c.keep) unlink(c.path);
     free(sum3);
     free(before);
+    for (uint32_t i = 0; i < c.regions; i++) free(names[i]);
     free(names);
     free(lens);
     free(cdf);

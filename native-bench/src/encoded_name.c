@@ -17,6 +17,11 @@
 int hmi_utf8_valid(const unsigned char *p, size_t n) {
     size_t i = 0;
     while (i < n) {
+        if (n - i >= 8) { /* kernel names are ASCII: eight bytes at a time while no byte has its top bit */
+            uint64_t w;
+            memcpy(&w, p + i, 8);
+            if ((w & UINT64_C(0x8080808080808080)) == 0) { i += 8; continue; }
+        }
         unsigned c = p[i];
         if (c < 0x80) { i++; continue; }
         size_t need;
