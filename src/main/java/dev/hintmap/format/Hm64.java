@@ -34,6 +34,51 @@ public final class Hm64 {
         return mum(h ^ P2, P1);
     }
 
+    /**
+     * Hashes the UTF-8 form of {@code name} without materialising it: the same value as
+     * {@link #ofBytes} of {@code name.getBytes(UTF_8)}, with no allocation (a long kernel name's
+     * stored form, FORMAT.md §1.1, hashes the whole name on the record path).
+     *
+     * @param name a name with no unpaired surrogate
+     * @param utf8Length its UTF-8 length, which the hash starts from
+     */
+    public static long ofUtf8(String name, int utf8Length) {
+        long h = P0 ^ utf8Length;
+        long word = 0;
+        int bytes = 0;
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            int encoded;
+            int count;
+            if (c < 0x80) {
+                encoded = c;
+                count = 1;
+            } else if (c < 0x800) {
+                encoded = (0xC0 | (c >>> 6)) | (0x80 | (c & 0x3F)) << 8;
+                count = 2;
+            } else if (Character.isHighSurrogate(c)) {
+                int cp = Character.toCodePoint(c, name.charAt(++i));
+                encoded = (0xF0 | (cp >>> 18)) | (0x80 | ((cp >>> 12) & 0x3F)) << 8
+                        | (0x80 | ((cp >>> 6) & 0x3F)) << 16 | (0x80 | (cp & 0x3F)) << 24;
+                count = 4;
+            } else {
+                encoded = (0xE0 | (c >>> 12)) | (0x80 | ((c >>> 6) & 0x3F)) << 8 | (0x80 | (c & 0x3F)) << 16;
+                count = 3;
+            }
+            for (int b = 0; b < count; b++) {
+                word |= ((encoded >>> (8 * b)) & 0xFFL) << (8 * (bytes & 7));
+                if ((++bytes & 7) == 0) {
+                    h = mum(h ^ word, P1);
+                    word = 0;
+                }
+            }
+        }
+        if ((bytes & 7) != 0) {
+            h = mum(h ^ word, P1);
+        }
+        return mum(h ^ P2, P1);
+    }
+
     /** Hashes {@code length} bytes of {@code bytes} starting at 0 (cold paths: checksums, fingerprints). */
     public static long ofBytes(byte[] bytes, int length) {
         long[] words = new long[(length + 7) >>> 3];

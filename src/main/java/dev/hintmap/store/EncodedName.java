@@ -3,6 +3,7 @@ package dev.hintmap.store;
 import dev.hintmap.format.FileGeometry;
 import dev.hintmap.format.Hm64;
 import dev.hintmap.format.StoredName;
+import java.util.Arrays;
 
 /**
  * A region name as a slot stores it: UTF-8 bytes packed little-endian into words, zero past the
@@ -72,12 +73,11 @@ public final class EncodedName {
             sourceBytes = byteLength;
             shortenedFor = 0;
         } else {
-            // Longer than the limit: rare (a kernel name beyond max_name_bytes), so the stored form may allocate.
             int bytes = StoredName.utf8Length(name);
             if (rejectLong) {
                 throw tooLong(name, maxNameBytes);
             }
-            encode(StoredName.of(name, maxNameBytes), maxNameBytes);
+            encodeStoredForm(name, bytes, maxNameBytes);
             sourceBytes = bytes;
             shortenedFor = maxNameBytes;
         }
@@ -86,8 +86,49 @@ public final class EncodedName {
     }
 
     /**
-     * Packs {@code name}'s UTF-8 bytes into {@link #words}; false, with nothing valid encoded, when
-     * they exceed {@code maxNameBytes}.
+     * Packs the stored form of {@code name}, {@code bytes > maxNameBytes} UTF-8 bytes long, into
+     * {@link #words} without allocating ({@link StoredName} is the same rule from String to String,
+     * EncodedNameTest holds them equal): the longest prefix that leaves room for the tag, then
+     * {@code '~'} and the hex digits of {@code hm64} over the whole name; below a limit of 17, the
+     * hex digits alone.
+     */
+    private void encodeStoredForm(String name, int bytes, int maxNameBytes) {
+        long hash = Hm64.ofUtf8(name, bytes);
+        int prefix = 0;
+        if (maxNameBytes >= StoredName.TAG_BYTES) {
+            encode(name, maxNameBytes - StoredName.TAG_BYTES); // stops before the first char that does not fit
+            prefix = partialLength;
+        }
+        int room = (maxNameBytes + 7) >>> 3;
+        if (words.length < room) {
+            words = Arrays.copyOf(words, room);
+        }
+        if (maxNameBytes >= StoredName.TAG_BYTES) {
+            appendByte(prefix++, (byte) StoredName.SEPARATOR);
+        }
+        int digits = Math.min(16, maxNameBytes - prefix);
+        for (int d = 0; d < digits; d++) {
+            int nibble = (int) (hash >>> (60 - 4 * d)) & 0xF;
+            appendByte(prefix++, (byte) (nibble < 10 ? '0' + nibble : 'a' + nibble - 10));
+        }
+        byteLength = prefix;
+    }
+
+    /** Puts byte {@code at} of the name; the words past the name's end stay zero as encode left them. */
+    private void appendByte(int at, byte value) {
+        if ((at & 7) == 0) {
+            words[at >>> 3] = 0;
+        }
+        words[at >>> 3] |= (value & 0xFFL) << (8 * (at & 7));
+    }
+
+    /** Bytes {@link #encode} packed before it stopped at the limit (the bytes of the chars that fit). */
+    private int partialLength;
+
+    /**
+     * Packs {@code name}'s UTF-8 bytes into {@link #words}; false when they exceed
+     * {@code maxNameBytes}, with the chars that fit packed ({@link #partialLength} bytes, the last
+     * word completed with zeros).
      *
      * @throws IllegalArgumentException for an empty name or an unpaired surrogate
      */
@@ -106,7 +147,7 @@ public final class EncodedName {
             char c = name.charAt(i);
             if (c < 0x80) { // generator names are ASCII: one byte, no inner loop
                 if (bytes == maxNameBytes) {
-                    return false;
+                    return stop(bytes, word);
                 }
                 word |= (long) c << (8 * (bytes & 7));
                 if ((++bytes & 7) == 0) {
@@ -136,7 +177,7 @@ public final class EncodedName {
                 count = 3;
             }
             if (bytes + count > maxNameBytes) {
-                return false;
+                return stop(bytes, word);
             }
             for (int b = 0; b < count; b++) {
                 word |= ((encoded >>> (8 * b)) & 0xFFL) << (8 * (bytes & 7));
@@ -152,6 +193,15 @@ public final class EncodedName {
         }
         byteLength = bytes;
         return true;
+    }
+
+    /** Where {@link #encode} stops at the limit: the chars that fit stay packed, the partial word stored. */
+    private boolean stop(int bytes, long word) {
+        if ((bytes & 7) != 0) {
+            words[bytes >>> 3] = word;
+        }
+        partialLength = bytes;
+        return false;
     }
 
     /** Whether the stored bytes are well-formed UTF-8 (recovery's soundness rule, §8 step 2c). */

@@ -13,8 +13,13 @@ package dev.hintmap.store;
  * generation check under the slot lock (FORMAT.md §7.1), exactly as for a handle.
  */
 public final class EncodedNames {
-    /** Direct-mapped entries per thread: enough for the working set of a GPU runtime's generators. */
-    private static final int CACHE_ENTRIES = 256;
+    /**
+     * Direct-mapped entries per thread, each made on first use: room for a GPU runtime's working set
+     * of names with few collisions (64 names collide in about 2 of them; at 256 entries, in about 7,
+     * and a collision re-encodes the name on every call, which for a 200-byte kernel name costs more
+     * than the record itself: LongNameBench).
+     */
+    private static final int CACHE_ENTRIES = 1024;
     /** An entry's buffer to start with (128 bytes); it grows once for a longer name (kernel names run 100–400). */
     private static final int CACHED_NAME_WORDS = 16;
 
@@ -43,13 +48,8 @@ public final class EncodedNames {
     public static final class Scratch {
         public final EncodedName name = new EncodedName();
         public final Snapshot snapshot = new Snapshot();
+        /** Filled on first use of each entry: a thread pays for the names it uses, not for the table. */
         final CachedName[] cache = new CachedName[CACHE_ENTRIES];
-
-        Scratch() {
-            for (int i = 0; i < CACHE_ENTRIES; i++) {
-                cache[i] = new CachedName(new EncodedName(CACHED_NAME_WORDS));
-            }
-        }
     }
 
     private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
@@ -69,7 +69,11 @@ public final class EncodedNames {
             throw new IllegalArgumentException("region name is null");
         }
         int h = name.hashCode();
-        CachedName entry = scratch.cache[(h ^ (h >>> 16)) & (CACHE_ENTRIES - 1)];
+        int i = (h ^ (h >>> 16)) & (CACHE_ENTRIES - 1);
+        CachedName entry = scratch.cache[i];
+        if (entry == null) {
+            entry = scratch.cache[i] = new CachedName(new EncodedName(CACHED_NAME_WORDS));
+        }
         if (entry.name.source != name) {
             entry.engine = null;
         }

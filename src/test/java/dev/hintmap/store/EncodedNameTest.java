@@ -12,6 +12,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.StringLength;
 import org.junit.jupiter.api.Test;
 
@@ -39,6 +40,22 @@ class EncodedNameTest {
         encoded.encodeChecked(name, 1024, false);
         assertArrayEquals(expected, bytesOf(encoded));
         assertEquals(Hm64.ofBytes(expected, expected.length), encoded.hash);
+    }
+
+    /** The allocation-free encoder of the record path and the String rule (FORMAT.md §1.1) agree byte for byte. */
+    @Property(tries = 3000)
+    void encodesTheStoredFormOfAnyNameForAnyLimit(@ForAll @StringLength(min = 1, max = 120) String name,
+            @ForAll @IntRange(min = 1, max = 200) int limit) {
+        byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
+        if (!new String(utf8, StandardCharsets.UTF_8).equals(name)) {
+            return; // an unpaired surrogate: refused by both, as the property above checks
+        }
+        EncodedName encoded = new EncodedName(1);
+        encoded.encodeChecked(name, limit, false);
+        byte[] stored = StoredName.of(name, limit).getBytes(StandardCharsets.UTF_8);
+        assertArrayEquals(stored, bytesOf(encoded));
+        assertEquals(Hm64.ofBytes(stored, stored.length), encoded.hash);
+        assertEquals(Hm64.ofBytes(utf8, utf8.length), Hm64.ofUtf8(name, utf8.length));
     }
 
     @Test
