@@ -52,6 +52,19 @@ static int unhex(const char *p, size_t n, uint64_t *out) {
     return 1;
 }
 
+/* The next line of a vector file that is neither blank nor a '#' comment: 1 with *line and *ll set, 0 at the end. */
+static int vector_line(const unsigned char *txt, size_t len, size_t *at, const char **line, size_t *ll) {
+    while (*at < len) {
+        size_t e = *at;
+        while (e < len && txt[e] != '\n') e++;
+        *line = (const char *)txt + *at;
+        *ll = e - *at;
+        *at = e + 1;
+        if (*ll != 0 && (*line)[0] != '#') return 1;
+    }
+    return 0;
+}
+
 static void test_hm64_matches_committed_vectors(void) {
     char path[1024];
     snprintf(path, sizeof path, "%s/hash.txt", g_vectors);
@@ -65,13 +78,9 @@ static void test_hm64_matches_committed_vectors(void) {
     OPEN_OK(s, tpath("vec.hm"), &o);
     int n = 0;
     size_t i = 0;
-    while (i < len) {
-        size_t e = i;
-        while (e < len && txt[e] != '\n') e++;
-        const char *line = (const char *)txt + i;
-        size_t ll = e - i;
-        i = e + 1;
-        if (ll == 0 || line[0] == '#') continue;
+    const char *line;
+    size_t ll;
+    while (txt != NULL && vector_line(txt, len, &i, &line, &ll)) {
         const char *tab = memchr(line, '\t', ll);
         CHECK(tab != NULL);
         uint64_t want;
@@ -1493,13 +1502,9 @@ static void test_long_names_follow_the_shared_vectors_and_are_found_by_the_full_
     CHECK(txt != NULL);
     int rows = 0;
     size_t i = 0;
-    while (txt != NULL && i < len) {
-        size_t e = i;
-        while (e < len && txt[e] != '\n') e++;
-        const char *line = (const char *)txt + i;
-        size_t ll = e - i;
-        i = e + 1;
-        if (ll == 0 || line[0] == '#') continue;
+    const char *line;
+    size_t ll;
+    while (txt != NULL && vector_line(txt, len, &i, &line, &ll)) {
         const char *t1 = memchr(line, '\t', ll);
         const char *t2 = t1 ? memchr(t1 + 1, '\t', ll - (size_t)(t1 + 1 - line)) : NULL;
         CHECK(t1 != NULL && t2 != NULL);

@@ -47,24 +47,12 @@ public final class Hm64 {
         long word = 0;
         int bytes = 0;
         for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            int encoded;
-            int count;
-            if (c < 0x80) {
-                encoded = c;
-                count = 1;
-            } else if (c < 0x800) {
-                encoded = (0xC0 | (c >>> 6)) | (0x80 | (c & 0x3F)) << 8;
-                count = 2;
-            } else if (Character.isHighSurrogate(c)) {
-                int cp = Character.toCodePoint(c, name.charAt(++i));
-                encoded = (0xF0 | (cp >>> 18)) | (0x80 | ((cp >>> 12) & 0x3F)) << 8
-                        | (0x80 | ((cp >>> 6) & 0x3F)) << 16 | (0x80 | (cp & 0x3F)) << 24;
-                count = 4;
-            } else {
-                encoded = (0xE0 | (c >>> 12)) | (0x80 | ((c >>> 6) & 0x3F)) << 8 | (0x80 | (c & 0x3F)) << 16;
-                count = 3;
+            int codePoint = name.codePointAt(i); // no unpaired surrogate: checked by the caller
+            if (codePoint >= 0x10000) {
+                i++;
             }
+            int encoded = Utf8.packed(codePoint);
+            int count = Utf8.length(codePoint);
             for (int b = 0; b < count; b++) {
                 word |= ((encoded >>> (8 * b)) & 0xFFL) << (8 * (bytes & 7));
                 if ((++bytes & 7) == 0) {

@@ -3,6 +3,7 @@ package dev.hintmap.store;
 import dev.hintmap.format.FileGeometry;
 import dev.hintmap.format.Hm64;
 import dev.hintmap.format.StoredName;
+import dev.hintmap.format.Utf8;
 import java.util.Arrays;
 
 /**
@@ -156,26 +157,18 @@ public final class EncodedName {
                 }
                 continue;
             }
-            int encoded;
-            int count;
-            if (c < 0x800) {
-                encoded = (0xC0 | (c >>> 6)) | (0x80 | (c & 0x3F)) << 8;
-                count = 2;
-            } else if (Character.isSurrogate(c)) {
+            int codePoint = c;
+            if (Character.isSurrogate(c)) {
                 char low = i + 1 < length ? name.charAt(i + 1) : 0;
                 if (!Character.isHighSurrogate(c) || !Character.isLowSurrogate(low)) {
                     throw new IllegalArgumentException("region name " + StoredName.quote(name)
                             + " is not encodable as UTF-8: unpaired surrogate at index " + i);
                 }
-                int cp = Character.toCodePoint(c, low);
+                codePoint = Character.toCodePoint(c, low);
                 i++;
-                encoded = (0xF0 | (cp >>> 18)) | (0x80 | ((cp >>> 12) & 0x3F)) << 8
-                        | (0x80 | ((cp >>> 6) & 0x3F)) << 16 | (0x80 | (cp & 0x3F)) << 24;
-                count = 4;
-            } else {
-                encoded = (0xE0 | (c >>> 12)) | (0x80 | ((c >>> 6) & 0x3F)) << 8 | (0x80 | (c & 0x3F)) << 16;
-                count = 3;
             }
+            int encoded = Utf8.packed(codePoint);
+            int count = Utf8.length(codePoint);
             if (bytes + count > maxNameBytes) {
                 return stop(bytes, word);
             }
