@@ -22,6 +22,8 @@ public final class EncodedName {
     private int sourceBytes;
     /** The limit {@link #source} was shortened for; 0 when it is stored whole. */
     private int shortenedFor;
+    /** Bytes {@link #encode} packed before it stopped at the limit (the bytes of the chars that fit). */
+    private int partialLength;
 
     /** A buffer for names of any length the format allows. */
     EncodedName() {
@@ -94,7 +96,7 @@ public final class EncodedName {
      * hex digits alone.
      */
     private void encodeStoredForm(String name, int bytes, int maxNameBytes) {
-        long hash = Hm64.ofUtf8(name, bytes);
+        long whole = Hm64.ofUtf8(name, bytes);
         int prefix = 0;
         if (maxNameBytes >= StoredName.TAG_BYTES) {
             encode(name, maxNameBytes - StoredName.TAG_BYTES); // stops before the first char that does not fit
@@ -109,7 +111,7 @@ public final class EncodedName {
         }
         int digits = Math.min(16, maxNameBytes - prefix);
         for (int d = 0; d < digits; d++) {
-            int nibble = (int) (hash >>> (60 - 4 * d)) & 0xF;
+            int nibble = (int) (whole >>> (60 - 4 * d)) & 0xF;
             appendByte(prefix++, (byte) (nibble < 10 ? '0' + nibble : 'a' + nibble - 10));
         }
         byteLength = prefix;
@@ -122,9 +124,6 @@ public final class EncodedName {
         }
         words[at >>> 3] |= (value & 0xFFL) << (8 * (at & 7));
     }
-
-    /** Bytes {@link #encode} packed before it stopped at the limit (the bytes of the chars that fit). */
-    private int partialLength;
 
     /**
      * Packs {@code name}'s UTF-8 bytes into {@link #words}; false when they exceed
