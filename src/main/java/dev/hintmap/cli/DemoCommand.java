@@ -28,11 +28,13 @@ import picocli.CommandLine.Spec;
  * process shows {@code top --watch} on it; then it prints {@code stat}, the hottest regions and the
  * result of {@code verify}.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Run the full demo (native and Java writers, live top).",
+@Command(name = "demo", versionProvider = HintmapCli.Version.class, description = {"Run the full demo (native and Java writers, live top).",
             "Native hm-bench writers and a Java writer record into one shared hint file while a live top view"
                     + " watches it; then it prints stat, the hottest regions and verify."})
 final class DemoCommand implements Callable<Integer> {
+    @Mixin
+    HelpOption help;
+
     /** The native writers: name prefix, regions, Zipf skew, kernel time distribution, rate per thread. */
     private static final String[][] NATIVE_WRITERS = {
         {"cuda_gemm_bf16_", "24", "1.1", "lognormal:150000:0.6", "4000"},

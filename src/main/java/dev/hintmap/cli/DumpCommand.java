@@ -22,9 +22,11 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hintmap dump FILE}: every region of a hint file, as a table, JSON or CSV. */
-@Command(name = "dump", mixinStandardHelpOptions = true,
-        description = {"Print every region as a table, JSON or CSV.", "Read-only; regions sorted by --sort."})
+@Command(name = "dump", versionProvider = HintmapCli.Version.class, description = {"Print every region as a table, JSON or CSV.", "Read-only; regions sorted by --sort."})
 final class DumpCommand implements Callable<Integer> {
+    @Mixin
+    HelpOption help;
+
     enum Format { table, json, csv }
 
     enum Sort { name, total, mean, count, max }

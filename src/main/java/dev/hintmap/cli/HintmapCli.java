@@ -1,6 +1,7 @@
 package dev.hintmap.cli;
 
 import dev.hintmap.HintFileException;
+import dev.hintmap.HintFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -81,6 +82,10 @@ public final class HintmapCli implements Runnable {
         PrintWriter err = cli.getErr();
         String command = cli.getCommandSpec().qualifiedName();
         err.println(command + ": " + e.getMessage());
+        if (e instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
+            // picocli's nearest options or commands by spelling: "--jsn" -> "--json"
+            err.println("did you mean " + String.join(" or ", unmatched.getSuggestions()) + "?");
+        }
         err.println("try '" + command + " --help'");
         err.flush();
         return ExitCode.USAGE;
@@ -142,12 +147,18 @@ public final class HintmapCli implements Runnable {
         return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 
-    /** The version from the jar's manifest, or "development" when run from classes. */
+    /**
+     * {@code hintmap --version}: the release (the pom's version, through {@link HintFiles#version()})
+     * and the format version this build reads and writes ({@link HintFiles#FORMAT_VERSION}), then
+     * the Java runtime it runs on.
+     */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = HintmapCli.class.getPackage().getImplementationVersion();
-            return new String[] {"hintmap " + (v == null ? "(development build)" : v) + ", file format version 1"};
+            return new String[] {
+                "hintmap " + HintFiles.version() + ", file format version " + HintFiles.FORMAT_VERSION,
+                "Java " + Runtime.version() + " (" + System.getProperty("java.vendor", "unknown vendor") + ")",
+            };
         }
     }
 }

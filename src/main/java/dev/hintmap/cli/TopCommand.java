@@ -17,8 +17,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hintmap top FILE}: the hottest regions, once or as a live view (like {@code perf top}). */
-@Command(name = "top", mixinStandardHelpOptions = true,
-        description = {
+@Command(name = "top", versionProvider = HintmapCli.Version.class, description = {
             "Show the hottest regions, once or live (--watch).",
             "Prints the hottest regions of a hint file. With --watch, a live full-screen view that refreshes in"
                     + " place while other processes record into the file, with each region's rates since the last"
@@ -28,6 +27,9 @@ import picocli.CommandLine.Spec;
                     + " error).",
         })
 final class TopCommand implements Callable<Integer> {
+    @Mixin
+    HelpOption help;
+
     /** What {@code --by} accepts. */
     enum By {
         total(RegionOrder.TOTAL_NS), mean(RegionOrder.MEAN_NS), count(RegionOrder.COUNT), max(RegionOrder.MAX_NS);
