@@ -84,6 +84,29 @@ class DistributionIT {
     }
 
     @Test
+    void theLibrarysMessageForAVersionOneFileNamesACommandThatConvertsIt() throws Exception {
+        Path file = prefix.resolve("old.hints");
+        Files.copy(Cli.home().resolve("src/test/resources/vectors/golden-v1.hints"), file);
+        dev.hintmap.HintFileException e = org.junit.jupiter.api.Assertions.assertThrows(dev.hintmap.HintFileException.class,
+                () -> HintStore.open(file, HintStoreOptions.defaults().readOnly(true)));
+        // "... with Maven alone: mvn dependency:unpack -Dartifact=G:A:V:tar.gz:bin -DoutputDirectory=. && sh DIR/bin/hintmap upgrade FILE)"
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                "-Dartifact=dev\\.hintmap:hintmap:([^:]+):tar\\.gz:bin -DoutputDirectory=\\. && sh (\\S+) upgrade (\\S+)\\)")
+                .matcher(e.getMessage());
+        assertTrue(m.find(), e.getMessage());
+        // the artifact it names is the tarball this build made (artifactId-version-classifier.type) ...
+        assertTrue(Files.isRegularFile(Cli.home().resolve("target/hintmap-" + m.group(1) + "-bin.tar.gz")), m.group(1));
+        assertEquals(file.toString(), m.group(3));
+        // ... and, where it was unpacked, the command it names converts the file
+        Run upgrade = run(Path.of("/bin/sh"), Map.of(), prefix.resolve("opt").resolve(m.group(2)).toString(), "upgrade", "-q",
+                m.group(3));
+        assertEquals(0, upgrade.exit(), upgrade.out() + upgrade.err());
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
+            assertTrue(store.info().regions() > 0);
+        }
+    }
+
+    @Test
     void theDistributionCarriesManPagesCompletionAndTheJars() throws Exception {
         assertTrue(Files.isRegularFile(home.resolve("man/man1/hintmap.1")), "man/man1/hintmap.1");
         assertTrue(Files.isRegularFile(home.resolve("man/man1/hintmap-stat.1")), "man/man1/hintmap-stat.1");
