@@ -101,7 +101,7 @@ final class DemoCommand implements Callable<Integer> {
             out.flush();
             try (HintStore reader = files.openReadOnly(demoFile)) {
                 WatchScreen.run(out, 1000, seconds, RegionOrder.TOTAL_NS, reader::snapshot,
-                        TopView.screen(20, name -> true));
+                        TopView.screen(20, name -> true, demoFile));
             }
             for (int i = 0; i < writers.size(); i++) {
                 Process p = writers.get(i);
