@@ -16,9 +16,14 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "completion", versionProvider = HintmapCli.Version.class, description = {
             "Print the shell completion script.",
-            "For bash, and for zsh after 'autoload -U +X bashcompinit && bashcompinit'. Install with e.g."
-                    + " 'hintmap completion bash > ~/.local/share/bash-completion/completions/hintmap', or for the"
-                    + " current shell: 'source <(hintmap completion bash)'.",
+            "For bash, and for zsh after 'autoload -U +X bashcompinit && bashcompinit'. The distribution has it"
+                    + " as completion/hintmap.bash. Install it for your user with",
+            "",
+            "  hintmap completion bash > ~/.local/share/bash-completion/completions/hintmap",
+            "",
+            "or for the current shell only with",
+            "",
+            "  source <(hintmap completion bash)",
         })
 final class CompletionCommand implements Callable<Integer> {
     @Mixin

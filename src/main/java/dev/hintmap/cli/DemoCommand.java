@@ -96,8 +96,9 @@ final class DemoCommand implements Callable<Integer> {
             writers.add(start(logs, demoFile, List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx128m", "-cp",
                     System.getProperty("java.class.path"), DemoWriter.class.getName(), demoFile.toString(),
                     Integer.toString(writing), "2", "3000")));
-            out.println("demo: 2 native hm-bench writers (C library) and 1 Java writer (2 threads) record for "
-                    + writing + " s; pids " + writers.stream().map(p -> Long.toString(p.pid())).toList());
+            out.println("demo: 2 native hm-bench writers (C library) and 1 Java writer (2 threads) record during the "
+                    + seconds + " s of the live view below (from before its first refresh to after its last); pids "
+                    + writers.stream().map(p -> Long.toString(p.pid())).toList());
             out.flush();
             try (HintStore reader = files.openReadOnly(demoFile)) {
                 WatchScreen.run(out, 1000, seconds, RegionOrder.TOTAL_NS, reader::snapshot,

@@ -22,7 +22,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hintmap dump FILE}: every region of a hint file, as a table, JSON or CSV. */
-@Command(name = "dump", versionProvider = HintmapCli.Version.class, description = {"Print every region as a table, JSON or CSV.", "Read-only; regions sorted by --sort."})
+@Command(name = "dump", versionProvider = HintmapCli.Version.class, description = {"Print every region as a table, JSON or CSV.", "Read-only; regions sorted by --sort.",
+            "The same fields in two spellings: the CSV columns are the format's field names, snake_case as FORMAT.md"
+                    + " and the C library spell them (dispatch_count, kernel_ns_total, ...); the JSON keys are the Java"
+                    + " API's, camelCase (dispatchCount, kernelNsTotal, ...), the profile that merge and diff read back."})
 final class DumpCommand implements Callable<Integer> {
     @Mixin
     HelpOption help;
