@@ -68,7 +68,9 @@ if [ $rc -ne 0 ]; then
   echo "FAIL: hm-cuda-driver exited $rc (no GPU here?): nothing to compare"
   echo "gpu-check: FAILED (files in $W)"; exit 1
 fi
-grep -q '^hintmap-cupti: recording into' "$W/driver.err" || fail "the collector did not start (see above)"
+grep -q '^hintmap-cupti: loaded into pid' "$W/driver.err" || \
+  fail "CUDA never loaded the collector (no 'loaded into pid' line: CUDA_INJECTION64_PATH not honoured, or cuInit failed)"
+grep -q '^hintmap-cupti: recording into' "$W/driver.err" || fail "the collector was loaded but did not start (see above)"
 exitline=$(grep '^hintmap-cupti: exit:' "$W/driver.err")
 [ -n "$exitline" ] || fail "no exit line from the collector (not flushed at exit?)"
 for k in cupti_dropped store_dropped store_errors skipped_negative buffers_refused incomplete_buffers; do
