@@ -22,6 +22,10 @@ for jar in "$build"/lib/*.jar; do
   [ "$(basename "$jar")" = picocli.jar ] || cp "$jar" "$stage/lib/"
 done
 cp "$build/picocli/picocli.jar" "$stage/lib/picocli.jar"
+# The launcher's class path, in one fixed order (hintmap.jar first, then by byte value): the
+# ahead-of-time cache is valid for one class path only, and a glob's order follows the locale.
+(cd "$stage/lib" && printf 'hintmap.jar %s\n' "$(LC_ALL=C ls -- *.jar | grep -vx hintmap.jar | tr '\n' ' ')") \
+  > "$stage/lib/hintmap.classpath"
 if ls "$build"/man/*.1 >/dev/null 2>&1; then
   cp "$build"/man/*.1 "$stage/man/man1/"
 else
