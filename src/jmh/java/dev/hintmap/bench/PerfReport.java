@@ -1067,7 +1067,7 @@ public final class PerfReport {
                 .append("*Benchmarks* section) from one run on the machine below; raw JMH JSON and native output are in ")
                 .append("`bench-results/` (not committed). Do not edit by hand: the prose of *What bounds it* lives in ")
                 .append("`src/jmh/resources/dev/hintmap/bench/what-bounds-it.md` with the run's numbers filled in by the generator, ")
-                .append("and *Give-up cost* (a separate run, not part of this report's) in `give-up-cost.md` beside it.\n\n");
+                .append("and *Give-up cost* and *Start-up* (separate runs, not part of this report's) in `give-up-cost.md` and `startup.md` beside it.\n\n");
 
         md.append("## Machine and method\n\n");
         md.append("| | |\n|---|---|\n");
@@ -1201,6 +1201,7 @@ public final class PerfReport {
         if (!giveUp.isEmpty()) {
             md.append(giveUp);
         }
+        md.append(resource("startup.md")); // its own runs (StartupBench), as give-up-cost.md
         Files.writeString(docs.resolve("PERFORMANCE.md"), md.toString());
         System.out.println("wrote " + docs.resolve("PERFORMANCE.md") + " and " + docs.resolve("perf-capacity.png"));
         for (TargetRow r : rows) {
