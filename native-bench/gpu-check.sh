@@ -95,7 +95,10 @@ if [ $rc -ne 0 ]; then
   echo "gpu-check-result regions=0 absent=0 counts=FAIL totals=FAIL collector=FAIL verify=$r_verify live=$r_live spread_ns_min=- spread_ns_max=- spread_pct_min=- spread_pct_max=-"
   exit 1
 fi
-grep -q '^hintmap-cupti: recording into' "$W/driver.err" || { fail "the collector did not start (see above)"; r_collector=FAIL; }
+grep -q '^hintmap-cupti: loaded into pid' "$W/driver.err" || {
+  fail "CUDA never loaded the collector (no 'loaded into pid' line: CUDA_INJECTION64_PATH not honoured, or cuInit failed)"
+  r_collector=FAIL; }
+grep -q '^hintmap-cupti: recording into' "$W/driver.err" || { fail "the collector was loaded but did not start (see above)"; r_collector=FAIL; }
 exitline=$(grep '^hintmap-cupti: exit:' "$W/driver.err")
 [ -n "$exitline" ] || { fail "no exit line from the collector (not flushed at exit?)"; r_collector=FAIL; }
 for k in cupti_dropped store_dropped store_errors skipped_negative buffers_refused incomplete_buffers; do

@@ -64,10 +64,10 @@ CUPTI_SKIP := $(strip $(CUPTI_SKIP_C)$(if $(CUPTI_SKIP_C),$(if $(CUPTI_SKIP_D),;
 CUPTI_STANDIN := $(if $(CUPTI_INC),$(BUILD)/libfake_cupti.so $(BUILD)/hm-standin-gpu $(SHLIB) $(BUILD)/hm-dump $(BUILD)/hm-bench $(BUILD)/hm-floor)
 CUPTI_TEST_DEPS := $(if $(CUPTI_INC),$(CUPTI_SO) $(BUILD)/test_translate_asan $(BUILD)/test_load $(BUILD)/test_collector) $(CUPTI_STANDIN) $(CUDA_BIN)
 CUPTI_TMP := $(BUILD)/cupti-test.d
-# Where a driver is present (a GPU machine) the "cannot record" case is a real start instead:
-# HINTMAP_VERBOSE=1 makes it the one line "recording into ...".
-CUPTI_NODRV := $(if $(wildcard /dev/nvidiactl),HINTMAP_VERBOSE=1,)
-CUPTI_NODRV_SAYS := $(if $(wildcard /dev/nvidiactl),recording into,not recording)
+# With HINTMAP_VERBOSE=1 the first line says the library was loaded (what tells "not loaded" from
+# "loaded, not recording", docs/GPU.md); where a driver is present (a GPU machine) the "cannot
+# record" case is a real start instead, whose verbose line is "recording into ...".
+CUPTI_NODRV_SAYS := "loaded into pid" $(if $(wildcard /dev/nvidiactl),"recording into","not recording")
 
 cupti-test: $(CUPTI_TEST_DEPS)
 	@$(if $(CUPTI_SKIP),echo "SKIP: cupti-test: $(CUPTI_SKIP)")
@@ -76,8 +76,9 @@ ifneq ($(CUPTI_INC),)
 	@echo "== CUPTI collector: translation of hand-built activity records (address,undefined)"
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BUILD)/test_translate_asan
 	@echo "== CUPTI collector: dlopen + InitializeInjection where it cannot record (one stderr line each)"
-	$(CUPTI_NODRV) HINTMAP_FILE=$(CUPTI_TMP)/a.hints ./$(BUILD)/test_load $(CUPTI_SO) "$(CUPTI_NODRV_SAYS)"
-	$(CUPTI_NODRV) HINTMAP_FILE=$(CUPTI_TMP)/b.hints ./$(BUILD)/test_load $(CUPTI_SO) "$(CUPTI_NODRV_SAYS)" --preload
+	HINTMAP_VERBOSE=1 HINTMAP_FILE=$(CUPTI_TMP)/a.hints ./$(BUILD)/test_load $(CUPTI_SO) $(CUPTI_NODRV_SAYS)
+	HINTMAP_VERBOSE=1 HINTMAP_FILE=$(CUPTI_TMP)/b.hints ./$(BUILD)/test_load $(CUPTI_SO) $(CUPTI_NODRV_SAYS) --preload
+	HINTMAP_FILE=$(CUPTI_TMP)/c.hints ./$(BUILD)/test_load $(CUPTI_SO) "not recording"
 	HINTMAP_CUPTI_LIB=/nonexistent/libcupti.so ./$(BUILD)/test_load $(CUPTI_SO) "CUPTI not found"
 	HINTMAP_NAME=pretty ./$(BUILD)/test_load $(CUPTI_SO) "HINTMAP_NAME=pretty"
 	HINTMAP_CAPACITY=12x ./$(BUILD)/test_load $(CUPTI_SO) "HINTMAP_CAPACITY=12x"
@@ -85,7 +86,7 @@ ifneq ($(CUPTI_INC),)
 	HINTMAP_CAPACITY=+5 ./$(BUILD)/test_load $(CUPTI_SO) "HINTMAP_CAPACITY=+5"
 	HINTMAP_FLUSH_MS=0x10 ./$(BUILD)/test_load $(CUPTI_SO) "HINTMAP_FLUSH_MS=0x10"
 	@if [ -e /dev/nvidiactl ]; then echo "(a driver is present: the no-driver case above was a real start)"; \
-	 elif [ -e $(CUPTI_TMP)/a.hints ] || [ -e $(CUPTI_TMP)/b.hints ]; then \
+	 elif [ -e $(CUPTI_TMP)/a.hints ] || [ -e $(CUPTI_TMP)/b.hints ] || [ -e $(CUPTI_TMP)/c.hints ]; then \
 	    echo "cupti-test: a hint file was created although CUPTI refused"; exit 1; fi
 	@echo "== CUPTI collector: buffer path with a stand-in libcupti (cache, name reuse, drops, exit flush, fork, _exit, failures)"
 	./$(BUILD)/test_collector $(abspath $(CUPTI_SO)) $(abspath $(BUILD)/libfake_cupti.so) $(abspath $(CUPTI_TMP))

@@ -579,8 +579,18 @@ int InitializeInjection(void) {
 }
 
 /* LD_PRELOAD: set up at load time, before the application initialises CUDA. Under
-   CUDA_INJECTION64_PATH the driver calls InitializeInjection itself (from cuInit). */
+   CUDA_INJECTION64_PATH the driver calls InitializeInjection itself (from cuInit).
+   With HINTMAP_VERBOSE=1 the first line is "loaded into pid N": CUDA loads an injection library
+   only from a successful cuInit, so where no driver is (or the program never initialises CUDA, or
+   the variable did not reach it) the collector is never loaded and prints nothing at all; that
+   line tells "not loaded" from "loaded, not recording" (docs/GPU.md). Read here as exactly "1":
+   the full check of the value, and its message, come with the set-up. */
 __attribute__((constructor)) static void hmc_preload(void) {
     const char *inj = getenv("CUDA_INJECTION64_PATH");
-    if (inj == NULL || inj[0] == '\0') InitializeInjection();
+    int injected = inj != NULL && inj[0] != '\0';
+    const char *verbose = getenv("HINTMAP_VERBOSE");
+    if (verbose != NULL && strcmp(verbose, "1") == 0)
+        say("loaded into pid %ld (%s)", (long)getpid(),
+            injected ? "CUDA_INJECTION64_PATH: CUDA calls InitializeInjection next" : "LD_PRELOAD: setting up now");
+    if (!injected) InitializeInjection();
 }

@@ -305,7 +305,8 @@ int main(int argc, char **argv) {
     CHECK(strstr(err, " cupti_dropped=5 ") != NULL && strstr(err, " names_reused=1") != NULL &&
               strstr(err, " kernels=7 ") != NULL && strstr(err, " transfers=1 ") != NULL,
           "main: exit line: %s", err);
-    CHECK(lines(err) == 2, "main: %d stderr lines (a start, one exit line; none from the forked child): %s", lines(err), err);
+    CHECK(lines(err) == 3 && strncmp(err, "hintmap-cupti: loaded into pid ", 31) == 0,
+          "main: %d stderr lines (loaded, a start, one exit line; none from the forked child): %s", lines(err), err);
     hm_store *s = open_file("main");
     if (s) {
         expect(s, "main", "_Z5alphav", 3, 600, 0);
@@ -343,12 +344,14 @@ int main(int argc, char **argv) {
 
     run("badfile", scenario_badfile);
     err = slurp("badfile");
-    CHECK(lines(err) == 1 && strstr(err, "hintmap-cupti: cannot open ") != NULL && strstr(err, "not recording") != NULL,
+    CHECK(lines(err) == 2 && strncmp(err, "hintmap-cupti: loaded into pid ", 31) == 0 &&
+              strstr(err, "hintmap-cupti: cannot open ") != NULL && strstr(err, "not recording") != NULL,
           "badfile: %s", err);
 
     run("refuse", scenario_refuse);
     err = slurp("refuse");
-    CHECK(lines(err) == 1 && strstr(err, "hintmap-cupti: cuptiActivityEnable: FAKE_CUPTI_ERROR") != NULL, "refuse: %s", err);
+    CHECK(lines(err) == 2 && strncmp(err, "hintmap-cupti: loaded into pid ", 31) == 0 &&
+              strstr(err, "hintmap-cupti: cuptiActivityEnable: FAKE_CUPTI_ERROR") != NULL, "refuse: %s", err);
     char path[512];
     snprintf(path, sizeof path, "%s/refuse.hints", dir);
     CHECK(access(path, F_OK) != 0, "refuse: %s was created", path);

@@ -1,10 +1,11 @@
 /*
  * test_load - libhintmap_cupti.so loads with dlopen and InitializeInjection returns cleanly where
  * it cannot record (no CUDA driver here; CUPTI missing; a bad option; a file it cannot open):
- * it returns 1, prints exactly one "hintmap-cupti: " line to stderr containing EXPECT, and
+ * it returns 1, prints exactly one "hintmap-cupti: " line to stderr per EXPECT, the first
+ * containing the first EXPECT and so on (HINTMAP_VERBOSE=1 adds "loaded into pid N" first), and
  * the process exits normally. A second call prints nothing more (one set-up per process).
  *
- * usage: test_load LIB.so EXPECT [--preload]
+ * usage: test_load LIB.so EXPECT... [--preload]
  *   without --preload CUDA_INJECTION64_PATH is set, so set-up happens in InitializeInjection;
  *   with it, at dlopen (the LD_PRELOAD path).
  */
@@ -17,10 +18,15 @@
 
 int main(int argc, char **argv) {
     if (argc < 3) {
-        fprintf(stderr, "usage: test_load LIB.so EXPECT [--preload]\n");
+        fprintf(stderr, "usage: test_load LIB.so EXPECT... [--preload]\n");
         return 2;
     }
-    int preload = argc > 3 && strcmp(argv[3], "--preload") == 0;
+    int preload = strcmp(argv[argc - 1], "--preload") == 0;
+    int expected = argc - 2 - preload;
+    if (expected < 1 || expected > 4) {
+        fprintf(stderr, "usage: test_load LIB.so EXPECT... [--preload] (1 to 4 EXPECT)\n");
+        return 2;
+    }
     if (preload) unsetenv("CUDA_INJECTION64_PATH");
     else setenv("CUDA_INJECTION64_PATH", argv[1], 1);
     char log[] = "/tmp/hmc-load-XXXXXX";
@@ -42,18 +48,23 @@ int main(int argc, char **argv) {
     fflush(stderr);
     dup2(saved, 2);
     FILE *f = fopen(log, "r");
-    char line[1024], first[1024] = "";
-    int lines = 0, ours = 0;
+    char line[1024], seen[4][1024] = {"", "", "", ""};
+    int lines = 0, ours = 0, matched = 0;
     while (f && fgets(line, sizeof line, f)) {
-        if (lines++ == 0) snprintf(first, sizeof first, "%s", line);
+        line[strcspn(line, "\n")] = '\0';
+        if (lines < 4) snprintf(seen[lines], sizeof seen[lines], "%s", line);
+        if (lines < expected && strstr(line, argv[2 + lines]) != NULL) matched++;
+        lines++;
         if (strncmp(line, "hintmap-cupti: ", 15) == 0) ours++;
     }
     if (f) fclose(f);
     unlink(log);
-    first[strcspn(first, "\n")] = '\0';
-    int ok = why == NULL && r1 == 1 && r2 == 1 && lines == 1 && ours == 1 && strstr(first, argv[2]) != NULL;
-    printf("%s %s: %s%s -> \"%s\"\n", ok ? "ok  " : "FAIL", preload ? "dlopen (LD_PRELOAD path)" : "InitializeInjection",
-           argv[2], why ? why : "", first);
-    if (!ok) fprintf(stderr, "test_load: returned %d/%d, %d stderr lines (%d ours), expected one containing \"%s\"\n", r1, r2, lines, ours, argv[2]);
+    int ok = why == NULL && r1 == 1 && r2 == 1 && lines == expected && ours == expected && matched == expected;
+    for (int i = 0; i < expected; i++)
+        printf("%s %s: %s%s -> \"%s\"\n", ok ? "ok  " : "FAIL", preload ? "dlopen (LD_PRELOAD path)" : "InitializeInjection",
+               argv[2 + i], why ? why : "", seen[i]);
+    if (!ok)
+        fprintf(stderr, "test_load: returned %d/%d, %d stderr lines (%d ours, %d as expected), expected %d, the first containing \"%s\"\n",
+                r1, r2, lines, ours, matched, expected, argv[2]);
     return ok ? 0 : 1;
 }

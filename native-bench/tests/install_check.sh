@@ -8,9 +8,16 @@
 #   4. tests/consumer/hm_consumer.c built out of tree with pkg-config (shared and static) and with
 #      CMake (find_package(hintmap): hintmap::hintmap and hintmap::hintmap_static), each run on a
 #      file (the shared ones with LD_LIBRARY_PATH into the DESTDIR, checked with ldd);
-#   5. `make uninstall` removes every installed file.
-# A tool that is missing (pkg-config, cmake, readelf, ldd, c++) prints one `SKIP: ...` line and its
-# part is not run; everything else still is. Environment: MAKE, CC, VERSION, SONAME (from the Makefile).
+#   5. `make uninstall` removes every installed file;
+#   6. in a copy of the tree: `make` alone builds the static and shared library and the tools;
+#      `make install` compiles nothing: it refuses a build/ that is missing or older than a source
+#      (what `sudo make install` would otherwise compile as root in the user's tree);
+#   7. without DESTDIR, `make install` runs ldconfig as root (a stand-in LDCONFIG here that logs its
+#      calls), and as another user says how programs find the library.
+# The collector, libhintmap_cupti.so, is in the file list when it was built (CUPTI_SO, where the
+# CUPTI headers are). A tool that is missing (pkg-config, cmake, readelf, ldd, c++) prints one
+# `SKIP: ...` line and its part is not run; everything else still is.
+# Environment: MAKE, CC, VERSION, SONAME, CUPTI_SO (from the Makefile).
 set -eu
 cd "$(dirname "$0")/.."
 MAKE=${MAKE:-make}
@@ -54,6 +61,13 @@ $PREFIX/lib/libhintmap.so
 $PREFIX/lib/libhintmap.so.$VERSION
 $PREFIX/lib/$SONAME
 $PREFIX/lib/pkgconfig/hintmap.pc"
+if [ -n "${CUPTI_SO:-}" ]; then
+  expected="$expected
+$PREFIX/lib/libhintmap_cupti.so"
+  cmp -s "$CUPTI_SO" "$lib/libhintmap_cupti.so" || fail "lib/libhintmap_cupti.so is not $CUPTI_SO"
+else
+  echo "SKIP: libhintmap_cupti.so not built here (no CUPTI headers): its install not checked"
+fi
 got=$(cd "$root" && find . \( -type f -o -type l \) | sed 's|^\.||' | LC_ALL=C sort)
 [ "$got" = "$(echo "$expected" | LC_ALL=C sort)" ] || \
   fail "installed files differ from the documented ones:
@@ -157,4 +171,46 @@ fi
 left=$(cd "$root" && find . \( -type f -o -type l \))
 [ -z "$left" ] || fail "make uninstall left: $left"
 echo "uninstall: nothing left"
+
+# 6. `make` builds the libraries; `make install` only copies. In a copy of the tree, so that no
+#    time stamp of the real one changes.
+tree=$tmp/tree
+mkdir -p "$tree/build"
+cp -R Makefile include src dist cupti bench "$tree/"
+"$MAKE" --no-print-directory -n -C "$tree" >"$tmp/default.log" 2>&1 || { cat "$tmp/default.log"; fail "make -n in a fresh tree"; }
+grep -q "ar rcs build/libhintmap.a" "$tmp/default.log" && grep -q -- "-soname,$SONAME" "$tmp/default.log" && \
+  grep -q -- "-o build/hm-bench" "$tmp/default.log" || \
+  { cat "$tmp/default.log"; fail "make alone does not build libhintmap.a, libhintmap.so and the tools"; }
+echo "make alone: builds libhintmap.a, $SONAME and the tools"
+refuse() { # what
+  if "$MAKE" --no-print-directory -C "$tree" install DESTDIR="$tmp/refused" PREFIX="$PREFIX" >"$tmp/refuse.log" 2>&1; then
+    cat "$tmp/refuse.log"; fail "make install with $1 succeeded"
+  fi
+  grep -q "run 'make -C native-bench' first, as yourself" "$tmp/refuse.log" || { cat "$tmp/refuse.log"; fail "make install with $1: no advice"; }
+  if grep -qE "^($CC|ar) " "$tmp/refuse.log" || [ -e "$tmp/refused" ] || [ -e "$tree/build/obj" ]; then
+    cat "$tmp/refuse.log"; fail "make install with $1 compiled or copied something"
+  fi
+  echo "make install with $1: refused, nothing compiled"
+}
+refuse "no build/"
+cp build/libhintmap.a build/libhintmap.so.$VERSION "$tree/build/"
+touch "$tree/src/hintmap.c"
+refuse "a source newer than build/"
+
+# 7. ldconfig after an install without DESTDIR (a stand-in that logs its calls: nothing system-wide)
+printf '#!/bin/sh\necho "$*" >>"%s"\n' "$tmp/ldconfig.calls" >"$tmp/ldconfig"
+chmod +x "$tmp/ldconfig"
+"$MAKE" --no-print-directory -s install PREFIX="$tmp/prefix" LDCONFIG="$tmp/ldconfig" >"$tmp/ldconfig.log" 2>&1 || \
+  { cat "$tmp/ldconfig.log"; fail "make install PREFIX=$tmp/prefix"; }
+if [ "$(id -u)" -eq 0 ]; then
+  [ "$(head -n 1 "$tmp/ldconfig.calls" 2>/dev/null)" = "" ] && [ -s "$tmp/ldconfig.calls" ] || \
+    { cat "$tmp/ldconfig.log"; fail "make install as root did not run ldconfig"; }
+  grep -q "is not one of the loader's directories" "$tmp/ldconfig.log" || { cat "$tmp/ldconfig.log"; fail "no ldconfig advice"; }
+  echo "make install as root, no DESTDIR: ran ldconfig"
+else
+  [ ! -e "$tmp/ldconfig.calls" ] || fail "make install as uid $(id -u) ran ldconfig"
+  grep -q "LD_LIBRARY_PATH=$tmp/prefix/lib" "$tmp/ldconfig.log" || { cat "$tmp/ldconfig.log"; fail "no advice without root"; }
+  echo "make install as uid $(id -u): no ldconfig, says how programs find the library"
+fi
+"$MAKE" --no-print-directory -s uninstall PREFIX="$tmp/prefix" >/dev/null 2>&1 || fail "make uninstall PREFIX=$tmp/prefix"
 echo "install check passed"

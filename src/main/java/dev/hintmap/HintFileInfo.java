@@ -10,7 +10,7 @@ import java.util.List;
  * cut.
  *
  * @param file the file, or null for an in-memory store
- * @param formatVersion the format version (1)
+ * @param formatVersion the format version ({@link HintFiles#FORMAT_VERSION})
  * @param layoutFingerprint the layout fingerprint (§3.4), equal to this build's
  * @param fileBytes the file's size, bytes
  * @param capacity maximum number of regions

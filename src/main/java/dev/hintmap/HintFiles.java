@@ -1,5 +1,6 @@
 package dev.hintmap;
 
+import dev.hintmap.format.Layouts;
 import dev.hintmap.store.FileVerifier;
 import dev.hintmap.store.HintFileOpener;
 import dev.hintmap.store.NewFiles;
@@ -19,6 +20,42 @@ import java.util.Objects;
  */
 public final class HintFiles {
     private HintFiles() {}
+
+    /**
+     * The format version this library reads and writes (docs/FORMAT.md §3); a file of version 1
+     * is refused with {@code UNSUPPORTED_VERSION} and converted by {@code hintmap upgrade}.
+     */
+    public static final int FORMAT_VERSION = Layouts.FORMAT_VERSION_VALUE;
+
+    /**
+     * This library's release version, as the build wrote it (the project version of its
+     * {@code pom.xml}, e.g. {@code 0.2.0}); {@code "unknown"} for classes that did not come from
+     * the build (a copy without the build's resources).
+     *
+     * @return the release version
+     */
+    public static String version() {
+        return BuildVersion.VALUE;
+    }
+
+    /** Read once, on first use: the filtered resource the build writes beside the classes. */
+    private static final class BuildVersion {
+        static final String VALUE = read();
+
+        private static String read() {
+            try (InputStream in = HintFiles.class.getResourceAsStream("build.properties")) {
+                if (in == null) {
+                    return "unknown";
+                }
+                java.util.Properties p = new java.util.Properties();
+                p.load(in);
+                String v = p.getProperty("version", "");
+                return v.isEmpty() || v.startsWith("${") ? "unknown" : v;
+            } catch (IOException e) {
+                return "unknown";
+            }
+        }
+    }
 
     /**
      * Checks every invariant of the hint file at {@code file} (FORMAT.md): header checksum,

@@ -44,8 +44,16 @@ import java.util.function.Consumer;
  * {@link UncheckedIOException} whose cause is a {@link HintFileException} with problem
  * {@code TRUNCATED}, and from then on every method but {@link #close()} throws the same (when
  * the JIT compiler inlined the faulting access, the JVM's {@link InternalError} may surface
- * instead; the JVM never crashes). A file grown, replaced or removed at its path is reported by
- * {@link #checkFile()}, which {@link #forEach} runs first.
+ * instead; the JVM never crashes). A file that grew makes the bulk reads ({@link #forEach},
+ * {@link #forEachView}, {@link #hottest}, {@link #snapshot}) throw {@code RESIZED}.
+ *
+ * <p><b>A file replaced or removed at its path</b> ({@code hintmap copy SRC FILE --force},
+ * {@code merge -o FILE}, a restored backup, {@code rm}): a store works on the file it opened, not on
+ * the path. Every method — point queries, bulk reads, {@link #info()}, recording — goes on answering
+ * from and writing into that file as if nothing happened, although no process that opens the path
+ * from then on sees it. {@link #checkFile()} says so ({@code REPLACED}), and
+ * {@link #reopenIfReplaced()} follows the path: a reader that should see what is at the path now
+ * calls it before it reads (two system calls), as {@code hintmap top --watch} does each refresh.
  *
  * <p>Native access: opening a file makes a few POSIX calls through the FFM linker, so the JVM
  * needs {@code --enable-native-access=ALL-UNNAMED} (or {@code =dev.hintmap} on the module path).
@@ -64,9 +72,12 @@ public final class HintStore implements AutoCloseable {
     private final int capacity;
     /** {@link HintStoreOptions#rejectLongNames()}: names over the limit are an error, not shortened. */
     private final boolean rejectLongNames;
+    /** The options it was opened with, for {@link #reopenIfReplaced()}; null for an in-memory store. */
+    private final HintStoreOptions options;
 
-    private HintStore(MappedStore mapped, boolean rejectLongNames) {
+    private HintStore(MappedStore mapped, HintStoreOptions options, boolean rejectLongNames) {
         this.mapped = mapped;
+        this.options = options;
         this.engine = mapped.engine();
         this.hotThresholdNs = mapped.header().hotThresholdNs();
         this.capacity = engine.capacity();
@@ -103,12 +114,13 @@ public final class HintStore implements AutoCloseable {
     static HintStore open(Path file, HintStoreOptions options, StoreSettings settings) throws IOException {
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(options, "options");
-        return new HintStore(HintFileOpener.open(file, options, settings), options.rejectLongNames());
+        return new HintStore(HintFileOpener.open(file, options, settings), options, options.rejectLongNames());
     }
 
     /** {@link HintFiles#createNew(Path, HintStoreOptions, Path)}. */
     static HintStore createNew(Path file, HintStoreOptions options, Path like) throws IOException {
-        return new HintStore(HintFileOpener.createNew(file, options, StoreSettings.DEFAULT, like), options.rejectLongNames());
+        return new HintStore(HintFileOpener.createNew(file, options, StoreSettings.DEFAULT, like), options,
+                options.rejectLongNames());
     }
 
     /**
@@ -132,7 +144,7 @@ public final class HintStore implements AutoCloseable {
         if (options.readOnly()) {
             throw new IllegalArgumentException("an in-memory store cannot be read-only");
         }
-        return new HintStore(MappedStore.inMemory(options, settings), options.rejectLongNames());
+        return new HintStore(MappedStore.inMemory(options, settings), null, options.rejectLongNames());
     }
 
     /**
@@ -378,13 +390,14 @@ public final class HintStore implements AutoCloseable {
 
     /**
      * Calls {@code action} with a consistent record of every region present, in slot order.
-     * Regions inserted or evicted concurrently may or may not be seen. Runs {@link #checkFile()}
-     * first.
+     * Regions inserted or evicted concurrently may or may not be seen. Checks first that the
+     * mapped file kept its size and header (see "A file that changes under the mapping" above).
      *
      * @param action called once per region, on the calling thread, with a record it may keep; an
      *     exception it throws ends the scan and propagates
-     * @throws UncheckedIOException with the {@link HintFileException} of {@link #checkFile()}
-     *     when the file changed under the mapping
+     * @throws UncheckedIOException with a {@link HintFileException} {@code TRUNCATED} or
+     *     {@code RESIZED} when the mapped file changed size, or whose header changed under the
+     *     mapping (not when another file is at the path: see the class description)
      * @throws IllegalStateException if the store is closed
      */
     public void forEach(Consumer<RegionRecord> action) {
@@ -412,7 +425,7 @@ public final class HintStore implements AutoCloseable {
      * {@link RegionView}: {@link #forEach(Consumer)} without a {@code RegionRecord} and a
      * {@code String} per region, so a scan allocates nothing per region (one view per call). Each
      * view's name and record come from one consistent read of the slot. Regions inserted or evicted
-     * concurrently may or may not be seen. Runs {@link #checkFile()} first.
+     * concurrently may or may not be seen. Checks first that the mapped file kept its size and header.
      *
      * <pre>{@code
      * long[] hot = new long[1];
@@ -421,8 +434,9 @@ public final class HintStore implements AutoCloseable {
      *
      * @param visitor called once per region, on the calling thread, with a view valid only during
      *     the call; an exception it throws ends the scan and propagates
-     * @throws UncheckedIOException with the {@link HintFileException} of {@link #checkFile()}
-     *     when the file changed under the mapping
+     * @throws UncheckedIOException with a {@link HintFileException} {@code TRUNCATED} or
+     *     {@code RESIZED} when the mapped file changed size, or whose header changed under the
+     *     mapping (not when another file is at the path: see the class description)
      * @throws IllegalStateException if the store is closed
      */
     public void forEachView(RecordVisitor visitor) {
@@ -450,15 +464,16 @@ public final class HintStore implements AutoCloseable {
      * optimizer asks before deciding where to spend its compile time. Reads the records in place
      * and copies only the candidates, so a small {@code k} over a large store allocates little.
      * Each record is consistent; regions inserted or evicted meanwhile may or may not be seen.
-     * Runs {@link #checkFile()} first unless {@code k} is 0.
+     * Checks first, unless {@code k} is 0, that the mapped file kept its size and header.
      *
      * @param k how many regions at most, {@code >= 0}
      * @param order what "hottest" means: total, mean or maximum kernel time, or dispatch count
      * @return an immutable list of at most {@code k} records (fewer when the store holds fewer
      *     regions), hottest first
      * @throws IllegalArgumentException if {@code k} is negative
-     * @throws UncheckedIOException with the {@link HintFileException} of {@link #checkFile()}
-     *     when the file changed under the mapping
+     * @throws UncheckedIOException with a {@link HintFileException} {@code TRUNCATED} or
+     *     {@code RESIZED} when the mapped file changed size, or whose header changed under the
+     *     mapping (not when another file is at the path: see the class description)
      * @throws IllegalStateException if the store is closed
      */
     public List<RegionRecord> hottest(int k, RegionOrder order) {
@@ -507,12 +522,13 @@ public final class HintStore implements AutoCloseable {
 
     /**
      * A copy of every region, for offline use after this store is closed (see {@link HintSnapshot}
-     * for what "consistent" means there). Runs {@link #checkFile()} first.
+     * for what "consistent" means there). Checks first that the mapped file kept its size and header.
      *
      * @return an immutable copy of every region, with this store's file, capacity and hot
      *     threshold and the time it was taken
-     * @throws UncheckedIOException with the {@link HintFileException} of {@link #checkFile()}
-     *     when the file changed under the mapping
+     * @throws UncheckedIOException with a {@link HintFileException} {@code TRUNCATED} or
+     *     {@code RESIZED} when the mapped file changed size, or whose header changed under the
+     *     mapping (not when another file is at the path: see the class description)
      * @throws IllegalStateException if the store is closed
      */
     public HintSnapshot snapshot() {
@@ -644,6 +660,33 @@ public final class HintStore implements AutoCloseable {
     }
 
     /**
+     * Follows the path: when another file is at this store's path now than the one it opened
+     * ({@code hintmap copy --force} or {@code merge -o} onto it, a restored backup), opens that file
+     * with this store's options and returns it; this store stays open, on its own file, until the
+     * caller closes it. The new store's layout is the new file's: options set explicitly that
+     * contradict it fail as {@link #open} fails. One {@code lstat} when nothing changed.
+     *
+     * <pre>{@code
+     * Optional<HintStore> now = store.reopenIfReplaced();
+     * if (now.isPresent()) { store.close(); store = now.get(); }
+     * }</pre>
+     *
+     * @return the store of the file now at the path, or empty when it is still this store's file
+     *     (always empty for an in-memory store)
+     * @throws HintFileException {@code MISSING} when no file is at the path (removed, and not
+     *     replaced yet), or what {@link #open} throws for the file now there
+     * @throws IOException for another failure to open it
+     * @throws IllegalStateException if the store is closed
+     */
+    public Optional<HintStore> reopenIfReplaced() throws IOException {
+        mapped.requireOpen();
+        if (options == null || !mapped.pathHoldsAnotherFile()) {
+            return Optional.empty();
+        }
+        return Optional.of(open(mapped.file(), options));
+    }
+
+    /**
      * Flushes recorded data to the file (msync), a checkpoint for the profile. Closing does not
      * require it: the mapping is shared, and the operating system writes it back in any case.
      * Does nothing for an in-memory or read-only store.
@@ -724,13 +767,14 @@ public final class HintStore implements AutoCloseable {
     }
 
     /**
-     * Bulk operations first check that the file is still the one mapped (FORMAT.md §5.1): two
-     * system calls, nothing next to a scan of the slots.
+     * Bulk operations first check the mapped file's size and header (FORMAT.md §5.1): one system
+     * call, nothing next to a scan of the slots. Not the path: every read answers from the file
+     * this store opened (class description).
      */
     private void requireSameFile() {
         mapped.requireOpen();
         try {
-            mapped.checkFile();
+            mapped.checkMappedFile();
         } catch (HintFileException e) {
             throw new UncheckedIOException(e.getMessage(), e);
         }

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -106,6 +107,57 @@ class FileChangeTest {
             assertTrue(removed.getMessage().contains("no file at the path"), removed.getMessage());
             store.record("gemm", 1, 1); // still works on the original inode
             assertEquals(2, store.dispatchCount("gemm"));
+        }
+    }
+
+    /** What every read method says, as "name count" lines: the same for the store's own file whatever is at its path. */
+    private static List<String> everyRead(HintStore store) {
+        List<String> seen = new ArrayList<>();
+        seen.add("isHot " + store.isHot("gemm") + " count " + store.dispatchCount("gemm") + " mean " + store.meanKernelNs("gemm"));
+        seen.add("recordFor " + store.recordFor("gemm").map(RegionRecord::dispatchCount).orElse(-1L));
+        MutableRecord m = new MutableRecord();
+        seen.add("readInto " + store.readInto("gemm", m) + " " + m.dispatchCount());
+        seen.add("snapshot " + store.snapshot().regions().stream().map(RegionRecord::name).toList());
+        seen.add("hottest " + store.hottest(5, RegionOrder.TOTAL_NS).stream().map(RegionRecord::name).toList());
+        List<String> names = new ArrayList<>();
+        store.forEach(r -> names.add(r.name()));
+        store.forEachView(v -> names.add(v.name()));
+        seen.add("forEach " + names);
+        seen.add("size " + store.size() + " info " + store.info().regions() + " capacity " + store.capacity());
+        return seen;
+    }
+
+    @Test
+    void everyReadAnswersFromTheOpenedFileAfterItIsReplacedOrRemovedAndReopenIfReplacedFollowsThePath()
+            throws IOException {
+        Path file = file();
+        Path other = dir.resolve("other.hints");
+        try (HintStore reader = HintStore.open(file, HintStoreOptions.defaults().readOnly(true));
+                HintStore memory = HintStore.inMemory(HintStoreOptions.defaults())) {
+            assertTrue(reader.reopenIfReplaced().isEmpty(), "still its own file");
+            assertTrue(memory.reopenIfReplaced().isEmpty(), "an in-memory store has no path");
+            List<String> before = everyRead(reader);
+            assertTrue(before.contains("snapshot [gemm]"), before.toString());
+
+            try (HintStore second = HintStore.open(other, HintStoreOptions.defaults().capacity(8).maxNameBytes(128))) {
+                second.record("void at::native::vectorized_elementwise_kernel<4, AddFunctor<float>>(int)", 7, 1);
+            }
+            Files.move(other, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            assertEquals(before, everyRead(reader), "every read answers from the file the store opened");
+            assertEquals(Problem.REPLACED, checkFails(reader).problem());
+            try (HintStore now = reader.reopenIfReplaced().orElseThrow()) {
+                assertEquals(8, now.capacity(), "the new file's layout");
+                assertEquals(0, now.dispatchCount("gemm"));
+                assertEquals(List.of("void at::native::vectorized_elementwise_kernel<4, AddFunctor<float>>(int)"),
+                        now.snapshot().regions().stream().map(RegionRecord::name).toList());
+                assertTrue(now.reopenIfReplaced().isEmpty());
+                assertTrue(now.isReadOnly(), "the same options");
+            }
+
+            Files.delete(file);
+            assertEquals(before, everyRead(reader), "and after the file is removed from its path");
+            HintFileException missing = assertThrows(HintFileException.class, reader::reopenIfReplaced);
+            assertEquals(Problem.MISSING, missing.problem(), missing.getMessage());
         }
     }
 

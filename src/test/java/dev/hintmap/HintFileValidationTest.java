@@ -124,6 +124,9 @@ class HintFileValidationTest {
         HintFileException e = assertOpenFails(file, Problem.UNSUPPORTED_VERSION, "format_version");
         assertTrue(e.getMessage().contains("format version 1"), e.getMessage());
         assertTrue(e.getMessage().contains("hintmap upgrade " + file), e.getMessage());
+        // and where a user of the library alone gets that command (DistributionIT runs it)
+        assertTrue(e.getMessage().contains("mvn dependency:unpack -Dartifact=dev.hintmap:hintmap:" + HintFiles.version()
+                + ":tar.gz:bin"), e.getMessage());
     }
 
     @Test

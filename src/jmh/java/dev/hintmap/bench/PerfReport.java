@@ -1067,8 +1067,8 @@ public final class PerfReport {
                 .append("*Benchmarks* section) from one run on the machine below; raw JMH JSON and native output are in ")
                 .append("`bench-results/` (not committed). Do not edit by hand: the prose of *What bounds it* lives in ")
                 .append("`src/jmh/resources/dev/hintmap/bench/what-bounds-it.md` with the run's numbers filled in by the generator, ")
-                .append("and the sections measured in separate runs, *Give-up cost* and *Long kernel names*, in `give-up-cost.md` and")
-                .append(" `long-names.md` beside it.\n\n");
+                .append("and the sections measured in separate runs, *Give-up cost*, *Start-up* and *Long kernel names*, in")
+                .append(" `give-up-cost.md`, `startup.md` and `long-names.md` beside it.\n\n");
 
         md.append("## Machine and method\n\n");
         md.append("| | |\n|---|---|\n");
@@ -1198,7 +1198,7 @@ public final class PerfReport {
         md.append("## Missed targets: what bounds them\n\n");
         md.append("For each missed row: what the measurements of this run say bounds it, and what design would get there.\n\n");
         missedProse(md, rows, sections, d.vars);
-        for (String separateRun : List.of("give-up-cost.md", "long-names.md")) { // measured apart, kept as written
+        for (String separateRun : List.of("give-up-cost.md", "startup.md", "long-names.md")) { // measured apart, kept as written
             String text = resource(separateRun);
             if (!text.isEmpty()) {
                 md.append(text);

@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.AutoComplete;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -13,14 +14,21 @@ import picocli.CommandLine.Spec;
  * {@link AutoComplete} from the same annotations as the help, so it always knows every command and
  * option of this build.
  */
-@Command(name = "completion", mixinStandardHelpOptions = true,
-        description = {
+@Command(name = "completion", versionProvider = HintmapCli.Version.class, description = {
             "Print the shell completion script.",
-            "For bash, and for zsh after 'autoload -U +X bashcompinit && bashcompinit'. Install with e.g."
-                    + " 'hintmap completion bash > ~/.local/share/bash-completion/completions/hintmap', or for the"
-                    + " current shell: 'source <(hintmap completion bash)'.",
+            "For bash, and for zsh after 'autoload -U +X bashcompinit && bashcompinit'. The distribution has it"
+                    + " as completion/hintmap.bash. Install it for your user with",
+            "",
+            "  hintmap completion bash > ~/.local/share/bash-completion/completions/hintmap",
+            "",
+            "or for the current shell only with",
+            "",
+            "  source <(hintmap completion bash)",
         })
 final class CompletionCommand implements Callable<Integer> {
+    @Mixin
+    HelpOption help;
+
     enum Shell { bash }
 
     @Spec

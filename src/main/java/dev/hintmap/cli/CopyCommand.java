@@ -21,8 +21,7 @@ import picocli.CommandLine.Spec;
  * writers that never opened it and may hold a lock in the middle of an update; this writes a new
  * file instead, as a merge of the one input with SRC's layout.
  */
-@Command(name = "copy", mixinStandardHelpOptions = true,
-        description = {
+@Command(name = "copy", versionProvider = HintmapCli.Version.class, description = {
             "Copy a hint file safely, also while writers record into it.",
             "Writes a new file at DST with SRC's capacity, maximum name length and hot threshold, holding every"
                     + " region of SRC (each record consistent: one update of it, never a mix), no lock held and no"
@@ -33,6 +32,9 @@ import picocli.CommandLine.Spec;
                     + " open may be copied with cp.",
         })
 final class CopyCommand implements Callable<Integer> {
+    @Mixin
+    HelpOption help;
+
     @Spec
     CommandSpec spec;
 

@@ -15,14 +15,16 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hintmap decay FILE --factor F}: age a profile between runs, in place. */
-@Command(name = "decay", mixinStandardHelpOptions = true,
-        description = {"Age a profile in place between runs (means kept).", "Every region's dispatch count becomes"
+@Command(name = "decay", versionProvider = HintmapCli.Version.class, description = {"Age a profile in place between runs (means kept).", "Every region's dispatch count becomes"
                 + " max(1, round(count * F)) and its totals shrink by the same ratio, so means are kept while old"
                 + " data weighs less against new samples. Safe while writers record: each region is rewritten"
                 + " under its slot lock.", "A region whose slot lock a live process keeps past the lock wait limit"
                 + " (5 s: a writer stopped while recording) is not aged; each such region is named on standard"
                 + " error and the exit status is 1."})
 final class DecayCommand implements Callable<Integer> {
+    @Mixin
+    HelpOption help;
+
     @Spec
     CommandSpec spec;
 

@@ -28,11 +28,13 @@ import picocli.CommandLine.Spec;
  * process shows {@code top --watch} on it; then it prints {@code stat}, the hottest regions and the
  * result of {@code verify}.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Run the full demo (native and Java writers, live top).",
+@Command(name = "demo", versionProvider = HintmapCli.Version.class, description = {"Run the full demo (native and Java writers, live top).",
             "Native hm-bench writers and a Java writer record into one shared hint file while a live top view"
                     + " watches it; then it prints stat, the hottest regions and verify."})
 final class DemoCommand implements Callable<Integer> {
+    @Mixin
+    HelpOption help;
+
     /** The native writers: name prefix, regions, Zipf skew, kernel time distribution, rate per thread. */
     private static final String[][] NATIVE_WRITERS = {
         {"cuda_gemm_bf16_", "24", "1.1", "lognormal:150000:0.6", "4000"},
@@ -94,12 +96,13 @@ final class DemoCommand implements Callable<Integer> {
             writers.add(start(logs, demoFile, List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx128m", "-cp",
                     System.getProperty("java.class.path"), DemoWriter.class.getName(), demoFile.toString(),
                     Integer.toString(writing), "2", "3000")));
-            out.println("demo: 2 native hm-bench writers (C library) and 1 Java writer (2 threads) record for "
-                    + writing + " s; pids " + writers.stream().map(p -> Long.toString(p.pid())).toList());
+            out.println("demo: 2 native hm-bench writers (C library) and 1 Java writer (2 threads) record during the "
+                    + seconds + " s of the live view below (from before its first refresh to after its last); pids "
+                    + writers.stream().map(p -> Long.toString(p.pid())).toList());
             out.flush();
             try (HintStore reader = files.openReadOnly(demoFile)) {
                 WatchScreen.run(out, 1000, seconds, RegionOrder.TOTAL_NS, reader::snapshot,
-                        TopView.screen(20, name -> true));
+                        TopView.screen(20, nameLimit -> name -> true, demoFile));
             }
             for (int i = 0; i < writers.size(); i++) {
                 Process p = writers.get(i);

@@ -18,8 +18,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hintmap diff A B}: what changed between two profiles, and how much they overlap. */
-@Command(name = "diff", mixinStandardHelpOptions = true,
-        description = {
+@Command(name = "diff", versionProvider = HintmapCli.Version.class, description = {
             "Compare two profiles region by region, with their overlap.",
             "A and B are hint files or JSON written by dump --format json. Per region: dispatch count, total and"
                     + " mean kernel time in A and in B and the change B - A; regions only in A or only in B are marked"
@@ -31,6 +30,9 @@ import picocli.CommandLine.Spec;
                     + " time in both. Two profiles without any kernel time overlap 1.0; one without, 0.0.",
         })
 final class DiffCommand implements Callable<Integer> {
+    @Mixin
+    HelpOption help;
+
     private static final int DEFAULT_ROWS = 20;
 
     @Spec

@@ -22,12 +22,18 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hintmap dump FILE}: every region of a hint file, as a table, JSON or CSV. */
-@Command(name = "dump", mixinStandardHelpOptions = true,
-        description = {"Print every region as a table, JSON or CSV.", "Read-only; regions sorted by --sort. Each region"
-                + " once: a name found in two slots (a damaged index, which verify reports, or a region evicted and"
-                + " inserted again during the read) is reported once with its records combined as merge combines them,"
-                + " and a warning, so that the JSON is always an input merge accepts."})
+@Command(name = "dump", versionProvider = HintmapCli.Version.class, description = {"Print every region as a table, JSON or CSV.",
+            "Read-only; regions sorted by --sort. Each region once: a name found in two slots (a damaged index, which"
+                    + " verify reports, or a region evicted and inserted again during the read) is reported once with its"
+                    + " records combined as merge combines them, and a warning, so that the JSON is always an input merge"
+                    + " accepts.",
+            "The same fields in two spellings: the CSV columns are the format's field names, snake_case as FORMAT.md"
+                    + " and the C library spell them (dispatch_count, kernel_ns_total, ...); the JSON keys are the Java"
+                    + " API's, camelCase (dispatchCount, kernelNsTotal, ...), the profile that merge and diff read back."})
 final class DumpCommand implements Callable<Integer> {
+    @Mixin
+    HelpOption help;
+
     enum Format { table, json, csv }
 
     enum Sort { name, total, mean, count, max }

@@ -37,8 +37,7 @@ import picocli.CommandLine.Spec;
  * exposition format (version 0.0.4), written by the Prometheus Java client's own writer, for the
  * node exporter's textfile collector. Times are in seconds, Prometheus's base unit.
  */
-@Command(name = "export", mixinStandardHelpOptions = true,
-        description = {
+@Command(name = "export", versionProvider = HintmapCli.Version.class, description = {
             "Export regions and counters for Prometheus.",
             "Writes the Prometheus text exposition format (0.0.4), e.g. for the node"
                     + " exporter's textfile collector (-o DIR/hintmap.prom: written to a new temporary file and renamed"
@@ -53,6 +52,9 @@ import picocli.CommandLine.Spec;
                     + " N hottest by total kernel time, are exported; per-file metrics cover the whole file.",
         })
 final class ExportCommand implements Callable<Integer> {
+    @Mixin
+    HelpOption help;
+
     @Spec
     CommandSpec spec;
 

@@ -1,6 +1,7 @@
 package dev.hintmap.cli;
 
 import dev.hintmap.HintFileException;
+import dev.hintmap.HintFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -10,6 +11,8 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
+import java.util.Map;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -43,24 +46,64 @@ public final class HintmapCli implements Runnable {
     @picocli.CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /**
+     * The commands a command line may start with, for {@link #commandLine(String[])}: each as the
+     * {@code subcommands} of the annotation above list it (a test holds the two equal), except
+     * {@code completion} and {@code help}, which describe all the others and so need them all.
+     */
+    private static final Map<String, Supplier<Object>> LEAN = Map.ofEntries(
+            Map.entry("stat", StatCommand::new), Map.entry("top", TopCommand::new),
+            Map.entry("dump", DumpCommand::new), Map.entry("merge", MergeCommand::new),
+            Map.entry("copy", CopyCommand::new), Map.entry("create", CreateCommand::new),
+            Map.entry("upgrade", UpgradeCommand::new), Map.entry("decay", DecayCommand::new),
+            Map.entry("verify", VerifyCommand::new), Map.entry("export", ExportCommand::new),
+            Map.entry("diff", DiffCommand::new), Map.entry("demo", DemoCommand::new));
+
     /** Runs the command line and returns its exit status (the process exits with it in {@link #main}). */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cli = commandLine();
+        CommandLine cli = commandLine(args);
         cli.setOut(out);
         cli.setErr(err);
         return cli.execute(args);
     }
 
+    /** Every command: for the help, the completion script, the man pages and what names no command. */
     static CommandLine commandLine() {
-        CommandLine cli = new CommandLine(new HintmapCli());
+        return configure(new CommandLine(new HintmapCli()));
+    }
+
+    /**
+     * The command line that runs {@code args}: when they start with a command of {@link #LEAN},
+     * {@code hintmap} with that one command under it, else {@link #commandLine()}. Building
+     * picocli's model of a command (reflection over its annotations, interpolated descriptions)
+     * is most of this tool's start-up: building one instead of fourteen is what {@code hintmap
+     * stat FILE} gains (docs/PERFORMANCE.md, "Start-up"). What the user sees is the same: the
+     * command's help, errors and suggestions come from its own model.
+     */
+    static CommandLine commandLine(String[] args) {
+        Supplier<Object> only = args.length > 0 ? LEAN.get(args[0]) : null;
+        if (only == null) {
+            return commandLine();
+        }
+        CommandLine root = new CommandLine(CommandLine.Model.CommandSpec.create().name("hintmap"));
+        root.addSubcommand(args[0], only.get());
+        return configure(root);
+    }
+
+    private static CommandLine configure(CommandLine cli) {
         cli.setExecutionExceptionHandler(HintmapCli::handle);
         cli.setParameterExceptionHandler(HintmapCli::usageError);
         cli.setCaseInsensitiveEnumValuesAllowed(true);
         return cli;
     }
 
+    /** The names {@link #commandLine(String[])} builds alone, for the test that keeps them equal to the annotation's. */
+    static java.util.Set<String> leanCommands() {
+        return LEAN.keySet();
+    }
+
     public static void main(String[] args) {
-        CommandLine cli = commandLine();
+        CommandLine cli = commandLine(args);
         int exit = cli.execute(args);
         cli.getOut().flush();
         System.exit(exit);
@@ -81,6 +124,10 @@ public final class HintmapCli implements Runnable {
         PrintWriter err = cli.getErr();
         String command = cli.getCommandSpec().qualifiedName();
         err.println(command + ": " + Table.printable(String.valueOf(e.getMessage())));
+        if (e instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
+            // picocli's nearest options or commands by spelling: "--jsn" -> "--json"
+            err.println("did you mean " + String.join(" or ", unmatched.getSuggestions()) + "?");
+        }
         err.println("try '" + command + " --help'");
         err.flush();
         return ExitCode.USAGE;
@@ -145,12 +192,18 @@ public final class HintmapCli implements Runnable {
         return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 
-    /** The version from the jar's manifest, or "development" when run from classes. */
+    /**
+     * {@code hintmap --version}: the release (the pom's version, through {@link HintFiles#version()})
+     * and the format version this build reads and writes ({@link HintFiles#FORMAT_VERSION}), then
+     * the Java runtime it runs on.
+     */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = HintmapCli.class.getPackage().getImplementationVersion();
-            return new String[] {"hintmap " + (v == null ? "(development build)" : v) + ", file format version 1"};
+            return new String[] {
+                "hintmap " + HintFiles.version() + ", file format version " + HintFiles.FORMAT_VERSION,
+                "Java " + Runtime.version() + " (" + System.getProperty("java.vendor", "unknown vendor") + ")",
+            };
         }
     }
 }

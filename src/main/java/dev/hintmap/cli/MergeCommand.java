@@ -18,8 +18,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hintmap merge IN... -o OUT}: combine the profiles of several runs or machines, like {@code llvm-profdata merge}. */
-@Command(name = "merge", mixinStandardHelpOptions = true,
-        description = {
+@Command(name = "merge", versionProvider = HintmapCli.Version.class, description = {
             "Combine hint files from several runs or machines.",
             "Writes a new file: per region, dispatch counts, kernel"
                     + " and byte totals add (saturating at 2^63-1) and the maximum is the largest. When there are"
@@ -33,6 +32,9 @@ import picocli.CommandLine.Spec;
                     + " writing the replaced file.",
         })
 final class MergeCommand implements Callable<Integer> {
+    @Mixin
+    HelpOption help;
+
     private static final int PROGRESS_EVERY = 1 << 16;
 
     @Spec

@@ -21,11 +21,13 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hintmap stat FILE}: the header, layout and counters of a hint file, like {@code mdb_stat}. */
-@Command(name = "stat", mixinStandardHelpOptions = true,
-        description = {"Show a hint file's header, layout and counters.",
+@Command(name = "stat", versionProvider = HintmapCli.Version.class, description = {"Show a hint file's header, layout and counters.",
             "Prints the format version, layout, capacity, used slots, hot regions, generation (structural changes),"
                     + " creation time and the writer processes attached. Read-only."})
 final class StatCommand implements Callable<Integer> {
+    @Mixin
+    HelpOption help;
+
     @Spec
     CommandSpec spec;
 

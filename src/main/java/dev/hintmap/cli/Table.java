@@ -105,19 +105,25 @@ final class Table {
     }
 
     /**
-     * The text with every control character (C0, DEL, C1) shown as {@code \\xNN} / {@code \\uNNNN} and
-     * backslashes doubled, so a name prints on one line and cannot carry escape sequences.
+     * The text with every control character (C0, DEL, C1) shown as {@code \xNN}, so a name prints
+     * on one line and cannot carry escape sequences. A backslash shows as itself ({@code a\b}
+     * stays {@code a\b}) unless what follows it would make it read as such an escape: before an
+     * {@code x}, another backslash or a control character it is doubled. Unambiguous: reading
+     * {@code \\} as one backslash, {@code \xNN} as that character and any other backslash as
+     * itself gives the name back.
      */
     static String printable(String s) {
         StringBuilder b = null;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            boolean control = c < 0x20 || (c >= 0x7f && c < 0xa0) || c == '\\';
-            if (control && b == null) {
+            boolean control = isControl(c);
+            boolean escaped = c == '\\' && i + 1 < s.length()
+                    && (s.charAt(i + 1) == 'x' || s.charAt(i + 1) == '\\' || isControl(s.charAt(i + 1)));
+            if ((control || escaped) && b == null) {
                 b = new StringBuilder(s.length() + 8).append(s, 0, i);
             }
             if (b != null) {
-                if (c == '\\') {
+                if (escaped) {
                     b.append("\\\\");
                 } else if (control) {
                     b.append(String.format("\\x%02x", (int) c));
@@ -127,5 +133,9 @@ final class Table {
             }
         }
         return b == null ? s : b.toString();
+    }
+
+    private static boolean isControl(char c) {
+        return c < 0x20 || (c >= 0x7f && c < 0xa0);
     }
 }

@@ -1,13 +1,10 @@
 package dev.hintmap.cli;
 
-import dev.hintmap.HintFileException;
-import dev.hintmap.HintSnapshot;
 import dev.hintmap.HintStore;
 import dev.hintmap.RegionOrder;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.locks.LockSupport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -17,17 +14,21 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hintmap top FILE}: the hottest regions, once or as a live view (like {@code perf top}). */
-@Command(name = "top", mixinStandardHelpOptions = true,
-        description = {
+@Command(name = "top", versionProvider = HintmapCli.Version.class, description = {
             "Show the hottest regions, once or live (--watch).",
             "Prints the hottest regions of a hint file. With --watch, a live full-screen view that refreshes in"
                     + " place while other processes record into the file, with each region's rates since the last"
                     + " refresh. Keys: t, m, c, x sort by total, mean, count, max; p or space pauses and resumes; q or"
                     + " Ctrl-C leaves. When standard output is not a terminal, --watch prints one table per refresh"
-                    + " instead. A FILE that does not exist yet is waited for (\"waiting for FILE\" on standard"
-                    + " error).",
+                    + " instead. It shows the file at FILE's path: one renamed onto it is followed, and a FILE that"
+                    + " does not exist yet, or was removed, is waited for (\"waiting for FILE\" on standard error);"
+                    + " each interval spent waiting counts as a refresh of --iterations, and when the last one"
+                    + " found no file the exit status is 3.",
         })
 final class TopCommand implements Callable<Integer> {
+    @Mixin
+    HelpOption help;
+
     /** What {@code --by} accepts. */
     enum By {
         total(RegionOrder.TOTAL_NS), mean(RegionOrder.MEAN_NS), count(RegionOrder.COUNT), max(RegionOrder.MAX_NS);
@@ -71,49 +72,6 @@ final class TopCommand implements Callable<Integer> {
             description = "with --watch, stop after N refreshes (0: run until q or Ctrl-C)")
     int iterations;
 
-    /**
-     * A snapshot of the file now at the path: when another file was renamed onto it (a
-     * {@code merge --force}, a restored profile), the view reopens and follows it.
-     */
-    private HintSnapshot snapshotFollowingReplacement(HintStore[] store) throws java.io.IOException {
-        try {
-            return store[0].snapshot();
-        } catch (java.io.UncheckedIOException e) {
-            if (!(e.getCause() instanceof dev.hintmap.HintFileException h)
-                    || h.problem() != dev.hintmap.HintFileException.Problem.REPLACED) {
-                throw e;
-            }
-            HintStore reopened = files.openReadOnly(file);
-            store[0].close();
-            store[0] = reopened;
-            return reopened.snapshot();
-        }
-    }
-
-    /**
-     * Opens the file for the live view, waiting for it when it does not exist yet: {@code top --watch}
-     * is often started before the runtime that creates the file. Says so once on standard error;
-     * any other problem (not a hint file, damaged) ends the command as usual.
-     */
-    private HintStore openWhenPresent(PrintWriter err) throws java.io.IOException {
-        boolean said = false;
-        while (true) {
-            try {
-                return files.openReadOnly(file);
-            } catch (HintFileException e) {
-                if (e.problem() != HintFileException.Problem.MISSING) {
-                    throw e;
-                }
-                if (!said) {
-                    err.println("waiting for " + file);
-                    err.flush();
-                    said = true;
-                }
-                LockSupport.parkNanos(intervalMs * 1_000_000);
-            }
-        }
-    }
-
     @Override
     public Integer call() throws Exception {
         if (limit < 0) {
@@ -143,12 +101,11 @@ final class TopCommand implements Callable<Integer> {
             out.flush();
             return ExitCode.OK;
         }
-        HintStore[] store = {openWhenPresent(spec.commandLine().getErr())};
-        try {
-            WatchScreen.run(out, intervalMs, iterations, by.order, () -> snapshotFollowingReplacement(store),
-                    TopView.screen(limit, filter.selector(store[0].maxNameBytes())));
-        } finally {
-            store[0].close();
+        try (FollowedFile followed = new FollowedFile(file, files, spec.commandLine().getErr())) {
+            WatchScreen.run(out, intervalMs, iterations, by.order, followed, TopView.screen(limit, filter::selector, file));
+            if (iterations > 0) {
+                followed.requirePresent(); // N refreshes without a file: that file is missing (exit 3)
+            }
         }
         return ExitCode.OK;
     }

@@ -3,6 +3,7 @@ package dev.hintmap.cli;
 import dev.hintmap.HintSnapshot;
 import dev.hintmap.RegionOrder;
 import dev.hintmap.RegionRecord;
+import java.nio.file.Path;
 import java.time.LocalTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -11,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.IntFunction;
 import java.util.function.Predicate;
 
 /**
@@ -35,12 +37,17 @@ final class TopView {
 
     /**
      * The live view of {@code top --watch} and {@code demo}: at most {@code limit} rows, fewer where
-     * the terminal is shorter (the 5 lines of heading and footer stay on screen).
+     * the terminal is shorter (the 5 lines of heading and footer stay on screen), of the regions the
+     * selection for the file's name limit accepts (the limit can change when the file is replaced).
      */
-    static WatchScreen.View screen(int limit, Predicate<String> selected) {
+    static WatchScreen.View screen(int limit, IntFunction<Predicate<String>> selectorForNameLimit, Path file) {
         return (now, previous, order, width, height) -> {
+            if (now == null) {
+                return List.of(cut("hintmap top  " + file + "  " + LocalTime.now().format(CLOCK), width), "",
+                        cut("waiting for " + file + " (no such file: not created yet, or removed)", width));
+            }
             int rows = height > 0 ? Math.max(1, Math.min(limit, height - 5)) : limit;
-            return render(now, previous, rows, order, width, selected);
+            return render(now, previous, rows, order, width, selectorForNameLimit.apply(now.maxNameBytes()));
         };
     }
 

@@ -18,8 +18,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hintmap upgrade FILE [-o NEW]}: convert a format-version-1 hint file to the current version (FORMAT.md §12). */
-@Command(name = "upgrade", mixinStandardHelpOptions = true,
-        description = {
+@Command(name = "upgrade", versionProvider = HintmapCli.Version.class, description = {
             "Convert a hint file of format version 1 to the current version, keeping every region and record.",
             "In place (no -o), FILE is kept beside the new file as FILE.v1; with -o NEW, FILE is left alone."
                     + " Capacity, maximum name length and hot threshold are FILE's; in place, so are its owner, group"
@@ -29,6 +28,9 @@ import picocli.CommandLine.Spec;
                     + " replaced: stop them first.",
         })
 final class UpgradeCommand implements Callable<Integer> {
+    @Mixin
+    HelpOption help;
+
     @Spec
     CommandSpec spec;
 

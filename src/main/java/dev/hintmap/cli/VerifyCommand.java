@@ -13,8 +13,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hintmap verify FILE}: check every invariant of the format; exit 1 when something is wrong. */
-@Command(name = "verify", mixinStandardHelpOptions = true,
-        description = {
+@Command(name = "verify", versionProvider = HintmapCli.Version.class, description = {
             "Check every invariant of the file format; exit 1 on problems.",
             "Checks the hint file format (docs/FORMAT.md) without modifying the file: header,"
                     + " checksum and layout, coordination words, writer table, every slot (name, hash, padding,"
@@ -25,6 +24,9 @@ import picocli.CommandLine.Spec;
             "NOTE lines are legal states worth knowing (e.g. a lock left by a crashed writer, taken over on next use).",
         })
 final class VerifyCommand implements Callable<Integer> {
+    @Mixin
+    HelpOption help;
+
     @Spec
     CommandSpec spec;
 

@@ -29,12 +29,19 @@ final class WatchScreen {
 
     /** Takes the snapshot of the next refresh. */
     interface Source {
+        /** The snapshot, or null while there is no file to show (the refresh still counts). */
         HintSnapshot take() throws IOException;
+
+        /** Whether the last snapshot came from another file than the one before (no rates across them). */
+        default boolean reopened() {
+            return false;
+        }
     }
 
     /**
-     * The lines of one screen: the current snapshot, the previous refresh's (null at first: no
-     * rates), the order the keys chose, and the screen size (0: unknown).
+     * The lines of one screen: the current snapshot (null while there is no file), the previous
+     * refresh's (null at first and after another file: no rates), the order the keys chose, and the
+     * screen size (0: unknown).
      */
     interface View {
         List<String> render(HintSnapshot current, HintSnapshot previous, RegionOrder order, int width, int height);
@@ -61,6 +68,13 @@ final class WatchScreen {
                 LockSupport.parkNanos(intervalMs * 1_000_000);
             }
             HintSnapshot current = source.take();
+            if (current == null) {
+                previous = null; // waiting for the file (the source said so on standard error)
+                continue;
+            }
+            if (source.reopened()) {
+                previous = null;
+            }
             out.println("--- refresh " + i + " at " + LocalTime.now().format(CLOCK) + " ---");
             for (String line : view.render(current, previous, order, 0, 0)) {
                 out.println(line);
@@ -103,6 +117,9 @@ final class WatchScreen {
                     }
                     previous = current;
                     current = source.take();
+                    if (current == null || source.reopened()) {
+                        previous = null;
+                    }
                     refresh++;
                 } else {
                     WatchKeys next = state.onKey(key);

@@ -70,7 +70,7 @@ public record Header(FileGeometry geometry, long hotThresholdNs, long createdEpo
         if (version == Layouts.FORMAT_VERSION_1) {
             throw new HintFileException(file, Problem.UNSUPPORTED_VERSION, "format_version",
                     "hint file format version 1; this library reads version " + Layouts.FORMAT_VERSION_VALUE
-                            + ": convert it, keeping every record, with: hintmap upgrade " + file);
+                            + ": convert it, keeping every record, with: hintmap upgrade " + file + upgradeCommandSource(file));
         }
         if (version != Layouts.FORMAT_VERSION_VALUE) {
             String who = Integer.compareUnsigned(version, Layouts.FORMAT_VERSION_VALUE) > 0
@@ -128,5 +128,20 @@ public record Header(FileGeometry geometry, long hotThresholdNs, long createdEpo
             throw new HintFileException(file, Problem.INCONSISTENT, field,
                     field + " is " + actual + ", outside [" + min + ", " + max + "]");
         }
+    }
+
+    /**
+     * Where a user of the library alone (a Maven dependency, no hintmap command installed) gets the
+     * command that converts a version-1 file: the distribution, an artifact of the same version
+     * beside the library's jar (README "Install the hintmap command").
+     */
+    private static String upgradeCommandSource(Path file) {
+        String version = dev.hintmap.HintFiles.version();
+        if (version.equals("unknown")) {
+            return " (the hintmap command: README \"Install the hintmap command\")";
+        }
+        String dir = "hintmap-" + version;
+        return " (the hintmap command; with Maven alone: mvn dependency:unpack -Dartifact=dev.hintmap:hintmap:" + version
+                + ":tar.gz:bin -DoutputDirectory=. && sh " + dir + "/bin/hintmap upgrade " + file + ")";
     }
 }

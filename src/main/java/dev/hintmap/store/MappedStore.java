@@ -207,6 +207,62 @@ public final class MappedStore implements AutoCloseable {
      * file there, or none, is REPLACED. Two system calls; a no-op for an in-memory store.
      */
     public synchronized void checkFile() throws HintFileException {
+        checkMappedFile();
+        if (fd < 0) {
+            return;
+        }
+        PosixFiles.Stat atPath = atPath();
+        if (atPath == null) {
+            throw new HintFileException(file, Problem.REPLACED, null,
+                    "no file at the path any more (removed or renamed): this store maps a file no other process opens");
+        }
+        if (!atPath.sameFile(opened)) {
+            throw new HintFileException(file, Problem.REPLACED, null,
+                    "another file is at the path now (inode " + Long.toUnsignedString(atPath.inode()) + ", expected "
+                            + Long.toUnsignedString(opened.inode()) + "): this store maps a file no other process opens");
+        }
+    }
+
+    /**
+     * Whether the file at the path is another one than this store maps (FORMAT.md §5.1), for
+     * following the path: one {@code lstat} ({@code stat} when symbolic links are followed).
+     * False for an in-memory store.
+     *
+     * @throws HintFileException {@code MISSING} when no file is at the path, {@code IO} when the
+     *     path cannot be checked
+     */
+    public synchronized boolean pathHoldsAnotherFile() throws HintFileException {
+        if (state == CLOSED) {
+            throw (IllegalStateException) refusal();
+        }
+        if (fd < 0) {
+            return false;
+        }
+        PosixFiles.Stat atPath = atPath();
+        if (atPath == null) {
+            throw new HintFileException(file, Problem.MISSING, null, "no hint file at the path any more (removed or renamed)");
+        }
+        return !atPath.sameFile(opened);
+    }
+
+    /** What is at the path now, or null when nothing is. */
+    private PosixFiles.Stat atPath() throws HintFileException {
+        try {
+            return PosixFiles.stat(file, followSymlinks);
+        } catch (PosixException e) {
+            if (e.errno == PosixFiles.ENOENT) {
+                return null;
+            }
+            throw new HintFileException(file, Problem.IO, null, "cannot check the path: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The part of {@link #checkFile()} about the mapped file itself, whatever is at its path: its
+     * size through the kept descriptor (shorter: TRUNCATED, and the store becomes unusable;
+     * longer: RESIZED) and the header words in the mapping. What the bulk reads check first.
+     */
+    public synchronized void checkMappedFile() throws HintFileException {
         if (state == CLOSED) {
             throw (IllegalStateException) refusal();
         }
@@ -230,21 +286,6 @@ public final class MappedStore implements AutoCloseable {
             throw new HintFileException(file, Problem.RESIZED, "file_bytes",
                     "file grew to " + now.size() + " bytes under the mapping; expected " + expected
                             + " (no hintmap process resizes a file: another program wrote to it)");
-        }
-        PosixFiles.Stat atPath;
-        try {
-            atPath = PosixFiles.stat(file, followSymlinks);
-        } catch (PosixException e) {
-            if (e.errno == PosixFiles.ENOENT) {
-                throw new HintFileException(file, Problem.REPLACED, null,
-                        "no file at the path any more (removed or renamed): this store maps a file no other process opens", e);
-            }
-            throw new HintFileException(file, Problem.IO, null, "cannot check the path: " + e.getMessage(), e);
-        }
-        if (!atPath.sameFile(opened)) {
-            throw new HintFileException(file, Problem.REPLACED, null,
-                    "another file is at the path now (inode " + Long.toUnsignedString(atPath.inode()) + ", expected "
-                            + Long.toUnsignedString(opened.inode()) + "): this store maps a file no other process opens");
         }
         checkHeaderInMapping();
     }

@@ -2,9 +2,6 @@ package dev.hintmap.store;
 
 import dev.hintmap.HintFileException;
 import dev.hintmap.HintFileException.Problem;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 
 /**
@@ -23,6 +20,10 @@ final class NativeAccess {
     private NativeAccess() {}
 
     static void require(Path file) throws HintFileException {
+        if (!SyscallNumbers.SUPPORTED) {
+            throw new HintFileException(file, Problem.IO, null, "hintmap opens files through Linux system calls of"
+                    + " x86-64 and AArch64; this JVM runs on " + SyscallNumbers.arch(), null);
+        }
         Boolean known = allowed;
         if (known == null) {
             known = probe();
@@ -38,15 +39,16 @@ final class NativeAccess {
         }
     }
 
-    @SuppressWarnings("restricted") // the probe itself: a restricted call that throws when access is denied
+    /**
+     * Links {@link PosixFiles}' one downcall, which throws when access is denied: the probe costs
+     * nothing more than the first open needs anyway (the JDK keeps the linked handle).
+     */
     private static boolean probe() {
         if (NativeAccess.class.getModule().isNativeAccessEnabled()) {
             return true;
         }
         try {
-            Linker linker = Linker.nativeLinker();
-            linker.downcallHandle(linker.defaultLookup().find("getpid").orElseThrow(),
-                    FunctionDescriptor.of(ValueLayout.JAVA_INT));
+            PosixFiles.linkSyscall();
             return true; // allowed with a warning (--illegal-native-access=warn or allow)
         } catch (IllegalCallerException denied) {
             return false;

@@ -10,20 +10,27 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
-import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 
 /**
- * The few POSIX calls that {@code java.nio} cannot make on a descriptor, as FFM downcalls into
- * the C library (Linux, x86-64 and AArch64): {@code open} with {@code O_NOFOLLOW|O_NONBLOCK},
- * {@code statx} of a descriptor ({@code AT_EMPTY_PATH}) or of a path, {@code posix_fallocate},
+ * The few POSIX calls that {@code java.nio} cannot make on a descriptor, as FFM downcalls
+ * (Linux, x86-64 and AArch64): {@code open} with {@code O_NOFOLLOW|O_NONBLOCK},
+ * {@code statx} of a descriptor ({@code AT_EMPTY_PATH}) or of a path, {@code fallocate},
  * {@code ftruncate}, {@code fchmod}, {@code close}, {@code lseek(SEEK_HOLE)}, {@code fgetxattr},
- * and this process's effective ids and groups.
- * They let {@link MappedStore} check the file it actually opened, never the path a second time
- * (FORMAT.md §5 step 0), and allocate a new file before it is published (§5 creation step 3).
+ * {@code mmap}/{@code munmap}/{@code madvise} of one page, and this process's effective ids and
+ * groups. They let {@link MappedStore} check the file it actually opened, never the path a second
+ * time (FORMAT.md §5 step 0), and allocate a new file before it is published (§5 creation step 3).
+ *
+ * <p>Every call but one goes through the C library's {@code syscall(2)} with the system call's
+ * number ({@link SyscallNumbers}): one downcall handle of one shape for all of them. Linking a
+ * downcall costs the JDK tens of milliseconds per distinct shape (it generates and loads classes
+ * for it) and that cost falls on the first {@code HintStore.open} of every JVM: fourteen shapes made
+ * it about 240 ms, one makes it the cost of one (docs/PERFORMANCE.md, "Start-up"). The exception is
+ * {@code posix_fallocate} at creation, a C library function (it falls back to writing zeros where
+ * the filesystem cannot allocate), linked on first use only.
  *
  * <p>Every call returns the C result; a failure carries {@code errno} (captured right after the
  * call with {@link Linker.Option#captureCallState}) in a {@link PosixException}.
@@ -58,7 +65,7 @@ final class PosixFiles {
     static final int O_NONBLOCK = 04000;
     static final int O_CLOEXEC = 02000000;
     /** Differs between the two architectures (asm-generic vs x86). */
-    static final int O_NOFOLLOW = "aarch64".equals(System.getProperty("os.arch")) ? 0100000 : 0400000;
+    static final int O_NOFOLLOW = SyscallNumbers.AARCH64 ? 0100000 : 0400000;
 
     private static final int AT_FDCWD = -100;
     private static final int AT_SYMLINK_NOFOLLOW = 0x100;
@@ -148,50 +155,64 @@ final class PosixFiles {
         }
     }
 
-    @SuppressWarnings("restricted") // downcalls into libc: the documented reason this library needs native access
-    private static final class Calls {
-        static final Linker LINKER = Linker.nativeLinker();
-        static final SymbolLookup LIBC = LINKER.defaultLookup();
+    /**
+     * {@code long syscall(long number, ...)} with six arguments, every one passed as a {@code long}
+     * (a register each on both architectures; the kernel reads an {@code int} argument from the
+     * register's low half), and {@code errno} captured. Linked by {@link #linkSyscall()}.
+     */
+    private static final class Syscall {
         static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
         static final VarHandle ERRNO = CAPTURE.varHandle(groupElement("errno"));
-        static final Linker.Option ERRNO_OPTION = Linker.Option.captureCallState("errno");
-        static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
-
-        static final MethodHandle OPEN = errnoCall("open",
-                FunctionDescriptor.of(INT, ValueLayout.ADDRESS, INT, INT), Linker.Option.firstVariadicArg(2));
-        static final MethodHandle STATX_CALL = errnoCall("statx",
-                FunctionDescriptor.of(INT, INT, ValueLayout.ADDRESS, INT, INT, ValueLayout.ADDRESS));
-        static final MethodHandle FCHMOD = errnoCall("fchmod", FunctionDescriptor.of(INT, INT, INT));
-        static final MethodHandle FCHOWN = errnoCall("fchown", FunctionDescriptor.of(INT, INT, INT, INT));
-        static final MethodHandle FTRUNCATE = errnoCall("ftruncate", FunctionDescriptor.of(INT, INT, ValueLayout.JAVA_LONG));
-        static final MethodHandle CLOSE = errnoCall("close", FunctionDescriptor.of(INT, INT));
-        static final MethodHandle FALLOCATE = errnoCall("fallocate",
-                FunctionDescriptor.of(INT, INT, INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
-        static final MethodHandle LSEEK = errnoCall("lseek",
-                FunctionDescriptor.of(ValueLayout.JAVA_LONG, INT, ValueLayout.JAVA_LONG, INT));
-        static final MethodHandle FGETXATTR = errnoCall("fgetxattr",
-                FunctionDescriptor.of(ValueLayout.JAVA_LONG, INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
-        static final MethodHandle GETGROUPS = errnoCall("getgroups", FunctionDescriptor.of(INT, INT, ValueLayout.ADDRESS));
-        static final MethodHandle MMAP = errnoCall("mmap", FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS,
-                ValueLayout.JAVA_LONG, INT, INT, INT, ValueLayout.JAVA_LONG));
-        static final MethodHandle MUNMAP = errnoCall("munmap", FunctionDescriptor.of(INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
-        static final MethodHandle MADVISE = LINKER.downcallHandle(LIBC.find("madvise").orElseThrow(),
-                FunctionDescriptor.of(INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, INT));
-        static final MethodHandle POSIX_FALLOCATE = LINKER.downcallHandle(LIBC.find("posix_fallocate").orElseThrow(),
-                FunctionDescriptor.of(INT, INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
-        static final MethodHandle GETEUID = LINKER.downcallHandle(LIBC.find("geteuid").orElseThrow(), FunctionDescriptor.of(INT));
-        static final MethodHandle GETEGID = LINKER.downcallHandle(LIBC.find("getegid").orElseThrow(), FunctionDescriptor.of(INT));
-
-        private static MethodHandle errnoCall(String name, FunctionDescriptor descriptor, Linker.Option... more) {
-            Linker.Option[] options = new Linker.Option[more.length + 1];
-            options[0] = ERRNO_OPTION;
-            System.arraycopy(more, 0, options, 1, more.length);
-            return LINKER.downcallHandle(LIBC.find(name).orElseThrow(
-                    () -> new UnsupportedOperationException("the C library has no " + name)), descriptor, options);
-        }
+        static final MethodHandle HANDLE = linkSyscall();
 
         static int errno(MemorySegment state) {
             return (int) ERRNO.get(state, 0L);
+        }
+    }
+
+    /**
+     * Links the one downcall handle of {@link Syscall}; the JDK keeps it, so a second link of the
+     * same shape (by {@link NativeAccess}'s probe, then by {@link Syscall}) costs nothing.
+     *
+     * @throws IllegalCallerException when the JVM denies this module native access
+     */
+    @SuppressWarnings("restricted") // downcalls into libc: the documented reason this library needs native access
+    static MethodHandle linkSyscall() {
+        Linker linker = Linker.nativeLinker();
+        ValueLayout.OfLong word = ValueLayout.JAVA_LONG;
+        return linker.downcallHandle(linker.defaultLookup().find("syscall").orElseThrow(
+                        () -> new UnsupportedOperationException("the C library has no syscall()")),
+                FunctionDescriptor.of(word, word, word, word, word, word, word, word),
+                Linker.Option.captureCallState("errno"), Linker.Option.firstVariadicArg(1));
+    }
+
+    /** {@code posix_fallocate}, a C library function (not a system call), linked on the first creation. */
+    private static final class PosixFallocate {
+        @SuppressWarnings("restricted") // as linkSyscall
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(
+                Linker.nativeLinker().defaultLookup().find("posix_fallocate").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+    }
+
+    /** The raw result of system call {@code number}; -1 with {@code errno} in {@code state} on failure. */
+    private static long syscall(MemorySegment state, int number, long a, long b, long c, long d, long e, long f) {
+        try {
+            return (long) Syscall.HANDLE.invokeExact(state, (long) number, a, b, c, d, e, f);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** A system call that returns -1 on failure: its result, or a {@link PosixException} named {@code name}. */
+    private static long checked(String name, int number, long a, long b, long c, long d, long e, long f)
+            throws PosixException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(Syscall.CAPTURE);
+            long result = syscall(state, number, a, b, c, d, e, f);
+            if (result == -1) {
+                throw new PosixException(name, Syscall.errno(state));
+            }
+            return result;
         }
     }
 
@@ -220,10 +241,11 @@ final class PosixFiles {
         if (mapping.byteSize() < HUGE_PAGE_BYTES) {
             return;
         }
-        try {
-            int ignored = (int) Calls.MADVISE.invokeExact(mapping, mapping.byteSize(), MADV_HUGEPAGE);
-        } catch (Throwable t) {
-            // an advice the kernel or the C library does not take changes nothing
+        try (Arena arena = Arena.ofConfined()) {
+            long ignored = syscall(arena.allocate(Syscall.CAPTURE), SyscallNumbers.MADVISE, mapping.address(),
+                    mapping.byteSize(), MADV_HUGEPAGE, 0, 0, 0);
+        } catch (RuntimeException e) {
+            // an advice the kernel does not take changes nothing
         }
     }
 
@@ -243,43 +265,23 @@ final class PosixFiles {
     static MemorySegment mapPage(int fd, long offset, long length) throws PosixException {
         long pageStart = offset & -Layouts.PAGE;
         long pageBytes = (offset + length - pageStart + Layouts.PAGE - 1) & -Layouts.PAGE;
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(Calls.CAPTURE);
-            MemorySegment address = (MemorySegment) Calls.MMAP.invokeExact(state, MemorySegment.NULL, pageBytes,
-                    PROT_READ_WRITE, MAP_SHARED, fd, pageStart);
-            if (address.address() == -1L) { // MAP_FAILED
-                throw new PosixException("mmap", Calls.errno(state));
-            }
-            return address.reinterpret(pageBytes);
-        } catch (PosixException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        long address = checked("mmap", SyscallNumbers.MMAP, 0, pageBytes, PROT_READ_WRITE, MAP_SHARED, fd, pageStart);
+        return MemorySegment.ofAddress(address).reinterpret(pageBytes);
     }
 
     /** {@code munmap} of a page {@link #mapPage} returned; a failure (none is possible for it) is ignored. */
     static void unmap(MemorySegment page) {
         try (Arena arena = Arena.ofConfined()) {
-            int ignored = (int) Calls.MUNMAP.invokeExact(arena.allocate(Calls.CAPTURE), page, page.byteSize());
-        } catch (Throwable t) {
-            throw rethrow(t);
+            long ignored = syscall(arena.allocate(Syscall.CAPTURE), SyscallNumbers.MUNMAP, page.address(), page.byteSize(),
+                    0, 0, 0, 0);
         }
     }
 
-    /** {@code open(path, flags, mode)}; returns the descriptor. */
+    /** {@code open(path, flags, mode)} ({@code openat} relative to the working directory); returns the descriptor. */
     static int open(Path path, int flags, int mode) throws PosixException {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(Calls.CAPTURE);
-            int fd = (int) Calls.OPEN.invokeExact(state, arena.allocateFrom(path.toString()), flags, mode);
-            if (fd < 0) {
-                throw new PosixException("open", Calls.errno(state));
-            }
-            return fd;
-        } catch (PosixException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw rethrow(t);
+            return (int) checked("open", SyscallNumbers.OPENAT, AT_FDCWD, arena.allocateFrom(path.toString()).address(),
+                    flags, mode, 0, 0);
         }
     }
 
@@ -295,29 +297,22 @@ final class PosixFiles {
 
     private static Stat statx(int dirFd, String path, int flags, String call) throws PosixException {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(Calls.CAPTURE);
             MemorySegment buffer = arena.allocate(STATX);
-            int rc = (int) Calls.STATX_CALL.invokeExact(state, dirFd, arena.allocateFrom(path), flags, STATX_BASIC_STATS, buffer);
-            if (rc != 0) {
-                throw new PosixException(call, Calls.errno(state));
-            }
+            checked(call, SyscallNumbers.STATX, dirFd, arena.allocateFrom(path).address(), flags, STATX_BASIC_STATS,
+                    buffer.address(), 0);
             long device = Integer.toUnsignedLong(buffer.get(ValueLayout.JAVA_INT, DEV_MAJOR)) << 32
                     | Integer.toUnsignedLong(buffer.get(ValueLayout.JAVA_INT, DEV_MINOR));
             return new Stat(Short.toUnsignedInt(buffer.get(ValueLayout.JAVA_SHORT, MODE)),
                     buffer.get(ValueLayout.JAVA_INT, UID), buffer.get(ValueLayout.JAVA_INT, GID),
                     buffer.get(ValueLayout.JAVA_LONG, SIZE), device, buffer.get(ValueLayout.JAVA_LONG, INO),
                     buffer.get(ValueLayout.JAVA_LONG, BLOCKS));
-        } catch (PosixException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw rethrow(t);
         }
     }
 
     /** {@code posix_fallocate(fd, 0, length)}: 0, or the error number it returns. */
     static int fallocate(int fd, long length) {
         try {
-            return (int) Calls.POSIX_FALLOCATE.invokeExact(fd, 0L, length);
+            return (int) PosixFallocate.HANDLE.invokeExact(fd, 0L, length);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -333,10 +328,7 @@ final class PosixFiles {
      */
     static long firstHole(int fd) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(Calls.CAPTURE);
-            return (long) Calls.LSEEK.invokeExact(state, fd, 0L, SEEK_HOLE);
-        } catch (Throwable t) {
-            throw rethrow(t);
+            return syscall(arena.allocate(Syscall.CAPTURE), SyscallNumbers.LSEEK, fd, 0L, SEEK_HOLE, 0, 0, 0);
         }
     }
 
@@ -346,23 +338,23 @@ final class PosixFiles {
      */
     static byte[] fgetxattr(int fd, String name) throws PosixException {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(Calls.CAPTURE);
-            MemorySegment cName = arena.allocateFrom(name);
+            MemorySegment state = arena.allocate(Syscall.CAPTURE);
+            long cName = arena.allocateFrom(name).address();
             for (int attempt = 0; ; attempt++) {
-                long size = (long) Calls.FGETXATTR.invokeExact(state, fd, cName, MemorySegment.NULL, 0L);
+                long size = syscall(state, SyscallNumbers.FGETXATTR, fd, cName, 0L, 0L, 0, 0);
                 if (size < 0) {
-                    int errno = Calls.errno(state);
+                    int errno = Syscall.errno(state);
                     if (errno == ENODATA || errno == EOPNOTSUPP) {
                         return null;
                     }
                     throw new PosixException("fgetxattr", errno);
                 }
                 MemorySegment value = arena.allocate(Math.max(1, size));
-                long got = (long) Calls.FGETXATTR.invokeExact(state, fd, cName, value, size);
+                long got = syscall(state, SyscallNumbers.FGETXATTR, fd, cName, value.address(), size, 0, 0);
                 if (got >= 0) {
                     return value.asSlice(0, got).toArray(ValueLayout.JAVA_BYTE);
                 }
-                int errno = Calls.errno(state);
+                int errno = Syscall.errno(state);
                 if (errno == ENODATA) {
                     return null; // removed in between
                 }
@@ -370,10 +362,6 @@ final class PosixFiles {
                     throw new PosixException("fgetxattr", errno);
                 }
             }
-        } catch (PosixException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw rethrow(t);
         }
     }
 
@@ -385,96 +373,65 @@ final class PosixFiles {
      */
     static int fallocateInPlace(int fd, long length) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(Calls.CAPTURE);
+            MemorySegment state = arena.allocate(Syscall.CAPTURE);
             while (true) {
-                int rc = (int) Calls.FALLOCATE.invokeExact(state, fd, 0, 0L, length);
-                if (rc == 0 || Calls.errno(state) != EINTR) {
-                    return rc == 0 ? 0 : Calls.errno(state);
+                long rc = syscall(state, SyscallNumbers.FALLOCATE, fd, 0, 0L, length, 0, 0);
+                if (rc == 0 || Syscall.errno(state) != EINTR) {
+                    return rc == 0 ? 0 : Syscall.errno(state);
                 }
             }
-        } catch (Throwable t) {
-            throw rethrow(t);
         }
     }
 
     static void ftruncate(int fd, long length) throws PosixException {
-        errnoCall("ftruncate", state -> (int) Calls.FTRUNCATE.invokeExact(state, fd, length));
+        checked("ftruncate", SyscallNumbers.FTRUNCATE, fd, length, 0, 0, 0, 0);
     }
 
     static void fchmod(int fd, int mode) throws PosixException {
-        errnoCall("fchmod", state -> (int) Calls.FCHMOD.invokeExact(state, fd, mode));
+        checked("fchmod", SyscallNumbers.FCHMOD, fd, mode, 0, 0, 0, 0);
     }
 
     static void fchown(int fd, int uid, int gid) throws PosixException {
-        errnoCall("fchown", state -> (int) Calls.FCHOWN.invokeExact(state, fd, uid, gid));
+        checked("fchown", SyscallNumbers.FCHOWN, fd, Integer.toUnsignedLong(uid), Integer.toUnsignedLong(gid), 0, 0, 0);
     }
 
     /** Closes {@code fd}; errors are ignored (the descriptor is gone either way on Linux). */
     static void close(int fd) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(Calls.CAPTURE);
-            int ignored = (int) Calls.CLOSE.invokeExact(state, fd);
-        } catch (Throwable t) {
-            throw rethrow(t);
+            long ignored = syscall(arena.allocate(Syscall.CAPTURE), SyscallNumbers.CLOSE, fd, 0, 0, 0, 0, 0);
         }
     }
 
     static int geteuid() {
-        try {
-            return (int) Calls.GETEUID.invokeExact();
-        } catch (Throwable t) {
-            throw rethrow(t);
+        try (Arena arena = Arena.ofConfined()) {
+            return (int) syscall(arena.allocate(Syscall.CAPTURE), SyscallNumbers.GETEUID, 0, 0, 0, 0, 0, 0);
         }
     }
 
     static int getegid() {
-        try {
-            return (int) Calls.GETEGID.invokeExact();
-        } catch (Throwable t) {
-            throw rethrow(t);
+        try (Arena arena = Arena.ofConfined()) {
+            return (int) syscall(arena.allocate(Syscall.CAPTURE), SyscallNumbers.GETEGID, 0, 0, 0, 0, 0, 0);
         }
     }
 
     /** This process's supplementary groups. */
     static int[] getgroups() throws PosixException {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(Calls.CAPTURE);
+            MemorySegment state = arena.allocate(Syscall.CAPTURE);
             for (int attempt = 0; ; attempt++) {
-                int count = (int) Calls.GETGROUPS.invokeExact(state, 0, MemorySegment.NULL);
+                long count = syscall(state, SyscallNumbers.GETGROUPS, 0, 0, 0, 0, 0, 0);
                 if (count < 0) {
-                    throw new PosixException("getgroups", Calls.errno(state));
+                    throw new PosixException("getgroups", Syscall.errno(state));
                 }
                 MemorySegment list = arena.allocate(ValueLayout.JAVA_INT, Math.max(1, count));
-                int got = (int) Calls.GETGROUPS.invokeExact(state, count, list);
+                long got = syscall(state, SyscallNumbers.GETGROUPS, count, list.address(), 0, 0, 0, 0);
                 if (got >= 0) {
                     return list.asSlice(0, 4L * got).toArray(ValueLayout.JAVA_INT);
                 }
-                if (Calls.errno(state) != EINVAL || attempt > 3) { // EINVAL: the groups changed in between
-                    throw new PosixException("getgroups", Calls.errno(state));
+                if (Syscall.errno(state) != EINVAL || attempt > 3) { // EINVAL: the groups changed in between
+                    throw new PosixException("getgroups", Syscall.errno(state));
                 }
             }
-        } catch (PosixException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-    }
-
-    @FunctionalInterface
-    private interface Call {
-        int invoke(MemorySegment state) throws Throwable;
-    }
-
-    private static void errnoCall(String name, Call call) throws PosixException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(Calls.CAPTURE);
-            if (call.invoke(state) != 0) {
-                throw new PosixException(name, Calls.errno(state));
-            }
-        } catch (PosixException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw rethrow(t);
         }
     }
 

@@ -157,6 +157,18 @@ class CliErrorsTest {
     }
 
     @Test
+    void aMisspelledOptionOrCommandGetsTheNearestNames() throws Exception {
+        Path file = Cli.writtenByJava(dir.resolve("d.hints"));
+        Cli.Result option = Cli.run("stat", "--jsn", file.toString()).expect(ExitCode.USAGE);
+        assertEquals(List.of("hintmap stat: Unknown option: '--jsn'", "did you mean --json?", "try 'hintmap stat --help'"),
+                option.err().lines().toList());
+        Cli.Result command = Cli.run("stt", file.toString()).expect(ExitCode.USAGE);
+        assertTrue(command.err().lines().anyMatch(l -> l.startsWith("did you mean ") && l.contains("stat")), command.err());
+        Cli.Result top = Cli.run("top", "--itrations", "3", "--watch", file.toString()).expect(ExitCode.USAGE);
+        assertTrue(top.err().contains("did you mean --iterations?"), top.err());
+    }
+
+    @Test
     void topRefusesWatchOptionsWithoutWatch() throws Exception {
         Path file = Cli.writtenByJava(dir.resolve("t.hints"));
         for (String option : new String[] {"--interval=500", "--iterations=3"}) {

@@ -39,6 +39,18 @@ class CompletionAndManPageTest {
     }
 
     @Test
+    void theHelpShowsEachInstallCommandOnOneLineAtAnyWidth() {
+        for (int width : new int[] {80, 100, 200}) {
+            picocli.CommandLine cli = HintmapCli.commandLine().getSubcommands().get("completion");
+            cli.setUsageHelpWidth(width);
+            String help = cli.getUsageMessage(picocli.CommandLine.Help.Ansi.OFF);
+            assertTrue(help.contains("\n  hintmap completion bash > ~/.local/share/bash-completion/completions/hintmap\n"),
+                    width + " columns:\n" + help);
+            assertTrue(help.contains("\n  source <(hintmap completion bash)\n"), width + " columns:\n" + help);
+        }
+    }
+
+    @Test
     void theBuildWritesATroffManPageNamingEveryCommand() throws Exception {
         Path man = Cli.home().resolve("target/man");
         Path page = man.resolve("hintmap.1");

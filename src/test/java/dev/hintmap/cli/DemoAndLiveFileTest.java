@@ -22,6 +22,7 @@ class DemoAndLiveFileTest {
         String out = r.out();
         assertTrue(out.contains("demo: created " + file + " (capacity 64"), out);
         assertTrue(out.contains("--- refresh 3 at "), "top watched the file 3 times:\n" + out);
+        assertTrue(out.contains(") record during the 3 s of the live view below"), "says the time asked for:\n" + out);
         assertTrue(out.matches("(?s).*native hm-bench pid \\d+: [\\d,]+ dispatches.*native hm-bench pid \\d+: .*"), out);
         assertTrue(out.matches("(?s).*java writer  pid \\d+: [\\d,]+ dispatches from 2 threads.*"), out);
         assertTrue(out.contains("$ hintmap stat " + file) && out.contains("capacity         64 regions"), out);

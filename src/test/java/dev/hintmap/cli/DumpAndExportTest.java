@@ -100,6 +100,20 @@ class DumpAndExportTest {
     }
 
     @Test
+    void csvColumnsAreTheJsonKeysOfARegionInSnakeCaseAsTheHelpSays() throws Exception {
+        String json = Cli.run("dump", "--format", "json", file.toString()).expect(0).out();
+        com.fasterxml.jackson.databind.JsonNode region = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json)
+                .get("regions").get(0);
+        List<String> keys = new ArrayList<>();
+        region.fieldNames().forEachRemaining(keys::add);
+        List<String> snake = keys.stream().map(k -> k.replaceAll("([A-Z])", "_$1").toLowerCase(java.util.Locale.ROOT)).toList();
+        assertEquals(DumpCommand.COLUMNS, snake, "the same fields in the same order: " + keys);
+        String csvHeader = Cli.run("dump", "--format", "csv", file.toString()).expect(0).out().lines().findFirst().orElseThrow();
+        assertEquals(String.join(",", DumpCommand.COLUMNS), csvHeader);
+        assertTrue(Cli.run("dump", "--help").expect(0).out().contains("snake_case"), "the help says which is which");
+    }
+
+    @Test
     void theTableShowsControlCharactersEscapedOnOneLinePerRegion() {
         String out = Cli.run("dump", file.toString()).expect(0).out();
         assertFalse(out.contains("\u001b") || out.contains("\u0007") || out.contains("\r") || out.contains("\0"),

@@ -69,30 +69,114 @@ class TopWatchTest {
         }
     }
 
+    /**
+     * Standard output of a live view that a test reads while it runs and then hangs up, as a
+     * reader of a pipe goes away: the next write fails, and the view ends (exit 0). The test
+     * waits on what the view printed, never on time.
+     */
+    static final class Screen extends java.io.Writer {
+        private final StringBuilder text = new StringBuilder();
+        private boolean hungUp;
+
+        @Override
+        public synchronized void write(char[] c, int off, int len) throws java.io.IOException {
+            if (hungUp) {
+                throw new java.io.IOException("the reader went away");
+            }
+            text.append(c, off, len);
+        }
+
+        @Override
+        public synchronized void flush() throws java.io.IOException {
+            if (hungUp) {
+                throw new java.io.IOException("the reader went away");
+            }
+        }
+
+        @Override
+        public void close() {}
+
+        synchronized String text() {
+            return text.toString();
+        }
+
+        synchronized void hangUp() {
+            hungUp = true;
+        }
+
+        /** Waits until {@code what} was printed (60 s at most: then the test fails, whatever the load). */
+        void await(java.util.function.Supplier<String> where, String what, Thread top) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!where.get().contains(what)) {
+                assertTrue(System.nanoTime() < deadline && top.isAlive(), "\"" + what + "\" printed:\n" + where.get());
+                Thread.sleep(5);
+            }
+        }
+    }
+
+    /** A live view of {@code file} with no --iterations, on a thread; stdout goes to {@code screen}. */
+    private static Thread watch(Path file, Screen screen, java.io.StringWriter err, int[] exit) {
+        return Thread.ofPlatform().start(() -> exit[0] = HintmapCli.run(new String[] {"top", "--watch", "--interval", "20",
+                file.toString()}, new java.io.PrintWriter(screen, true), new java.io.PrintWriter(err, true)));
+    }
+
     /** Issue 12: started before the runtime, the live view waits for the file, then shows it. */
     @Test
     void onAFileThatDoesNotExistYetItWaitsThenShowsIt() throws Exception {
         Path file = dir.resolve("later.hints");
-        java.io.StringWriter out = new java.io.StringWriter();
+        Screen screen = new Screen();
+        java.io.StringWriter err = new java.io.StringWriter(); // synchronized: safe to poll
+        int[] exit = {-1};
+        Thread top = watch(file, screen, err, exit);
+        screen.await(err::toString, "waiting for " + file, top);
+        assertEquals("", screen.text(), "nothing shown before the file exists");
+        Cli.writtenByJava(file);
+        screen.await(screen::text, "regions 12/12", top);
+        screen.hangUp();
+        top.join(TimeUnit.SECONDS.toMillis(60));
+        assertFalse(top.isAlive(), "the view ended when its reader went away");
+        assertEquals(0, exit[0], err.toString());
+        assertEquals("waiting for " + file + "\n", err.toString(), "said once");
+    }
+
+    /** Issue 23: a file removed under the view is waited for again, and the one created at its path shown. */
+    @Test
+    void aFileRemovedUnderTheViewIsWaitedForAgainAndTheNextOneShown() throws Exception {
+        Path file = Cli.writtenByJava(dir.resolve("removed.hints"));
+        Screen screen = new Screen();
         java.io.StringWriter err = new java.io.StringWriter();
         int[] exit = {-1};
-        Thread top = new Thread(() -> exit[0] = HintmapCli.run(new String[] {"top", "--watch", "--interval", "20",
-                "--iterations", "2", file.toString()}, new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true)));
-        top.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!err.toString().contains("waiting for")) { // StringWriter is synchronized: safe to poll
-            assertTrue(System.nanoTime() < deadline && top.isAlive(), "says it waits: " + err + out);
-            Thread.sleep(10);
+        Thread top = watch(file, screen, err, exit);
+        screen.await(screen::text, "--- refresh 2 at ", top);
+        Files.delete(file);
+        screen.await(err::toString, "waiting for " + file, top);
+        String kernel = "void at::native::vectorized_elementwise_kernel<4, CUDAFunctor_add<float>>(int)";
+        try (dev.hintmap.HintStore next = dev.hintmap.HintStore.open(file,
+                dev.hintmap.HintStoreOptions.defaults().maxNameBytes(128))) {
+            next.record(kernel, 250_000, 1 << 20);
         }
-        Thread.sleep(100); // lets it retry the open a few times while the file is missing (said once all the same)
-        assertEquals("", out.toString(), "nothing shown before the file exists");
-        Cli.writtenByJava(file);
+        screen.await(screen::text, "vectorized_elementwise_kernel", top);
+        screen.hangUp();
         top.join(TimeUnit.SECONDS.toMillis(60));
-        assertFalse(top.isAlive(), "top --watch --iterations 2 finished once the file appeared");
+        assertFalse(top.isAlive());
         assertEquals(0, exit[0], err.toString());
         assertEquals("waiting for " + file + "\n", err.toString());
-        assertEquals(2, count(out.toString(), "--- refresh "), out.toString());
-        assertTrue(out.toString().contains("regions 12/12"), "the file's regions are shown:\n" + out);
+        String[] frames = screen.text().split("--- refresh ");
+        assertTrue(frames[1].contains("gemm_bf16_128x128x64"), frames[1]);
+        String firstOfTheNewFile = java.util.Arrays.stream(frames).filter(f -> f.contains("vectorized_elementwise_kernel"))
+                .findFirst().orElseThrow();
+        assertFalse(firstOfTheNewFile.contains("gemm_bf16_128x128x64"), firstOfTheNewFile);
+        assertFalse(firstOfTheNewFile.contains("RATE"), "no rates across two files:\n" + firstOfTheNewFile);
+    }
+
+    /** Issue 22: --iterations N ends also while the file is missing: each interval waited counts, and no file is exit 3. */
+    @Test
+    void withIterationsItEndsWhileTheFileIsMissingWithExitThree() {
+        Path file = dir.resolve("never.hints");
+        Cli.Result r = Cli.run("top", "--watch", "--interval", "10", "--iterations", "3", file.toString())
+                .expect(ExitCode.BAD_FILE);
+        assertEquals("", r.out());
+        assertEquals(List.of("waiting for " + file, "hintmap top: " + file + ": no such hint file"), r.err().lines().toList());
     }
 
     @Test

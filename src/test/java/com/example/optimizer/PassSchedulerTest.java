@@ -1,7 +1,7 @@
-package dev.hintmap.example;
+package com.example.optimizer;
 
-import static dev.hintmap.example.PassScheduler.DEFAULT_SCHEDULE;
-import static dev.hintmap.example.PassScheduler.HOT_SCHEDULE;
+import static com.example.optimizer.PassScheduler.DEFAULT_SCHEDULE;
+import static com.example.optimizer.PassScheduler.HOT_SCHEDULE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.hintmap.HintStore;

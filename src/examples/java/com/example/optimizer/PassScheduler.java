@@ -1,4 +1,4 @@
-package dev.hintmap.example;
+package com.example.optimizer;
 
 import dev.hintmap.HintSnapshot;
 import dev.hintmap.HintStore;
@@ -22,6 +22,15 @@ import java.util.Optional;
  *
  * <p>The scheduler takes one read-only snapshot of the file per compilation session, so it
  * never waits for the writers and decides every region of the session from the same data.
+ *
+ * <p>An example in the source set {@code src/examples/java}, which the build compiles with the
+ * tests (PassSchedulerTest) and, in ExamplesIT, as a user would: against {@code target/hintmap.jar}
+ * on the module path, so it uses nothing but the exported API. To run it on a hint file:
+ *
+ * <pre>
+ * javac -d classes -cp target/hintmap.jar src/examples/java/com/example/optimizer/PassScheduler.java
+ * java --enable-native-access=ALL-UNNAMED -cp classes:target/hintmap.jar com.example.optimizer.PassScheduler FILE REGION...
+ * </pre>
  */
 public final class PassScheduler {
     /** What the compiler runs on a region that has no useful hint. */
@@ -46,6 +55,22 @@ public final class PassScheduler {
         this.maxAge = maxAge;
         this.minDispatches = minDispatches;
         this.clock = clock;
+    }
+
+    /**
+     * Prints the schedule of each region named after the hint file, as {@code REGION: pass, pass, ...}.
+     *
+     * @param args the hint file, then region names
+     */
+    public static void main(String[] args) {
+        if (args.length < 2) {
+            System.err.println("usage: PassScheduler HINT_FILE REGION...");
+            System.exit(2);
+        }
+        PassScheduler scheduler = new PassScheduler(Path.of(args[0]), Duration.ofMinutes(5), 10, Clock.systemUTC());
+        for (int i = 1; i < args.length; i++) {
+            System.out.println(args[i] + ": " + String.join(", ", scheduler.scheduleFor(args[i])));
+        }
     }
 
     /** The passes to run on {@code region}: never fails, whatever state the hint file is in. */

@@ -1,0 +1,141 @@
+package dev.hintmap.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hintmap.HintFiles;
+import dev.hintmap.HintStore;
+import dev.hintmap.HintStoreOptions;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The distribution the build makes, installed as the README says: {@code hintmap-VERSION-bin.tar.gz}
+ * unpacked into a temporary prefix, its {@code bin/hintmap} linked from a directory on PATH, run with
+ * JAVA_HOME unset and only the system's {@code java} (17 here) on PATH.
+ */
+class DistributionIT {
+    @TempDir static Path prefix;
+    static Path home;
+    static Path linked;
+
+    record Run(int exit, String out, String err) {}
+
+    static Run run(Path launcher, Map<String, String> extraEnv, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(launcher.toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.environment().remove("JAVA_HOME");
+        pb.environment().put("PATH", linked.getParent() + ":/usr/local/bin:/usr/bin:/bin");
+        pb.environment().putAll(extraEnv);
+        Path err = Files.createTempFile(prefix, "err", ".txt");
+        pb.redirectError(err.toFile());
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "finished: " + command);
+        return new Run(p.exitValue(), out, Files.readString(err));
+    }
+
+    @BeforeAll
+    static void install() throws Exception {
+        String version = HintFiles.version();
+        Path tarball = Cli.home().resolve("target/hintmap-" + version + "-bin.tar.gz");
+        assertTrue(Files.isRegularFile(tarball), tarball + " is made by package (src/dist/assemble.sh)");
+        Path opt = Files.createDirectories(prefix.resolve("opt"));
+        Process tar = new ProcessBuilder("tar", "-xzf", tarball.toString(), "-C", opt.toString()).inheritIO().start();
+        assertTrue(tar.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(0, tar.exitValue());
+        home = opt.resolve("hintmap-" + version);
+        Path bin = Files.createDirectories(prefix.resolve("bin"));
+        linked = Files.createSymbolicLink(bin.resolve("hintmap"), home.resolve("bin/hintmap"));
+    }
+
+    @Test
+    void theInstalledCommandReportsItsVersionAndReadsAFile() throws Exception {
+        Run version = run(linked, Map.of(), "--version");
+        assertEquals(0, version.exit(), version.err());
+        assertEquals("hintmap " + HintFiles.version() + ", file format version " + HintFiles.FORMAT_VERSION,
+                version.out().lines().findFirst().orElseThrow());
+        assertEquals("", version.err());
+
+        Path file = prefix.resolve("app.hints");
+        String kernel = "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu>(Params)";
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(16).maxNameBytes(128))) {
+            store.record(kernel, 420_000, 1 << 20);
+        }
+        Run stat = run(linked, Map.of(), "stat", file.toString());
+        assertEquals(0, stat.exit(), stat.err());
+        assertTrue(stat.out().contains("capacity         16 regions, names up to 128 bytes"), stat.out());
+        assertEquals("", stat.err());
+        Run dump = run(linked, Map.of(), "dump", "--format", "csv", file.toString());
+        assertEquals(0, dump.exit(), dump.err());
+        assertTrue(dump.out().contains(kernel), dump.out());
+        Run missing = run(linked, Map.of(), "stat", prefix.resolve("none.hints").toString());
+        assertEquals(ExitCode.BAD_FILE, missing.exit());
+    }
+
+    @Test
+    void theLibrarysMessageForAVersionOneFileNamesACommandThatConvertsIt() throws Exception {
+        Path file = prefix.resolve("old.hints");
+        Files.copy(Cli.home().resolve("src/test/resources/vectors/golden-v1.hints"), file);
+        dev.hintmap.HintFileException e = org.junit.jupiter.api.Assertions.assertThrows(dev.hintmap.HintFileException.class,
+                () -> HintStore.open(file, HintStoreOptions.defaults().readOnly(true)));
+        // "... with Maven alone: mvn dependency:unpack -Dartifact=G:A:V:tar.gz:bin -DoutputDirectory=. && sh DIR/bin/hintmap upgrade FILE)"
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                "-Dartifact=dev\\.hintmap:hintmap:([^:]+):tar\\.gz:bin -DoutputDirectory=\\. && sh (\\S+) upgrade (\\S+)\\)")
+                .matcher(e.getMessage());
+        assertTrue(m.find(), e.getMessage());
+        // the artifact it names is the tarball this build made (artifactId-version-classifier.type) ...
+        assertTrue(Files.isRegularFile(Cli.home().resolve("target/hintmap-" + m.group(1) + "-bin.tar.gz")), m.group(1));
+        assertEquals(file.toString(), m.group(3));
+        // ... and, where it was unpacked, the command it names converts the file
+        Run upgrade = run(Path.of("/bin/sh"), Map.of(), prefix.resolve("opt").resolve(m.group(2)).toString(), "upgrade", "-q",
+                m.group(3));
+        assertEquals(0, upgrade.exit(), upgrade.out() + upgrade.err());
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
+            assertTrue(store.info().regions() > 0);
+        }
+    }
+
+    @Test
+    void theDistributionCarriesManPagesCompletionAndTheJars() throws Exception {
+        assertTrue(Files.isRegularFile(home.resolve("man/man1/hintmap.1")), "man/man1/hintmap.1");
+        assertTrue(Files.isRegularFile(home.resolve("man/man1/hintmap-stat.1")), "man/man1/hintmap-stat.1");
+        Path completion = home.resolve("completion/hintmap.bash");
+        assertTrue(Files.readString(completion).contains("complete -F _complete_hintmap"), completion.toString());
+        Process bash = new ProcessBuilder("bash", "-n", completion.toString()).redirectErrorStream(true).start();
+        assertTrue(bash.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, bash.exitValue());
+        for (String jar : new String[] {"hintmap.jar", "picocli.jar", "jackson-databind.jar", "jline-terminal.jar"}) {
+            assertTrue(Files.isRegularFile(home.resolve("lib").resolve(jar)), jar);
+        }
+    }
+
+    @Test
+    void theAheadOfTimeCacheIsUsedWhereTheTarballWasUnpacked() throws Exception {
+        Path jdk = Path.of(run(linked, Map.of(), "--java-home").out().strip());
+        String release = Files.readString(jdk.resolve("release"));
+        int major = Integer.parseInt(release.replaceAll("(?s).*JAVA_VERSION=\"(\\d+).*", "$1"));
+        if (major < 24) {
+            System.out.println("SKIP: the launcher's JDK is " + major + "; the ahead-of-time cache needs 24+");
+            return;
+        }
+        assertTrue(Files.isRegularFile(home.resolve("lib/hintmap.aot")), "the build trained lib/hintmap.aot");
+        Run loads = run(linked, Map.of("HINTMAP_JAVA_OPTS", "-Xlog:class+load=info"), "--version");
+        assertEquals(0, loads.exit(), loads.err());
+        for (String cls : new String[] {"dev.hintmap.cli.HintmapCli", "picocli.CommandLine"}) {
+            assertTrue(loads.out().lines().anyMatch(l -> l.contains(" " + cls + " source: shared objects file")),
+                    cls + " comes from the cache, not from its jar:\n"
+                            + loads.out().lines().filter(l -> l.contains(cls + " ")).toList());
+        }
+    }
+}
