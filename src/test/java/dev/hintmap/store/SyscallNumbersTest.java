@@ -44,7 +44,7 @@ class SyscallNumbersTest {
         Optional<Map<String, Integer>> x86 = header("/usr/include/x86_64-linux-gnu/asm/unistd_64.h",
                 "/usr/include/asm/unistd_64.h");
         Optional<Map<String, Integer>> generic = header("/usr/include/asm-generic/unistd.h");
-        assertEquals(14, SyscallNumbers.table().size());
+        assertEquals(15, SyscallNumbers.table().size());
         SyscallNumbers.table().forEach((call, numbers) -> {
             x86.ifPresent(h -> assertEquals(h.get(call), numbers[0], "x86-64 " + call));
             generic.ifPresent(h -> assertEquals(h.get(call), numbers[1], "AArch64 (generic) " + call));
@@ -62,6 +62,12 @@ class SyscallNumbersTest {
             assertEquals(Files.getAttribute(file, "unix:ino"), stat.inode());
             PosixFiles.fchmod(fd, 0640);
             assertEquals(0640, (int) Files.getAttribute(file, "unix:mode") & 07777);
+            int uid = (int) Files.getAttribute(file, "unix:uid");
+            int gid = (int) Files.getAttribute(file, "unix:gid");
+            PosixFiles.fchown(fd, uid, gid); // to its own owner: allowed for any user, and a real call
+            PosixFiles.PosixException badOwner = org.junit.jupiter.api.Assertions.assertThrows(PosixFiles.PosixException.class,
+                    () -> PosixFiles.fchown(-1, uid, gid));
+            assertEquals(9, badOwner.errno, "EBADF: fchown reached the kernel with its arguments");
             PosixFiles.ftruncate(fd, 4096);
             assertEquals(4096, Files.size(file));
             assertEquals(0, PosixFiles.fallocateInPlace(fd, 8192));
