@@ -49,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -546,6 +547,7 @@ int main(int argc, char **argv) {
     pid_t *pids = calloc((size_t)c.processes, sizeof *pids);
     if (!pids) return 1;
     fflush(NULL);
+    const pid_t parent = getpid();
     for (int p = 0; p < c.processes; p++) {
         pids[p] = fork();
         if (pids[p] < 0) {
@@ -553,7 +555,11 @@ int main(int argc, char **argv) {
             atomic_store(&sh->failed, 1);
             break;
         }
-        if (pids[p] == 0) _exit(run_process(&c, p, cdf, names, lens, sh, results, tallies));
+        if (pids[p] == 0) {
+            /* a worker never outlives hm-bench: a test that kills hm-bench leaves no writer recording on */
+            if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(1);
+            _exit(run_process(&c, p, cdf, names, lens, sh, results, tallies));
+        }
     }
     while (atomic_load(&sh->ready) < nthreads && !atomic_load(&sh->failed)) sched_yield();
     atomic_store_explicit(&sh->go, 1, memory_order_release);
