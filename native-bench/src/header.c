@@ -56,8 +56,9 @@ int hmi_header_validate(hm_open_ctx *ctx, const hm_file_header *h, uint64_t size
     if (h->format_version == 1)
         return OFAIL(ctx, HM_EVERSION,
                      "hint file format version 1; this library reads version %u \u2014 convert it with: hintmap upgrade %s "
+                     "(the hintmap command, a Java tool: hintmap-%s-bin.tar.gz, README \"Install the hintmap command\") "
                      "[field format_version]",
-                     HM_FORMAT_VERSION, ctx->path);
+                     HM_FORMAT_VERSION, ctx->path, HM_VERSION_STRING);
     if (h->format_version != HM_FORMAT_VERSION)
         return OFAIL(ctx, HM_EVERSION, "format version %u was written by %s; this library reads version %u [field format_version]",
                      h->format_version, h->format_version > HM_FORMAT_VERSION ? "a newer hintmap" : "an unknown hintmap",

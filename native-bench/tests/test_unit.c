@@ -1016,6 +1016,8 @@ static void test_damaged_header_is_refused_and_file_left_unmodified(void) {
         char want[1200];
         snprintf(want, sizeof want, "convert it with: hintmap upgrade %s", tpath("v1.hm"));
         expect_open_fails("v1.hm", f, len, HM_EVERSION, want);
+        /* where a C user gets that command: the tool's distribution of this version */
+        expect_open_fails("v1.hm", f, len, HM_EVERSION, "hintmap-" HM_VERSION_STRING "-bin.tar.gz");
     }
     RESET();
     RESET();
