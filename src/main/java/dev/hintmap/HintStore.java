@@ -10,7 +10,6 @@ import dev.hintmap.store.StoreEngine;
 import dev.hintmap.store.StoreSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -403,14 +402,12 @@ public final class HintStore implements AutoCloseable {
     public void forEach(Consumer<RegionRecord> action) {
         Objects.requireNonNull(action, "action");
         requireSameFile();
-        Snapshot s = new Snapshot();
-        byte[] name = new byte[engine.maxNameBytes()];
+        RegionView view = new RegionView(engine.maxNameBytes(), hotThresholdNs);
         try {
             int slots = engine.highWater();
             for (int k = 0; k < slots; k++) {
-                int length = engine.slotRead(k, name, s);
-                if (length > 0) {
-                    action.accept(record(name, length, s));
+                if (view.read(engine, k)) {
+                    action.accept(view.toRecord());
                 }
             }
         } catch (InternalError fault) {
@@ -446,9 +443,7 @@ public final class HintStore implements AutoCloseable {
         try {
             int slots = engine.highWater();
             for (int k = 0; k < slots; k++) {
-                int length = engine.slotReadWords(k, view.words, view.values);
-                if (length > 0) {
-                    view.nameLength = length;
+                if (view.read(engine, k)) {
                     visitor.visit(view);
                 }
             }
@@ -487,7 +482,7 @@ public final class HintStore implements AutoCloseable {
         Comparator<RegionRecord> hotter = order.comparator();
         PriorityQueue<RegionRecord> top = new PriorityQueue<>(Math.min(k, 1024), hotter.reversed()); // head: coldest kept
         Snapshot s = new Snapshot();
-        byte[] name = new byte[engine.maxNameBytes()];
+        RegionView view = new RegionView(engine.maxNameBytes(), hotThresholdNs);
         try {
             int slots = engine.highWater();
             for (int slot = 0; slot < slots; slot++) {
@@ -498,11 +493,10 @@ public final class HintStore implements AutoCloseable {
                         && order.key(s.dispatchCount(), s.kernelNsTotal(), s.kernelNsMax()) < order.key(top.peek())) {
                     continue; // colder than everything kept: its name is never decoded
                 }
-                int length = engine.slotRead(slot, name, s);
-                if (length == 0) {
+                if (!view.read(engine, slot)) {
                     continue; // evicted since the first read
                 }
-                RegionRecord r = record(name, length, s);
+                RegionRecord r = view.toRecord();
                 if (top.size() < k) {
                     top.add(r);
                 } else if (hotter.compare(r, top.peek()) < 0) {
@@ -601,8 +595,7 @@ public final class HintStore implements AutoCloseable {
         requireSameFile();
         int aged = 0;
         List<String> skipped = new ArrayList<>();
-        Snapshot s = new Snapshot();
-        byte[] name = new byte[engine.maxNameBytes()];
+        RegionView view = new RegionView(engine.maxNameBytes(), hotThresholdNs);
         try {
             int slots = engine.highWater();
             for (int slot = 0; slot < slots; slot++) {
@@ -610,9 +603,8 @@ public final class HintStore implements AutoCloseable {
                     case AGED -> aged++;
                     case NOT_LIVE -> { }
                     case LOCK_HELD -> {
-                        int length = engine.slotRead(slot, name, s); // lock-free: the holder may never let go
-                        if (length > 0) {
-                            skipped.add(new String(name, 0, length, StandardCharsets.UTF_8));
+                        if (view.read(engine, slot)) { // lock-free: the holder may never let go
+                            skipped.add(view.name());
                         }
                     }
                 }
@@ -759,11 +751,6 @@ public final class HintStore implements AutoCloseable {
         } catch (IllegalStateException e) {
             throw mapped.onClosedRace(e); // closed by another thread meanwhile
         }
-    }
-
-    private static RegionRecord record(byte[] name, int length, Snapshot s) {
-        return new RegionRecord(new String(name, 0, length, StandardCharsets.UTF_8),
-                s.dispatchCount(), s.kernelNsTotal(), s.kernelNsMax(), s.bytesTotal());
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.hintmap;
 
 import dev.hintmap.store.Snapshot;
+import dev.hintmap.store.StoreEngine;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
@@ -25,6 +26,12 @@ public final class RegionView {
     RegionView(int maxNameBytes, long hotThresholdNs) {
         this.words = new long[(maxNameBytes + 7) >>> 3];
         this.hotThresholdNs = hotThresholdNs;
+    }
+
+    /** Fills this view from slot {@code k} with one consistent read (FORMAT.md §7.2.1); false when it holds no region. */
+    boolean read(StoreEngine engine, int k) {
+        nameLength = engine.slotRead(k, words, values);
+        return nameLength > 0;
     }
 
     /**

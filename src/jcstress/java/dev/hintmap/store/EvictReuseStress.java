@@ -32,7 +32,7 @@ public final class EvictReuseStress {
         final EncodedName b = StressStores.name("region-B");
         final Snapshot scratch1 = new Snapshot();
         final Snapshot scratch2 = new Snapshot();
-        final byte[] nameOut = new byte[16];
+        final long[] nameOut = new long[2];
         /** The resolution a Region handle of A holds. */
         final int slotA;
         final long genA;
@@ -127,18 +127,23 @@ public final class EvictReuseStress {
             if (length == 0) {
                 return;
             }
-            String name = new String(s.nameOut, 0, length, java.nio.charset.StandardCharsets.UTF_8);
-            r.r1 = switch (name) {
-                case "region-A" -> 1;
-                case "region-B" -> 2;
-                default -> 3;
-            };
+            r.r1 = holds(s.nameOut, length, s.a) ? 1 : holds(s.nameOut, length, s.b) ? 2 : 3;
             r.r2 = s.scratch1.dispatchCount == 1 ? (int) s.scratch1.kernelNsTotal : (int) -s.scratch1.dispatchCount;
         }
 
         @Actor
         public void insertB(OneSlot s) {
             s.insertB();
+        }
+
+        /** Whether the name read as {@code words} of {@code length} bytes is {@code name}. */
+        private static boolean holds(long[] words, int length, EncodedName name) {
+            for (int i = 0; i < name.wordCount(); i++) {
+                if (words[i] != name.words[i]) {
+                    return false;
+                }
+            }
+            return length == name.byteLength;
         }
     }
 }

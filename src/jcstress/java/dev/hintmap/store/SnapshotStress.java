@@ -38,7 +38,7 @@ public final class SnapshotStress {
         final EncodedName name = StressStores.name("gemm");
         final Snapshot writerScratch = new Snapshot();
         final Snapshot readerScratch = new Snapshot();
-        final byte[] nameOut = new byte[16];
+        final long[] nameOut = new long[2];
 
         public Region() {
             engine.record(name, K, B, writerScratch); // sample 1

@@ -43,20 +43,22 @@ public final class FileVerifier {
     private final Memory memory;
     private final FileGeometry geometry;
     private final Slots slots;
-    private final RecordCopies copies;
     private final HashIndex index;
     private final WriterTable writers;
+    /** Reads each record with the one seqlock loop of the read path (§7.2.1). */
+    private final StoreEngine engine;
+    private final Snapshot record = new Snapshot();
     private final List<Finding> findings = new ArrayList<>();
     private int liveSlots;
     private int usedEntries;
 
-    private FileVerifier(Memory memory, FileGeometry geometry, WriterTable writers) {
+    private FileVerifier(Memory memory, FileGeometry geometry, WriterTable writers, StoreEngine engine) {
         this.memory = memory;
         this.geometry = geometry;
         this.slots = new Slots(geometry);
-        this.copies = new RecordCopies(memory);
         this.index = new HashIndex(memory, geometry);
         this.writers = writers;
+        this.engine = engine;
     }
 
     /** Verifies the file behind {@code store} (opened read-only or not; nothing is written). */
@@ -64,7 +66,7 @@ public final class FileVerifier {
         store.requireOpen();
         VerifyReport last = null;
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-            FileVerifier v = new FileVerifier(store.memory(), store.header().geometry(), store.writers());
+            FileVerifier v = new FileVerifier(store.memory(), store.header().geometry(), store.writers(), store.engine());
             long before = store.memory().acquireLong(Layouts.HDR_INDEX_SEQ);
             boolean changing = (before & 1) != 0 && v.structureLockHolderAlive();
             v.run();
@@ -281,40 +283,33 @@ public final class FileVerifier {
 
     /** Reads the current record consistently (§7.2.1) and checks its invariants. */
     private boolean checkRecord(int k, long slot, long gen) {
-        for (int attempt = 0; attempt < StoreEngine.MAX_READ_ATTEMPTS; attempt++) {
-            long s1 = memory.acquireLong(Slots.seq(slot));
-            long copy = Slots.copy(slot, s1);
-            long count = copies.plainDispatchCount(copy);
-            long total = copies.plainKernelNsTotal(copy);
-            long max = copies.plainKernelNsMax(copy);
-            long bytes = copies.plainBytesTotal(copy);
-            Memory.acquireFence();
-            if (memory.opaqueLong(Slots.seq(slot)) != s1 || memory.opaqueLong(Slots.gen(slot)) != gen) {
-                Thread.onSpinWait();
-                continue;
-            }
-            boolean sound = true;
-            String fields = String.format("(count %s, total %s, max %s, bytes %s)", Long.toUnsignedString(count),
-                    Long.toUnsignedString(total), Long.toUnsignedString(max), Long.toUnsignedString(bytes));
-            if (count < 0 || total < 0 || max < 0 || bytes < 0) {
-                error("slot", k, -1, "copies", "record " + fields + " has a field above 2^63-1");
-                return false;
-            }
-            if (count == 0) {
-                error("slot", k, -1, "dispatch_count", "is 0 in a LIVE region " + fields + "; expected > 0");
-                sound = false;
-            }
-            if (max > total) {
-                error("slot", k, -1, "kernel_ns_max", "is above kernel_ns_total " + fields);
-                sound = false;
-            }
-            if (count > 0 && total / count > max) {
-                error("slot", k, -1, "kernel_ns_total", "gives a mean above kernel_ns_max " + fields);
-                sound = false;
-            }
-            return sound;
+        if (engine.slotReadAsStored(k, record) == 0 || record.gen != gen) {
+            return true; // reassigned since, or a writer kept publishing: the slot is in use, not damaged
         }
-        return true; // a writer kept publishing: the record is in use, not damaged
+        long count = record.dispatchCount;
+        long total = record.kernelNsTotal;
+        long max = record.kernelNsMax;
+        long bytes = record.bytesTotal;
+        boolean sound = true;
+        String fields = String.format("(count %s, total %s, max %s, bytes %s)", Long.toUnsignedString(count),
+                Long.toUnsignedString(total), Long.toUnsignedString(max), Long.toUnsignedString(bytes));
+        if (count < 0 || total < 0 || max < 0 || bytes < 0) {
+            error("slot", k, -1, "copies", "record " + fields + " has a field above 2^63-1");
+            return false;
+        }
+        if (count == 0) {
+            error("slot", k, -1, "dispatch_count", "is 0 in a LIVE region " + fields + "; expected > 0");
+            sound = false;
+        }
+        if (max > total) {
+            error("slot", k, -1, "kernel_ns_max", "is above kernel_ns_total " + fields);
+            sound = false;
+        }
+        if (count > 0 && total / count > max) {
+            error("slot", k, -1, "kernel_ns_total", "gives a mean above kernel_ns_max " + fields);
+            sound = false;
+        }
+        return sound;
     }
 
     // ------------------------------------------------------------------ index

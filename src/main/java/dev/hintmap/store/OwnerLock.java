@@ -2,82 +2,78 @@ package dev.hintmap.store;
 
 import dev.hintmap.format.Layouts;
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The lock protocol of §6.2 for the structure lock and the slot locks: a CAS from 0 to the owner
  * word, spinning with periodic liveness checks of the holder, stealing the lock only from a dead
  * holder, and giving up on a live holder after the store's lock wait limit (FORMAT.md §6.2
- * "give up").
+ * "give up"). Twin of {@code owner_lock.c}, whose functions the private methods here are named
+ * after.
  *
  * <p>Giving up is what keeps a stopped process, or a hostile file that names a live process as
  * a lock owner, from hanging every writer: the caller changes nothing and drops its sample. The
- * (lock, owner word) pair is remembered with the time its holder was last seen alive, so that a
- * later waiter on the same word gives up at once, without reading {@code /proc}, while that
- * sighting is younger than one check period; an older one costs one liveness check. A dropped
- * sample therefore costs a map lookup and a clock read (~100 ns), not a {@code /proc} read
- * (~20 µs), however many samples a stopped holder makes us drop.
+ * (lock, owner word) pair is remembered in the give-up memo with the time its holder was last
+ * checked alive, so that a later waiter on the same word gives up at once, without reading
+ * {@code /proc}, while that check is younger than the recheck period; an older one costs one
+ * liveness check. A dropped sample therefore costs a memo scan and a clock read, not a
+ * {@code /proc} read (~20 µs), however many samples a stopped holder makes us drop.
  *
- * <h2>A lock left behind by a throwable</h2>
- * Every critical section releases in a {@code finally}, but the release is itself a call, and a
- * {@code StackOverflowError} (a caller deep in recursion) can be thrown at its entry, before its
- * store; an acquire can throw after its CAS succeeded, and the JIT's deoptimisation can raise one
- * between any two bytecodes. A lock can then be left holding our owner word with no thread
- * inside it, and other processes would wait for it as for a live holder. Rather than guess where
- * such an error struck, the store counts every throwable that leaves it ({@link #throwables},
- * a field increment in the engine's entry points, which a frame without stack to spare can still
- * do) and, while that count is ahead of what was swept, {@link StoreEngine} sweeps the lock words
- * (at most once per check period, by a thread holding no lock): a lock that holds our owner word
- * with no progress at all — for a slot, its {@code seq} and {@code gen} unchanged; for the
- * structure lock, no acquisition by this process — across the store's leak period (1 s) is held
- * by no thread of ours (they hold locks for nanoseconds, and every record or structural change
- * under one is progress), and is released. Only a thread of ours descheduled for the whole period
- * in the middle of a critical section could be mistaken for one.
+ * <p>A lock that a throwable left holding our own owner word is freed by {@link LeakedLockSweep},
+ * which this lock creates for its engine and asks before waiting on our own word.
  */
 final class OwnerLock {
     private static final int SPINS_BETWEEN_CHECKS = 1024;
     static final long CHECK_PERIOD_NANOS = 1_000_000;
     /** FORMAT.md §6.2 {@code lock_wait_limit}. */
     static final long DEFAULT_WAIT_LIMIT_NANOS = 5_000_000_000L;
-    /** The leak period of the class notes. */
+    /** The leak period of {@link LeakedLockSweep}. */
     static final long DEFAULT_LEAK_PERIOD_NANOS = 1_000_000_000L;
-    /** Remembered stuck locks per store; past this many the memory is cleared (a hostile file can name many). */
-    private static final int MAX_STUCK = 4096;
+    /**
+     * (lock, owner word) pairs remembered (C {@code HM_GIVEUP_MEMO}). A fixed array in both twins
+     * rather than a map: a waiter holds at most two locks, so a stopped process leaves few, a
+     * remember allocates nothing, and past 16 (a hostile file) the oldest is overwritten, which
+     * costs a later waiter one more wait, never correctness.
+     */
+    static final int GIVE_UP_MEMO = 16;
+    /** {@link #giveUpKnown}: the store did not give up on this (lock, owner word). */
+    private static final int GIVE_UP_UNKNOWN = 0;
+    /** It did, and checked the holder less than the recheck period ago. */
+    private static final int GIVE_UP_FRESH = 1;
+    /** It did, and the last check is older. */
+    private static final int GIVE_UP_STALE = 2;
 
     private final Memory memory;
     private final WriterTable writers;
     private final long owner;
     private final long selfToken;
     private final long waitLimitNanos;
-    /** Lock offset → the live owner word a waiter gave up on (§6.2) and when it was last seen alive; process-local. */
-    private final ConcurrentHashMap<Long, Stuck> stuck = new ConcurrentHashMap<>();
-    /** Whether {@link #stuck} may hold anything: a plain read keeps the uncontended path free of the map. */
-    private boolean anyStuck;
-    /** Null outside tests; see {@link HeldLockProbe.Section#ACQUIRED} and {@link HeldLockProbe.Section#RELEASE}. */
-    private final HeldLockProbe probe;
-
-    /**
-     * Throwables that left the store through its entry points (class notes): written by frames
-     * that may have no stack left, so a plain increment of a volatile field (lost updates are
-     * harmless: any change is noticed).
-     */
-    volatile long throwables;
-    /** Acquisitions of the structure lock by this process: its progress, for the leak sweep. */
-    volatile long structAcquisitions;
-    /** Frees a lock of ours that a throwable left behind (StoreEngine#freeIfLeaked); null until set. */
-    private java.util.function.LongPredicate leakSweep;
-
-    void leakSweep(java.util.function.LongPredicate sweep) {
-        this.leakSweep = sweep;
-    }
-
-    /** A live owner word given up on, and the {@link System#nanoTime()} of its last liveness check. */
-    private record Stuck(long holder, long aliveAtNanos) {}
-
     private final long giveUpRecheckNanos;
     private final long leakPeriodNanos;
+    /** Null outside tests; see {@link HeldLockProbe.Section#ACQUIRED} and {@link HeldLockProbe.Section#RELEASE}. */
+    private final HeldLockProbe probe;
     /** Null outside tests. */
-    private final java.util.concurrent.atomic.AtomicLong livenessChecks;
+    private final AtomicLong livenessChecks;
+
+    /** The give-up memo (C {@code giveup}): process-local, under its own monitor. */
+    private final GiveUp[] giveUp = new GiveUp[GIVE_UP_MEMO];
+    /** Entries in use, written under the memo's monitor and read without it as a hint (C {@code giveup_count}). */
+    private int giveUpCount;
+    /** The entry a full memo overwrites next (C {@code giveup_next}). */
+    private int giveUpNext;
+
+    /** Acquisitions of the structure lock by this process: its progress, for the leak sweep. */
+    volatile long structAcquisitions;
+    /** Frees a lock of ours that a throwable left behind; null until an engine attaches it. */
+    private LeakedLockSweep leaks;
+
+    /** A lock given up on (C {@code hm_giveup}); {@code lock} 0: unused. */
+    private static final class GiveUp {
+        long lock;
+        long owner;
+        /** {@link System#nanoTime()} of the last liveness check of the pair. */
+        long checkedNanos;
+    }
 
     OwnerLock(Memory memory, WriterTable writers, long owner, long selfToken, StoreSettings settings) {
         this.probe = settings.heldLockProbe;
@@ -89,14 +85,15 @@ final class OwnerLock {
         this.writers = writers;
         this.owner = owner;
         this.selfToken = selfToken;
+        for (int i = 0; i < GIVE_UP_MEMO; i++) {
+            giveUp[i] = new GiveUp();
+        }
     }
 
-    /** §6.3 for the holder of a lock; counted for tests. */
-    private boolean holderIsDead(long holder) {
-        if (livenessChecks != null) {
-            livenessChecks.incrementAndGet();
-        }
-        return writers.isDead(holder, selfToken);
+    /** Creates the leak sweep over {@code slots} that the engine's entry points drive. */
+    LeakedLockSweep attachLeakSweep(Slots slots) {
+        leaks = new LeakedLockSweep(memory, slots, this);
+        return leaks;
     }
 
     long owner() {
@@ -108,139 +105,193 @@ final class OwnerLock {
         return leakPeriodNanos;
     }
 
+    /** §6.3 for the holder of a lock; counted for tests (C {@code holder_dead}). */
+    private boolean holderDead(long holder) {
+        if (livenessChecks != null) {
+            livenessChecks.incrementAndGet();
+        }
+        return writers.isDead(holder, selfToken);
+    }
+
     /**
-     * Takes the lock word at {@code offset}, stealing it from a dead holder (the caller repairs
-     * what needs repair: a slot needs none, the structure lock's journal tells).
+     * Takes the lock word at {@code offset} of {@code seg}, this store's segment as the caller's
+     * entry point read it once (Memory), stealing it from a dead holder (the caller repairs what
+     * needs repair: a slot needs none, the structure lock's journal tells).
      *
      * @return true when this thread holds the lock; false when it gave up on a live holder
      *     (the caller must change nothing under the lock and drop its sample)
      */
-    boolean acquire(long offset) {
-        return acquire(memory.segment, offset);
-    }
-
-    /** As {@link #acquire(long)}, through this store's segment as the caller read it once (Memory). */
     boolean acquire(MemorySegment seg, long offset) {
         if (Memory.casLong(seg, offset, 0L, owner)) {
             acquired(offset);
             return true;
         }
-        return acquireContended(offset);
+        return acquireContended(seg, offset);
     }
 
-    /** After a CAS that took the lock: what the memos knew about its word is out of date. */
+    /** After a CAS that took the lock (C {@code giveup_clear}): what the memo knew about its word is out of date. */
     private void acquired(long offset) {
         if (offset == Layouts.HDR_STRUCT_LOCK) {
             structAcquisitions++; // under the lock just taken: one writer at a time
         }
-        if (anyStuck) {
-            stuck.remove(offset); // the word was 0 (or dead): it changed since anyone gave up on it
+        if (giveUpCount != 0) {
+            giveUpForget(offset); // the word was 0 (or dead): it changed since anyone gave up on it
         }
         if (probe != null) {
             probe.whileHeld(HeldLockProbe.Section.ACQUIRED);
         }
     }
 
-    private boolean acquireContended(long offset) {
+    /** The rest of §6.2 after a CAS found the word taken (C {@code hmi_lock_acquire_contended}). */
+    private boolean acquireContended(MemorySegment seg, long offset) {
+        if (giveUpCount != 0) {
+            // §6.2 give up, remembered: a holder this store gave up on is not waited for again,
+            // and not checked more than once per recheck period
+            long holder = Memory.acquireLong(seg, offset);
+            if (holder != 0) {
+                long now = System.nanoTime();
+                int known = giveUpKnown(offset, holder, now);
+                if (known == GIVE_UP_FRESH) {
+                    return false;
+                }
+                if (known == GIVE_UP_STALE) {
+                    if (!holderDead(holder)) {
+                        giveUpRemember(offset, holder, now);
+                        return false;
+                    }
+                    if (lockSteal(seg, offset, holder)) {
+                        return true;
+                    }
+                    // the word changed meanwhile: wait for the new holder as for any
+                }
+            }
+        }
         int spins = 0;
         boolean yielding = false;
+        long start = 0;
         long nextCheck = 0;
-        long deadline = 0;
         while (true) {
-            long holder = memory.acquireLong(offset);
+            long holder = Memory.acquireLong(seg, offset);
             if (holder == 0) {
-                if (takeFree(offset)) {
+                if (Memory.casLong(seg, offset, 0L, owner)) {
+                    acquired(offset);
                     return true;
                 }
                 continue;
             }
-            // Only after a give-up: the map's get boxes the offset, an allocation per contended acquire otherwise.
-            Stuck knownStuck = anyStuck ? stuck.get(offset) : null;
-            if (knownStuck != null) {
-                if (knownStuck.holder == holder) {
-                    // Gave up on this very owner word before: no second wait. Seen alive within the
-                    // check period: give up at once (§6.3's own granularity); else check it once.
-                    long now = System.nanoTime();
-                    if (now - knownStuck.aliveAtNanos < giveUpRecheckNanos) {
-                        return false;
-                    }
-                    if (steal(offset, holder)) {
-                        return true;
-                    }
-                    if (memory.acquireLong(offset) == holder) {
-                        remember(offset, holder, now);
-                        return false;
-                    }
-                    continue;
-                }
-                stuck.remove(offset, knownStuck); // the word changed since
-            }
+            long now;
             if (!yielding) {
                 if (++spins % SPINS_BETWEEN_CHECKS != 0) {
                     Thread.onSpinWait();
                     continue;
                 }
                 yielding = true; // §6.2: after the first liveness check, yield between attempts
-                deadline = System.nanoTime() + waitLimitNanos;
+                now = start = System.nanoTime();
+                nextCheck = now + CHECK_PERIOD_NANOS;
             } else {
                 Thread.yield();
                 // §6.3: from then on the holder is checked by the clock, once per millisecond, so a
                 // holder that dies after being seen alive is noticed within about 1 ms however
                 // slowly the yields come back on a loaded machine.
-                long now = System.nanoTime();
+                now = System.nanoTime();
                 if (now - nextCheck < 0) {
                     continue;
                 }
                 nextCheck = now + CHECK_PERIOD_NANOS;
-                if (holder == owner && leakSweep != null && leakSweep.test(offset)) {
-                    continue; // our own word, left behind by a throwable and now freed (class notes)
+            }
+            if (holder == owner && leaks != null && leaks.freeIfLeaked(offset)) {
+                continue; // our own word, left behind by a throwable and now freed (LeakedLockSweep)
+            }
+            if (holderDead(holder)) {
+                if (lockSteal(seg, offset, holder)) {
+                    return true;
                 }
-                if (now - deadline > 0 && !holderIsDead(holder)) {
-                    remember(offset, holder, now);
-                    return false; // §6.2 give up: a live holder for the whole limit
+                continue;
+            }
+            // §6.2 give up: a live holder for the whole limit, or one another thread of this
+            // store gave up on meanwhile (this check refreshes the memo's time)
+            if (giveUpKnown(offset, holder, now) != GIVE_UP_UNKNOWN || now - start >= waitLimitNanos) {
+                giveUpRemember(offset, holder, now);
+                return false;
+            }
+        }
+    }
+
+    /** Takes the lock from {@code holder}, found dead (§6.2 steal); false when the word changed meanwhile. */
+    private boolean lockSteal(MemorySegment seg, long offset, long holder) {
+        if (!Memory.casLong(seg, offset, holder, owner)) {
+            return false;
+        }
+        memory.atomicAddLong(Layouts.HDR_STOLEN_LOCKS, 1);
+        acquired(offset);
+        return true;
+    }
+
+    /** Whether this store gave up on (offset, holder), and whether its last check is younger than the recheck period. */
+    private int giveUpKnown(long offset, long holder, long now) {
+        if (giveUpCount == 0) {
+            return GIVE_UP_UNKNOWN; // a hint; the monitor orders the memo
+        }
+        synchronized (giveUp) {
+            for (GiveUp g : giveUp) {
+                if (g.lock == offset && g.owner == holder) {
+                    return now - g.checkedNanos < giveUpRecheckNanos ? GIVE_UP_FRESH : GIVE_UP_STALE;
                 }
             }
-            if (steal(offset, holder)) {
-                return true;
+        }
+        return GIVE_UP_UNKNOWN;
+    }
+
+    /** Remembers giving up on (offset, holder) after a liveness check at {@code checked}, or refreshes that time. */
+    private void giveUpRemember(long offset, long holder, long checked) {
+        synchronized (giveUp) {
+            int free = GIVE_UP_MEMO;
+            for (int i = 0; i < GIVE_UP_MEMO; i++) {
+                long lock = giveUp[i].lock;
+                if (lock == offset) {
+                    free = i; // one entry per lock: the newest owner
+                } else if (free == GIVE_UP_MEMO && lock == 0) {
+                    free = i;
+                }
+            }
+            if (free == GIVE_UP_MEMO) {
+                free = giveUpNext; // full: overwrite round robin
+                giveUpNext = (giveUpNext + 1) % GIVE_UP_MEMO;
+            }
+            GiveUp g = giveUp[free];
+            if (g.lock == 0) {
+                giveUpCount++;
+            }
+            g.lock = offset;
+            g.owner = holder;
+            g.checkedNanos = checked;
+        }
+    }
+
+    /** Forgets what this store gave up on the lock at {@code offset} (C {@code hmi_giveup_forget}). */
+    private void giveUpForget(long offset) {
+        boolean found = false;
+        for (int i = 0; i < GIVE_UP_MEMO && !found; i++) {
+            found = giveUp[i].lock == offset; // a hint, confirmed under the monitor
+        }
+        if (!found) {
+            return;
+        }
+        synchronized (giveUp) {
+            for (GiveUp g : giveUp) {
+                if (g.lock == offset) {
+                    g.lock = 0;
+                    g.owner = 0;
+                    giveUpCount--;
+                }
             }
         }
-    }
-
-    private boolean takeFree(long offset) {
-        if (memory.casLong(offset, 0L, owner)) {
-            acquired(offset);
-            return true;
-        }
-        return false;
-    }
-
-    /** Steals the lock if {@code holder} is dead; false when it is alive (or the word moved on). */
-    private boolean steal(long offset, long holder) {
-        if (holderIsDead(holder) && memory.casLong(offset, holder, owner)) {
-            memory.atomicAddLong(Layouts.HDR_STOLEN_LOCKS, 1);
-            acquired(offset);
-            return true;
-        }
-        return false;
-    }
-
-    private void remember(long offset, long holder, long aliveAtNanos) {
-        if (stuck.size() >= MAX_STUCK) {
-            stuck.clear();
-        }
-        stuck.put(offset, new Stuck(holder, aliveAtNanos));
-        anyStuck = true;
     }
 
     /**
      * Gives the lock back; the release store publishes every write made while holding it. The
-     * store's entry point counts whatever is thrown from here (class notes).
+     * store's entry point counts whatever is thrown from here (LeakedLockSweep).
      */
-    void release(long offset) {
-        release(memory.segment, offset);
-    }
-
-    /** As {@link #release(long)}, through this store's segment as the caller read it once (Memory). */
     void release(MemorySegment seg, long offset) {
         if (probe != null) {
             probe.whileHeld(HeldLockProbe.Section.RELEASE);

@@ -42,6 +42,14 @@ public final class Snapshot {
         return slot;
     }
 
+    /** Sets the record, not the slot: how StoreEngine#add hands an inserted region its first record. */
+    void setRecord(long count, long total, long max, long bytes) {
+        dispatchCount = count;
+        kernelNsTotal = total;
+        kernelNsMax = max;
+        bytesTotal = bytes;
+    }
+
     /** Zero record, no slot: what an absent region reads as. */
     public void clear() {
         slot = -1;

@@ -3,11 +3,11 @@ package dev.hintmap.store;
 import dev.hintmap.RegionRecord;
 import dev.hintmap.eviction.ClockHand;
 import dev.hintmap.format.FileGeometry;
+import dev.hintmap.format.Hm64;
 import dev.hintmap.format.Layouts;
 import dev.hintmap.format.Means;
 import dev.hintmap.format.Saturating;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /**
  * The concurrency protocol of {@code docs/FORMAT.md} §7–§8 over one mapping: recording, the
@@ -35,8 +35,7 @@ import java.lang.foreign.ValueLayout;
  *       unpublished copy is never read (§7.2), a structural change left half done keeps its
  *       journal and odd {@code index_seq}, which the next holder of the structure lock recovers
  *       (§8), exactly as after a crash. A throwable out of the release itself (an overflow at its
- *       entry) is counted, and the lock it left behind is freed by the leak sweep
- *       ({@link #sweepIfNeeded}, OwnerLock notes).</li>
+ *       entry) is counted, and the lock it left behind is freed by {@link LeakedLockSweep}.</li>
  * </ol>
  */
 public final class StoreEngine {
@@ -50,6 +49,10 @@ public final class StoreEngine {
      * keeps rewriting the slot's generation, and that must not hang this one.
      */
     static final int MAX_RECORD_ATTEMPTS = 1024;
+    /** Spins of {@link #size()} before it yields to a writer inside a structural change. */
+    private static final int SIZE_SPINS = 1024;
+    /** How long {@link #size()} waits for a structural change before it returns the unvalidated count (§7.5). */
+    private static final long SIZE_STALL_NANOS = 10_000_000L;
 
     private final Memory memory;
     private final FileGeometry geometry;
@@ -57,11 +60,24 @@ public final class StoreEngine {
     private final RecordCopies copies;
     private final HashIndex index;
     private final OwnerLock locks;
+    /** Frees the locks a throwable left behind; counts the throwables. Null for a read-only engine. */
+    private final LeakedLockSweep leaks;
     /** Null outside tests ({@link StoreSettings#heldLockProbe}). */
     private final HeldLockProbe probe;
     private final ClockFrames clockFrames = new ClockFrames();
     /** The mapping as a constant the JIT can fold (SegmentConstant); the hot paths read it once. */
     private final SegmentConstant mapping;
+
+    /** Set under the structure lock when the index proved inconsistent with the slots. */
+    private boolean needsRebuild;
+    /**
+     * The lock offset of the victim slot {@link #lockVictim} holds for {@link #recordStructural}, or
+     * 0; under the structure lock. A field, not a return value, so that a throwable between the
+     * two frames still leaves the lock to recordStructural's {@code finally}.
+     */
+    private long lockedVictim;
+    /** Set by any thread that met an index entry naming no slot: the next structural change rebuilds. */
+    private volatile boolean indexSuspect;
 
     /**
      * @param locks the lock protocol with this writer's owner word, or null for a read-only engine
@@ -76,97 +92,7 @@ public final class StoreEngine {
         this.index = new HashIndex(memory, geometry);
         this.locks = locks;
         this.probe = probe;
-        if (locks != null) {
-            locks.leakSweep(this::freeIfLeaked);
-        }
-    }
-
-    // ------------------------------------------------------------------ locks left behind
-
-    /** Lock offset → {progress a, progress b, since} of a lock seen holding our owner word; under itself. */
-    private final java.util.HashMap<Long, long[]> leakSightings = new java.util.HashMap<>();
-    /** {@link OwnerLock#throwables} when the last complete sweep began. */
-    private volatile long sweptThrowables;
-    private volatile boolean leakCandidates;
-    private long lastSweepNanos;
-
-    /**
-     * Sweeps for locks that a throwable left behind (OwnerLock notes), when one may have: two
-     * field reads otherwise. Called by the entry points, whose thread holds no lock.
-     */
-    private void sweepIfNeeded() {
-        if (locks.throwables != sweptThrowables || leakCandidates) {
-            sweepLeakedLocks();
-        }
-    }
-
-    private void sweepLeakedLocks() {
-        long now = System.nanoTime();
-        synchronized (leakSightings) {
-            if (now - lastSweepNanos < OwnerLock.CHECK_PERIOD_NANOS && lastSweepNanos != 0) {
-                return; // at most once per check period: a sweep reads every lock word
-            }
-            lastSweepNanos = now;
-            long throwables = locks.throwables;
-            boolean pending = sighting(Layouts.HDR_STRUCT_LOCK, locks.structAcquisitions, 0, now,
-                    STRUCT_LEAK_PERIODS * locks.leakPeriodNanos());
-            int used = highWater();
-            for (int k = 0; k < used; k++) {
-                long slot = slots.slot(k);
-                pending |= sighting(Slots.lock(slot), memory.acquireLong(Slots.seq(slot)),
-                        memory.acquireLong(Slots.gen(slot)), now, locks.leakPeriodNanos());
-            }
-            leakCandidates = pending;
-            sweptThrowables = throwables; // only now: an overflow inside the sweep leaves it to run again
-        }
-    }
-
-    /**
-     * For a thread of ours waiting for {@code lock} while our owner word holds it: frees it if
-     * it was left behind (no progress for its period). The waiter does not hold it, so releasing
-     * it cannot pull it from under the caller; true when it was freed.
-     */
-    boolean freeIfLeaked(long lock) {
-        long now = System.nanoTime();
-        synchronized (leakSightings) {
-            boolean pending;
-            if (lock == Layouts.HDR_STRUCT_LOCK) {
-                pending = sighting(lock, locks.structAcquisitions, 0, now, STRUCT_LEAK_PERIODS * locks.leakPeriodNanos());
-            } else {
-                long slot = lock - Layouts.SLOT_LOCK; // a slot lock is the slot's first word
-                pending = sighting(lock, memory.acquireLong(Slots.seq(slot)), memory.acquireLong(Slots.gen(slot)), now,
-                        locks.leakPeriodNanos());
-            }
-            if (pending) {
-                leakCandidates = true;
-            }
-            return memory.acquireLong(lock) != locks.owner();
-        }
-    }
-
-    /** The structure lock is held for a whole recovery (O(capacity)) with no acquisition: it gets more. */
-    private static final int STRUCT_LEAK_PERIODS = 2;
-
-    /**
-     * One lock word's sighting: true while it holds our owner word with no progress for less than
-     * the leak period; at the end of the period it is released (held by no thread of ours).
-     */
-    private boolean sighting(long lock, long progressA, long progressB, long now, long period) {
-        if (memory.acquireLong(lock) != locks.owner()) {
-            leakSightings.remove(lock);
-            return false;
-        }
-        long[] seen = leakSightings.get(lock);
-        if (seen == null || seen[0] != progressA || seen[1] != progressB) {
-            leakSightings.put(lock, new long[] {progressA, progressB, now}); // first sighting, or progress since
-            return true;
-        }
-        if (now - seen[2] < period) {
-            return true;
-        }
-        memory.releaseLong(lock, 0L); // ours, and no thread of ours made progress under it for the whole period
-        leakSightings.remove(lock);
-        return false;
+        this.leaks = locks == null ? null : locks.attachLeakSweep(slots);
     }
 
     private void probe(HeldLockProbe.Section section) {
@@ -220,11 +146,6 @@ public final class StoreEngine {
         }
     }
 
-    /** Spins of {@link #size()} before it yields to a writer inside a structural change. */
-    private static final int SIZE_SPINS = 1024;
-    /** How long {@link #size()} waits for a structural change before it returns the unvalidated count (§7.5). */
-    private static final long SIZE_STALL_NANOS = 10_000_000L;
-
     private int clampCount(long live) {
         return (int) Math.max(0, Math.min(live, slots.capacity));
     }
@@ -243,21 +164,43 @@ public final class StoreEngine {
     // ------------------------------------------------------------------ reading
 
     /**
-     * Reads slot {@code k} consistently into {@code out} (§7.2.1). With a name, succeeds only if
-     * the slot holds that name; with {@code nameOut}, also copies the name bytes.
+     * Reads slot {@code k} consistently into {@code out} (§7.2.1), with the name copied as the
+     * little-endian words the slot stores (§3.3) into {@code nameWords} unless it is null (at least
+     * {@code ceil(maxNameBytes / 8)} long; words past the name's last are not written): the scan
+     * path of {@code forEach}, a few aligned word loads instead of a byte copy per region.
      *
-     * @return the name length when the slot is LIVE (and matches), else 0
+     * @return the name length when the slot is LIVE, else 0
      */
-    int slotRead(int k, EncodedName name, byte[] nameOut, Snapshot out) {
-        return slotRead(mapping.segment(), k, name, nameOut, out);
+    public int slotRead(int k, long[] nameWords, Snapshot out) {
+        return slotRead(mapping.segment(), k, null, nameWords, false, out);
+    }
+
+    /** As {@link #slotRead(int, long[], Snapshot)}, succeeding only if the slot holds {@code name}. */
+    int slotRead(int k, EncodedName name, long[] nameWords, Snapshot out) {
+        return slotRead(mapping.segment(), k, name, nameWords, false, out);
     }
 
     /**
-     * As {@link #slotRead(int, EncodedName, byte[], Snapshot)}, through the segment the operation
-     * read once: every access below checks that one value (Memory, docs/PERF-READ.md). The closed
-     * arena and a truncated page still fail each access exactly as before.
+     * As {@link #slotRead(int, long[], Snapshot)}, with the record as the slot stores it, even one
+     * that §7.2.1 rejects: for verify, which reports what is wrong with it.
      */
-    private int slotRead(MemorySegment seg, int k, EncodedName name, byte[] nameOut, Snapshot out) {
+    int slotReadAsStored(int k, Snapshot out) {
+        return slotRead(mapping.segment(), k, null, null, true, out);
+    }
+
+    /**
+     * The one seqlock read of a slot (§7.2.1), as C's {@code hmi_slot_read}, through the segment the
+     * operation read once: every access below checks that one value (Memory, docs/PERF-READ.md).
+     * The closed arena and a truncated page still fail each access exactly as before.
+     *
+     * @param name null, or the name the slot must hold (compared as the words it stores)
+     * @param nameWords null, or where the name's words go
+     * @param asStored whether a record §7.2.1 rejects is returned too (verify); else it reads as absent
+     * @param out filled only when this returns a length
+     * @return the name length when the slot is LIVE (and holds {@code name}), else 0
+     */
+    private int slotRead(MemorySegment seg, int k, EncodedName name, long[] nameWords, boolean asStored,
+            Snapshot out) {
         long slot = slots.slot(k);
         for (int attempt = 0; attempt < MAX_READ_ATTEMPTS; attempt++) {
             long g1 = Memory.acquireLong(seg, Slots.gen(slot));
@@ -276,8 +219,11 @@ public final class StoreEngine {
             boolean matches = name == null
                     || (length == name.byteLength && Memory.plainLong(seg, Slots.hash(slot)) == name.hash
                         && nameEquals(seg, slot, name));
-            if (matches && nameOut != null) {
-                MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, Slots.nameWord(slot, 0), nameOut, 0, length);
+            if (matches && nameWords != null) {
+                int words = (length + 7) >>> 3;
+                for (int i = 0; i < words; i++) {
+                    nameWords[i] = Memory.plainLong(seg, Slots.nameWord(slot, i));
+                }
             }
             long copy = Slots.copy(slot, s1);
             long count = copies.plainDispatchCount(seg, copy);
@@ -291,7 +237,7 @@ public final class StoreEngine {
                 Thread.onSpinWait();
                 continue;
             }
-            if (!matches || !isPlausible(count, total, max, bytes)) {
+            if (!matches || !(asStored || isPlausible(count, total, max, bytes))) {
                 return 0; // absent, or a record no writer could have produced (damaged file)
             }
             out.slot = k;
@@ -339,7 +285,7 @@ public final class StoreEngine {
                     long k = HashIndex.slotOf(e);
                     if (k < 0 || k >= slots.capacity) {
                         indexSuspect = true; // damaged file: repaired under the structure lock
-                    } else if (slotRead(seg, (int) k, name, null, out) > 0) {
+                    } else if (slotRead(seg, (int) k, name, null, false, out) > 0) {
                         return true;
                     }
                 }
@@ -363,67 +309,7 @@ public final class StoreEngine {
      * @return true when {@code out} was filled with the region's consistent record
      */
     public boolean readIfNamed(int k, EncodedName name, Snapshot out) {
-        return k >= 0 && k < slots.capacity && slotRead(mapping.segment(), k, name, null, out) > 0;
-    }
-
-    /**
-     * Reads slot {@code k} consistently into {@code out}, as {@link #slotRead(int, byte[], Snapshot)},
-     * with the name copied as the little-endian words the slot stores (§3.3) into {@code nameWords}
-     * (at least {@code ceil(maxNameBytes / 8)} long): the scan path of {@code forEachView}, a few
-     * aligned word loads instead of a byte copy per region. Words past the name's last are not written.
-     *
-     * @return the name length when the slot is LIVE, else 0
-     */
-    public int slotReadWords(int k, long[] nameWords, Snapshot out) {
-        MemorySegment seg = mapping.segment(); // read once: every access below checks this value (Memory)
-        long slot = slots.slot(k);
-        for (int attempt = 0; attempt < MAX_READ_ATTEMPTS; attempt++) {
-            long g1 = Memory.acquireLong(seg, Slots.gen(slot));
-            if ((g1 & 1) != 0) {
-                return 0; // BUSY: being reassigned right now
-            }
-            long s1 = Memory.acquireLong(seg, Slots.seq(slot));
-            int length = Memory.opaqueInt(seg, Slots.nameLen(slot));
-            if (length <= 0 || length > slots.maxNameBytes) {
-                Memory.acquireFence();
-                if (Memory.opaqueLong(seg, Slots.gen(slot)) == g1) {
-                    return 0; // FREE (or damaged: treated as absent)
-                }
-                continue;
-            }
-            int words = (length + 7) >>> 3;
-            for (int i = 0; i < words; i++) {
-                nameWords[i] = Memory.plainLong(seg, Slots.nameWord(slot, i));
-            }
-            long copy = Slots.copy(slot, s1);
-            long count = copies.plainDispatchCount(seg, copy);
-            long total = copies.plainKernelNsTotal(seg, copy);
-            long max = copies.plainKernelNsMax(seg, copy);
-            long bytes = copies.plainBytesTotal(seg, copy);
-            Memory.acquireFence(); // the loads above happen before the re-checks below
-            long s2 = Memory.opaqueLong(seg, Slots.seq(slot));
-            long g2 = Memory.opaqueLong(seg, Slots.gen(slot));
-            if (s1 != s2 || g1 != g2) {
-                Thread.onSpinWait();
-                continue;
-            }
-            if (!isPlausible(count, total, max, bytes)) {
-                return 0; // a record no writer could have produced (damaged file)
-            }
-            out.slot = k;
-            out.gen = g1;
-            out.dispatchCount = count;
-            out.kernelNsTotal = total;
-            out.kernelNsMax = max;
-            out.bytesTotal = bytes;
-            return length;
-        }
-        return 0;
-    }
-
-    /** Reads slot {@code k} with its name, for iteration; returns the name length or 0. */
-    public int slotRead(int k, byte[] nameOut, Snapshot out) {
-        return slotRead(k, null, nameOut, out);
+        return k >= 0 && k < slots.capacity && slotRead(mapping.segment(), k, name, null, false, out) > 0;
     }
 
     // ------------------------------------------------------------------ writing
@@ -445,7 +331,7 @@ public final class StoreEngine {
      * for {@link #record}.
      */
     public void add(EncodedName name, long count, long total, long max, long bytes, Snapshot scratch) {
-        sweepIfNeeded();
+        leaks.sweepIfNeeded();
         try {
             for (int attempt = 0; attempt < MAX_RECORD_ATTEMPTS; attempt++) {
                 if (resolve(name, scratch)) {
@@ -454,7 +340,8 @@ public final class StoreEngine {
                     }
                     continue; // evicted between lookup and lock: resolve again
                 }
-                if (recordStructural(name, count, total, max, bytes, scratch)) {
+                scratch.setRecord(count, total, max, bytes); // carries the region's first record to slotAssign
+                if (recordStructural(name, scratch)) {
                     return;
                 }
                 // present after all (another writer inserted it): scratch names it, record as usual
@@ -464,7 +351,7 @@ public final class StoreEngine {
             }
             scratch.slot = -1; // the slot was reassigned under every attempt: only a hostile writer does that (§7.1)
         } catch (Throwable e) {
-            locks.throwables++; // a field increment, no call: it may have left a lock behind (OwnerLock notes)
+            leaks.throwables++; // a field increment, no call: it may have left a lock behind (LeakedLockSweep)
             throw e;
         }
     }
@@ -476,11 +363,11 @@ public final class StoreEngine {
      *     recorded, or dropped because a live holder kept the slot lock past the wait limit (§6.2)
      */
     public boolean recordInto(int k, long gen, long kernelNs, long bytes) {
-        sweepIfNeeded();
+        leaks.sweepIfNeeded();
         try {
             return slotRecord(k, gen, 1, kernelNs, kernelNs, bytes);
         } catch (Throwable e) {
-            locks.throwables++; // as in add
+            leaks.throwables++; // as in add
             throw e;
         }
     }
@@ -538,13 +425,14 @@ public final class StoreEngine {
      *     lock-free to learn whether a region was skipped
      */
     public Decay decaySlot(int k, double factor) {
-        sweepIfNeeded();
+        leaks.sweepIfNeeded();
         try {
+            MemorySegment seg = mapping.segment();
             long slot = slots.slot(k);
             long lock = Slots.lock(slot);
             boolean held = false;
             try {
-                held = locks.acquire(lock); // from here on, a throwable anywhere still releases it
+                held = locks.acquire(seg, lock); // from here on, a throwable anywhere still releases it
                 if (!held) {
                     return Decay.LOCK_HELD; // a live holder kept it past the wait limit (§6.2): not aged
                 }
@@ -570,11 +458,11 @@ public final class StoreEngine {
                 return Decay.AGED;
             } finally {
                 if (held) {
-                    locks.release(lock);
+                    locks.release(seg, lock);
                 }
             }
         } catch (Throwable e) {
-            locks.throwables++; // as in add
+            leaks.throwables++; // as in add
             throw e;
         }
     }
@@ -585,14 +473,16 @@ public final class StoreEngine {
     /**
      * Insert path (§7.4) under the structure lock.
      *
+     * @param scratch on entry, the record the region is inserted with; on return, where it went
      * @return true when the sample was inserted (or dropped); false when the name turned out to
      *     be present, with {@code scratch.slot}/{@code gen} naming it: the caller records there
      *     after the structure lock is released
      */
-    private boolean recordStructural(EncodedName name, long count, long total, long max, long bytes, Snapshot scratch) {
+    private boolean recordStructural(EncodedName name, Snapshot scratch) {
+        MemorySegment seg = mapping.segment();
         boolean held = false;
         try {
-            held = locks.acquire(Layouts.HDR_STRUCT_LOCK); // from here on, a throwable anywhere still releases it
+            held = locks.acquire(seg, Layouts.HDR_STRUCT_LOCK); // from here on, a throwable anywhere still releases it
             if (!held) {
                 scratch.slot = -1; // gave up on a live holder (§6.2): dropped, nothing changed
                 return true;
@@ -621,12 +511,12 @@ public final class StoreEngine {
                     return true;
                 }
                 probe(HeldLockProbe.Section.INSERT_SLOT);
-                slotAssign(k, name, count, total, max, bytes, scratch);
+                slotAssign(k, name, scratch);
             } finally {
                 long victimLock = lockedVictim;
                 if (victimLock != 0) {
                     lockedVictim = 0; // before the release: a release that throws leaves the lock to the sweep
-                    locks.release(victimLock);
+                    locks.release(seg, victimLock);
                 }
             }
             if (needsRebuild) {
@@ -636,7 +526,7 @@ public final class StoreEngine {
         } finally {
             // On an exception the journal and index_seq stay as they are: the next holder recovers.
             if (held) {
-                locks.release(Layouts.HDR_STRUCT_LOCK);
+                locks.release(seg, Layouts.HDR_STRUCT_LOCK);
             }
         }
     }
@@ -652,11 +542,12 @@ public final class StoreEngine {
      *
      * <p>A busy victim is waited for, not passed over: passing over it would let an eviction
      * depend on a record that readers cannot see yet, which no order of the operations explains
-     * (Lincheck found exactly that when this passed busy candidates over).
+     * (Lincheck {@code StoreLinearizabilityTest}).
      *
      * @return the slot, locked; -1 when a live holder kept its lock past the wait limit (§6.2)
      */
     private int lockVictim() {
+        MemorySegment seg = mapping.segment();
         long hand = memory.plainLong(Layouts.HDR_CLOCK_HAND);
         long highWater = memory.plainLong(Layouts.HDR_HIGH_WATER);
         for (int secondChances = 0; ; secondChances++) {
@@ -666,7 +557,7 @@ public final class StoreEngine {
             boolean held = false;
             boolean chosen = false;
             try {
-                held = locks.acquire(lock); // from here on, a throwable anywhere still releases it
+                held = locks.acquire(seg, lock); // from here on, a throwable anywhere still releases it
                 if (!held) {
                     // §6.2 give up: put the hand and high_water back (the bits it cleared only aged regions)
                     memory.plainLong(Layouts.HDR_CLOCK_HAND, hand);
@@ -685,7 +576,7 @@ public final class StoreEngine {
                 if (held && !chosen) {
                     // second chance, or a throwable before the choice
                     lockedVictim = 0;
-                    locks.release(lock);
+                    locks.release(seg, lock);
                 }
             }
         }
@@ -717,11 +608,12 @@ public final class StoreEngine {
 
     /**
      * Steps 5–11 of §7.4: gives slot {@code k}, whose lock the caller holds, to {@code name} with
-     * its first record. Each access names its memory mode and why, as C's {@code slot_assign}
+     * its first record, {@code scratch}'s, and sets {@code scratch.slot}/{@code gen} to where it
+     * went (slot -1 when the index had no room). Each access names its memory mode and why, as C's {@code slot_assign}
      * does; the structure lock and the slot lock are held throughout, so this thread's plain
      * loads read what it (or the previous holder, ordered by the lock's acquire) stored.
      */
-    private void slotAssign(int k, EncodedName name, long count, long total, long max, long bytes, Snapshot scratch) {
+    private void slotAssign(int k, EncodedName name, Snapshot scratch) {
         long slot = slots.slot(k); // its lock is held (lockVictim)
         // 5: opaque (C relaxed), as FORMAT §3.2 says: only a later struct_lock holder acts on it,
         // ordered by the lock; the fence orders it before the odd index_seq of step 6
@@ -753,7 +645,8 @@ public final class StoreEngine {
         }
         long seq = memory.plainLong(Slots.seq(slot)); // plain: only the slot lock's holder stores seq
         copies.plainWrite(Slots.copy(slot, seq), 0, 0, 0, 0); // plain, published by step 11 as above
-        copies.plainWrite(Slots.copy(slot, seq + 1), count, total, max, bytes);
+        copies.plainWrite(Slots.copy(slot, seq + 1), scratch.dispatchCount, scratch.kernelNsTotal, scratch.kernelNsMax,
+                scratch.bytesTotal);
         memory.plainLong(Slots.seq(slot), seq + 1); // plain: gen's release in step 11 publishes it with the copies
         // opaque: the CLOCK hand clears it without the slot lock; a first sample is no second reference (FORMAT.md §10)
         memory.plainByte(slots.ref(k), (byte) 0);
@@ -781,17 +674,6 @@ public final class StoreEngine {
         }
     }
 
-    /** Set under the structure lock when the index proved inconsistent with the slots. */
-    private boolean needsRebuild;
-    /**
-     * The lock offset of the victim slot {@link #lockVictim} holds for {@link #recordStructural}, or
-     * 0; under the structure lock. A field, not a return value, so that a throwable between the
-     * two frames still leaves the lock to recordStructural's {@code finally}.
-     */
-    private long lockedVictim;
-    /** Set by any thread that met an index entry naming no slot: the next structural change rebuilds. */
-    private volatile boolean indexSuspect;
-
     // ------------------------------------------------------------------ recovery (§8)
 
     /** §8: a dead writer left a structural change unfinished, or a coordination word is out of range. */
@@ -814,8 +696,8 @@ public final class StoreEngine {
         long journal = memory.plainLong(Layouts.HDR_JOURNAL_SLOT);
         // §8 step 1: only a journaled slot left BUSY is half-changed. One whose gen is even is the
         // untouched victim (a death before step 7) or the complete new region (after step 11's
-        // gen): freeing it lost completed records and shrank the region count while index_seq
-        // was even (spin model findings F1, F2, docs/RELIABILITY.md); step 2 keeps it if sound.
+        // gen): freeing it would lose completed records and shrink the region count while
+        // index_seq is even; step 2 keeps it if sound.
         // Plain: gen changes only under the slot lock, which the dead writer held.
         if (journal > 0 && journal <= slots.capacity
                 && (memory.plainLong(Slots.gen(slots.slot((int) (journal - 1)))) & 1) != 0
@@ -832,11 +714,12 @@ public final class StoreEngine {
 
     /** Frees slot {@code k} under its lock; false when the lock's live holder kept it (§6.2). */
     private boolean slotFree(int k) {
+        MemorySegment seg = mapping.segment();
         long slot = slots.slot(k);
         long lock = Slots.lock(slot);
         boolean held = false;
         try {
-            held = locks.acquire(lock); // from here on, a throwable anywhere still releases it
+            held = locks.acquire(seg, lock); // from here on, a throwable anywhere still releases it
             if (!held) {
                 return false;
             }
@@ -844,7 +727,7 @@ public final class StoreEngine {
             slotClear(k, slot);
         } finally {
             if (held) {
-                locks.release(lock);
+                locks.release(seg, lock);
             }
         }
         return true;
@@ -889,7 +772,7 @@ public final class StoreEngine {
             // Sound (§8 step 2c): the rule verify's LIVE count uses, so a repaired file verifies clean.
             boolean valid = (gen & 1) == 0 && readStoredName(slot, length, stored)
                     && stored.isWellFormedUtf8()
-                    && slotRead(memory.segment, k, null, null, record) > 0 // a record §7.2.1 accepts
+                    && slotRead(memory.segment, k, null, null, false, record) > 0 // a record §7.2.1 accepts
                     && resolveLocked(stored) < 0 // a second slot with the same name is dropped
                     && index.insert(stored.hash, k);
             if (valid) {
@@ -926,7 +809,7 @@ public final class StoreEngine {
             return false;
         }
         out.byteLength = length;
-        out.hash = dev.hintmap.format.Hm64.ofWords(out.words, length);
+        out.hash = Hm64.ofWords(out.words, length);
         out.source = null;
         return out.hash == memory.plainLong(Slots.hash(slot));
     }

@@ -16,7 +16,7 @@ public final class StoreSettings {
     final long lockWaitLimitNanos;
     /** How long a holder once given up on counts as alive without another liveness check (§6.2). */
     final long giveUpRecheckNanos;
-    /** How long a lock holding our owner word with no progress is taken for held (OwnerLock notes). */
+    /** How long a lock holding our owner word with no progress is taken for held (LeakedLockSweep). */
     final long leakedLockNanos;
     /** Null outside tests: counts every liveness check of a lock holder. */
     final java.util.concurrent.atomic.AtomicLong livenessChecks;

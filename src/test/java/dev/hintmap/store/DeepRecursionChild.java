@@ -58,7 +58,7 @@ public final class DeepRecursionChild {
             }
             // Back at a shallow depth, as a program returns from its recursion and records on: a
             // lock that an overflow left behind is freed by the store's sweep once it has seen it
-            // make no progress for the leak period (five for the structure lock; OwnerLock notes).
+            // make no progress for the leak period (twice that for the structure lock; LeakedLockSweep).
             // It records until no lock word of either file is held, however long the sweep takes
             // on a loaded machine; the parent then checks the same words (a hang stops at the limit).
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Await.LIMIT_SECONDS);

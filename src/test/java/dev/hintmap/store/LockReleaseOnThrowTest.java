@@ -36,7 +36,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * without waiting for the 5 s limit (a leaked lock would make it wait and drop its samples, which
  * the exact counts below would show). A throwable out of a lock's acquire after its CAS, or out of
  * its release, leaves the lock behind: the store's sweep frees it once it has made no progress for
- * the leak period (OwnerLock notes; 20 ms here).
+ * the leak period (LeakedLockSweep; 20 ms here).
  */
 class LockReleaseOnThrowTest {
     private static final int CAPACITY = 4;
