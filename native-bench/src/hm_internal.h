@@ -393,9 +393,11 @@ HMI_INTERNAL uint32_t hmi_clock_choose(hm_store *s);
 
 /* ------------------------------------------------------------------ store_engine.c */
 
-/* §7.2.1 consistent read of slot k (want: only if it holds that name; name_out: its words). */
+/* §7.1 into slot k if it holds exactly the `len` bytes at `name`, whatever its generation: 1
+ * recorded, 0 another name (or BUSY), -1 gave up (§6.2). hm_record's fast path for a repeated name. */
 HMI_INTERNAL int hmi_slot_record_if_named(hm_store *s, uint32_t k, const char *name, uint32_t len, uint64_t ns,
                                           uint64_t bytes);
+/* §7.2.1 consistent read of slot k (want: only if it holds that name; name_out: its words). */
 HMI_INTERNAL int hmi_slot_read(const hm_store *s, uint32_t k, const hm_name *want, hm_region_record *rec,
                                uint64_t *gen_out, uint64_t *name_out, uint32_t *len_out);
 /* §7.3: the slot of LIVE region nm, 1 found (k_out, g_out, rec filled), 0 not. */

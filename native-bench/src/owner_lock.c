@@ -23,6 +23,10 @@ static int holder_dead(hm_store *s, uint64_t holder) {
     return hmi_owner_dead(s, holder);
 }
 
+/* The give-up memo: HM_GIVEUP_MEMO (lock, owner word) pairs in a fixed array under giveup_mu, as in
+ * the Java twin (OwnerLock.giveUp): a waiter holds at most two locks, so a stopped process leaves
+ * few, a remember allocates nothing, and past 16 (a hostile file) the oldest is overwritten, which
+ * costs a later waiter one more wait, never correctness. */
 #define HM_GIVEUP_UNKNOWN 0 /* giveup_known: the store did not give up on this (lock, owner word) */
 #define HM_GIVEUP_FRESH   1 /* it did, and checked the holder less than giveup_recheck_ns ago   */
 #define HM_GIVEUP_STALE   2 /* it did, and the last check is older                               */
@@ -95,8 +99,7 @@ static int lock_steal(hm_store *s, _Atomic uint64_t *l, uint64_t holder, int *st
 __attribute__((warn_unused_result)) int hmi_lock_acquire_contended(hm_store *s, _Atomic uint64_t *l, int *stolen) {
     if (atomic_load_explicit(&s->giveup_count, RLX) != 0) { /* relaxed: a hint, the memo is under its mutex */
         /* §6.2 give up, remembered: a holder this store gave up on is not waited for again, and
-         * not checked more than once per check period (one /proc read costs tens of µs, which
-         * every dropped sample paid before) */
+         * not checked more than once per recheck period (one /proc read costs tens of µs) */
         uint64_t holder = atomic_load_explicit(l, RLX); /* relaxed: only a hint before a CAS */
         if (holder != 0) {
             uint64_t now = monotonic_ns();

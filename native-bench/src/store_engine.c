@@ -193,8 +193,8 @@ static void slot_add_locked(hm_store *s, uint32_t k, hm_slot *sl, uint64_t ns, u
      * synchronizes with this fence through its acquire fence, so its re-load of seq sees at least
      * that seq, not its s1, and it retries. This is the same store-store fence the structural
      * path issues after making gen odd (§7.4 step 7). Without it only the cumulativity of
-     * release/acquire on x86-64 and AArch64 kept a torn copy from being returned; with it the
-     * read is correct under the C11 model. Cost: a compiler barrier on x86-64, one dmb on AArch64. */
+     * release/acquire on x86-64 and AArch64 would keep a torn copy from being returned; with it
+     * the read is correct under the C11 model. Cost: a compiler barrier on x86-64, one dmb on AArch64. */
     atomic_thread_fence(REL);
     uint64_t seq = atomic_load_explicit(&sl->seq, RLX); /* relaxed ("plain"): the lock orders it */
     hm_record_copy *cur = &sl->copies[seq & 1];
@@ -324,8 +324,8 @@ static __attribute__((warn_unused_result)) int recover(hm_store *s) {
     hm_file_header *h = s->hdr;
     uint64_t j = atomic_load_explicit(&h->journal_slot, RLX);
     /* §8 step 1: only a journaled slot left BUSY is half-changed; one whose gen is even is the
-     * untouched victim or the complete new region, kept by step 2 if sound (spin model findings
-     * F1, F2). relaxed: gen changes only under the slot lock, which the dead writer held */
+     * untouched victim or the complete new region, kept by step 2 if sound (freeing it would lose
+     * completed records). relaxed: gen changes only under the slot lock, which the dead writer held */
     if (j != 0 && j <= s->capacity && (atomic_load_explicit(&slot_at(s, (uint32_t)(j - 1))->gen, RLX) & 1) != 0 &&
         !slot_free(s, (uint32_t)(j - 1)))
         return 0;
@@ -338,7 +338,7 @@ static __attribute__((warn_unused_result)) int recover(hm_store *s) {
 /* §7.4 steps 3-4: chooses the slot for a new region by CLOCK and takes its lock (waiting for a
  * record in flight into it, stealing from a dead holder). A busy victim is waited for, never
  * passed over: that would make an eviction depend on a record readers cannot see yet, which no
- * order of the operations explains (found by Lincheck on the Java twin). struct_lock held. */
+ * order of the operations explains (Lincheck's StoreLinearizabilityTest on the Java twin). struct_lock held. */
 static __attribute__((warn_unused_result)) int lock_victim(hm_store *s, uint32_t *k_out) {
     hm_file_header *h = s->hdr;
     /* relaxed: ours under struct_lock */
@@ -543,8 +543,8 @@ uint64_t hmi_size(const hm_store *s) {
         }
         sched_yield();
     }
-    /* §7.5/§9.1: a live_count with the top bit set is damaged and reads as 0 (v1 C read it as
-     * capacity); any other value is clamped to capacity */
+    /* §7.5/§9.1: a live_count with the top bit set is damaged and reads as 0; any other value is
+     * clamped to capacity */
     if (live > HM_VALUE_MAX) return 0;
     return live > s->capacity ? s->capacity : live;
 }
