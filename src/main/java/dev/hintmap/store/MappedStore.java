@@ -125,7 +125,7 @@ public final class MappedStore implements AutoCloseable {
     private static WriterTable initialiseAnonymous(MemorySegment zeroed, Header header) {
         header.writeImmutablePart(zeroed);
         Memory memory = new Memory(zeroed);
-        memory.releaseLong(Layouts.HDR_MAGIC, Layouts.MAGIC_VALUE);
+        Memory.releaseLong(memory.segment, Layouts.HDR_MAGIC, Layouts.MAGIC_VALUE);
         return new WriterTable(memory, header.geometry(), null); // no file: no other process to sight
     }
 
@@ -160,14 +160,14 @@ public final class MappedStore implements AutoCloseable {
                         generation));
             }
         }
-        long indexSeq = memory.acquireLong(Layouts.HDR_INDEX_SEQ);
+        long indexSeq = Memory.acquireLong(memory.segment, Layouts.HDR_INDEX_SEQ);
         return new HintFileInfo(file, Layouts.FORMAT_VERSION_VALUE, Layouts.fingerprint(), g.fileBytes(),
                 g.capacity(), g.maxNameBytes(), g.slotBytes(), g.indexEntries(), g.maxProbe(),
                 header.hotThresholdNs(), Instant.ofEpochMilli(header.createdEpochMs()),
                 engine.size(), engine.highWater(), indexSeq >>> 1,
                 engine.counter(Layouts.HDR_EVICTIONS), engine.counter(Layouts.HDR_RECOVERIES),
                 engine.counter(Layouts.HDR_DROPPED_INSERTS), engine.counter(Layouts.HDR_STOLEN_LOCKS),
-                (indexSeq & 1) != 0 || memory.acquireLong(Layouts.HDR_JOURNAL_SLOT) != 0,
+                (indexSeq & 1) != 0 || Memory.acquireLong(memory.segment, Layouts.HDR_JOURNAL_SLOT) != 0,
                 attachments, attached);
     }
 
@@ -300,8 +300,8 @@ public final class MappedStore implements AutoCloseable {
         long magic;
         long fingerprint;
         try {
-            magic = memory.acquireLong(Layouts.HDR_MAGIC);
-            fingerprint = memory.acquireLong(Layouts.HDR_LAYOUT_FINGERPRINT);
+            magic = Memory.acquireLong(memory.segment, Layouts.HDR_MAGIC);
+            fingerprint = Memory.acquireLong(memory.segment, Layouts.HDR_LAYOUT_FINGERPRINT);
         } catch (InternalError fault) {
             throw (HintFileException) onFault(fault).getCause();
         }
@@ -409,7 +409,7 @@ public final class MappedStore implements AutoCloseable {
             closeShared(dataArena);
             if (control != null) {
                 try {
-                    new Memory(control).releaseLong(Layouts.WRITER_TOKEN, 0L);
+                    Memory.releaseLong(control, Layouts.WRITER_TOKEN, 0L);
                 } catch (InternalError truncated) {
                     // the entry's page is gone with the truncated file: nothing left to release
                 }

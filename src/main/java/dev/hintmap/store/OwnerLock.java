@@ -147,7 +147,7 @@ final class OwnerLock {
         long nextCheck = 0;
         long deadline = 0;
         while (true) {
-            long holder = memory.acquireLong(offset);
+            long holder = Memory.acquireLong(memory.segment, offset);
             if (holder == 0) {
                 if (takeFree(offset)) {
                     return true;
@@ -167,7 +167,7 @@ final class OwnerLock {
                     if (steal(offset, holder)) {
                         return true;
                     }
-                    if (memory.acquireLong(offset) == holder) {
+                    if (Memory.acquireLong(memory.segment, offset) == holder) {
                         remember(offset, holder, now);
                         return false;
                     }
@@ -207,7 +207,7 @@ final class OwnerLock {
     }
 
     private boolean takeFree(long offset) {
-        if (memory.casLong(offset, 0L, owner)) {
+        if (Memory.casLong(memory.segment, offset, 0L, owner)) {
             acquired(offset);
             return true;
         }
@@ -216,8 +216,8 @@ final class OwnerLock {
 
     /** Steals the lock if {@code holder} is dead; false when it is alive (or the word moved on). */
     private boolean steal(long offset, long holder) {
-        if (holderIsDead(holder) && memory.casLong(offset, holder, owner)) {
-            memory.atomicAddLong(Layouts.HDR_STOLEN_LOCKS, 1);
+        if (holderIsDead(holder) && Memory.casLong(memory.segment, offset, holder, owner)) {
+            Memory.atomicAddLong(memory.segment, Layouts.HDR_STOLEN_LOCKS, 1);
             acquired(offset);
             return true;
         }
