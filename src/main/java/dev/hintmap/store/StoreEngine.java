@@ -633,8 +633,10 @@ public final class StoreEngine {
                     locks.release(victimLock);
                 }
             }
-            if (needsRebuild) {
-                indexRebuild();
+            // §7.4 step 8: the index proved inconsistent; rebuilt now that the slot lock is released.
+            // The sample counts as inserted only if the rebuild finished and kept the new region where it was put.
+            if (needsRebuild && (!indexRebuild() || resolveLocked(name) != scratch.slot)) {
+                scratch.slot = -1; // a rebuild that gave up (§6.2) leaves index_seq odd for the next holder
             }
             return true;
         } finally {
@@ -742,14 +744,12 @@ public final class StoreEngine {
         Memory.storeStoreFence(); // readers see BUSY before any field of the new region
         long live = Memory.plainLong(seg, Layouts.HDR_LIVE_COUNT); // plain: only the struct_lock holder stores it
         int oldLength = Memory.plainInt(seg, Slots.nameLen(slot)); // plain: the slot lock's holder wrote it last
-        if (oldLength > 0 && oldLength <= slots.maxNameBytes) { // 8: evict a LIVE region (recovery leaves no BUSY slot)
+        if (oldLength != 0) { // 8: the slot had a name (gen is odd by now): its entry goes
             if (!index.delete(seg, Memory.plainLong(seg, Slots.hash(slot)), k)) {
-                needsRebuild = true; // the index lost this entry (damaged file): rebuild before unlocking
+                needsRebuild = true; // no such entry, or a damaged one (damaged file): rebuild after step 11
             }
-            live--;
+            live = live > 0 ? live - 1 : 0; // §7.4 step 8: never below 0, as C's
             Memory.releaseAddLong(seg, Layouts.HDR_EVICTIONS, 1); // the struct_lock holder's counter: plain load, release store
-        } else if (oldLength != 0) {
-            needsRebuild = true; // a malformed length (damaged file): any entry naming the slot is junk
         }
         // 9: plain: gen is odd, so readers discard what they read here; the release of gen in step 11 publishes it
         Memory.plainLong(seg, Slots.hash(slot), name.hash);
@@ -770,11 +770,12 @@ public final class StoreEngine {
             scratch.gen = busy + 1;
         } else {
             clearName(slot); // plain, as step 9: the slot becomes FREE
+            RecordCopies.plainWrite(seg, Slots.copy(slot, seq + 1), 0, 0, 0, 0); // and holds no record, as §8 step 1 leaves one
             Memory.releaseAddLong(seg, Layouts.HDR_DROPPED_INSERTS, 1); // as evictions above
             Memory.plainLong(seg, Layouts.HDR_CLOCK_HAND, k); // plain: only struct_lock holders use the hand; reuse the free slot
             scratch.slot = -1;
         }
-        Memory.releaseLong(seg, Layouts.HDR_LIVE_COUNT, Math.max(0, live)); // release, while index_seq is odd (§7.5)
+        Memory.releaseLong(seg, Layouts.HDR_LIVE_COUNT, live); // release, while index_seq is odd (§7.5)
         Memory.releaseLong(seg, Slots.gen(slot), busy + 1); // 11: release: even, publishes the slot
         Memory.releaseLong(seg, Layouts.HDR_INDEX_SEQ, indexSeq + 2); // release: even, index stable
         Memory.releaseLong(seg, Layouts.HDR_JOURNAL_SLOT, 0L); // release: change complete (§3.2, as C)
