@@ -327,7 +327,7 @@ public final class MappedStore implements AutoCloseable {
      * or, when the file kept its size, a page that could not be backed (a hole on a full
      * filesystem, an I/O error). Rethrows {@code fault} only for a store without a file.
      */
-    public UncheckedIOException onFault(InternalError fault) {
+    private UncheckedIOException onFault(InternalError fault) {
         synchronized (this) {
             if (state == FAILED) {
                 return new UncheckedIOException(failure.getMessage(), failure);
@@ -355,11 +355,27 @@ public final class MappedStore implements AutoCloseable {
     }
 
     /**
+     * The one translator of a failed access to the mapping, for the API's
+     * {@code catch (InternalError | IllegalStateException e) { throw mapped.accessFailed(e); }}:
+     * a fault as {@link #onFault} finds it, an {@link IllegalStateException} as
+     * {@link #onClosedRace} does; any other unchecked throwable as it is.
+     */
+    public RuntimeException accessFailed(Throwable e) {
+        return switch (e) {
+            case InternalError fault -> onFault(fault);
+            case IllegalStateException closed -> onClosedRace(closed);
+            case RuntimeException other -> other;
+            case Error other -> throw other;
+            default -> throw new IllegalArgumentException("not an unchecked throwable", e);
+        };
+    }
+
+    /**
      * An {@link IllegalStateException} from an access to the mapping: when another thread closed
      * the store meanwhile (the arena refuses the access with a bare "Already closed"), the
      * store's own refusal naming its file, caused by it; any other as it is.
      */
-    public RuntimeException onClosedRace(IllegalStateException e) {
+    private RuntimeException onClosedRace(IllegalStateException e) {
         if (state != CLOSED) {
             return e;
         }
