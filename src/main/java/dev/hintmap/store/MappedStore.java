@@ -125,7 +125,7 @@ public final class MappedStore implements AutoCloseable {
     private static WriterTable initialiseAnonymous(MemorySegment zeroed, Header header) {
         header.writeImmutablePart(zeroed);
         Memory memory = new Memory(zeroed);
-        Memory.releaseLong(memory.segment, Layouts.HDR_MAGIC, Layouts.MAGIC_VALUE);
+        Memory.releaseLong(zeroed, Layouts.HDR_MAGIC, Layouts.MAGIC_VALUE);
         return new WriterTable(memory, header.geometry(), null); // no file: no other process to sight
     }
 
@@ -148,7 +148,6 @@ public final class MappedStore implements AutoCloseable {
     public HintFileInfo info() {
         requireOpen();
         FileGeometry g = header.geometry();
-        Memory memory = new Memory(data);
         List<HintFileInfo.Writer> attached = new ArrayList<>();
         long attachments = 0;
         for (int i = 0; i < writers.entries(); i++) {
@@ -160,14 +159,14 @@ public final class MappedStore implements AutoCloseable {
                         generation));
             }
         }
-        long indexSeq = Memory.acquireLong(memory.segment, Layouts.HDR_INDEX_SEQ);
+        long indexSeq = Memory.acquireLong(data, Layouts.HDR_INDEX_SEQ);
         return new HintFileInfo(file, Layouts.FORMAT_VERSION_VALUE, Layouts.fingerprint(), g.fileBytes(),
                 g.capacity(), g.maxNameBytes(), g.slotBytes(), g.indexEntries(), g.maxProbe(),
                 header.hotThresholdNs(), Instant.ofEpochMilli(header.createdEpochMs()),
                 engine.size(), engine.highWater(), indexSeq >>> 1,
                 engine.counter(Layouts.HDR_EVICTIONS), engine.counter(Layouts.HDR_RECOVERIES),
                 engine.counter(Layouts.HDR_DROPPED_INSERTS), engine.counter(Layouts.HDR_STOLEN_LOCKS),
-                (indexSeq & 1) != 0 || Memory.acquireLong(memory.segment, Layouts.HDR_JOURNAL_SLOT) != 0,
+                (indexSeq & 1) != 0 || Memory.acquireLong(data, Layouts.HDR_JOURNAL_SLOT) != 0,
                 attachments, attached);
     }
 
@@ -296,12 +295,11 @@ public final class MappedStore implements AutoCloseable {
      * header overwritten makes every other opener refuse the file, and this store must see it too.
      */
     private void checkHeaderInMapping() throws HintFileException {
-        Memory memory = new Memory(data);
         long magic;
         long fingerprint;
         try {
-            magic = Memory.acquireLong(memory.segment, Layouts.HDR_MAGIC);
-            fingerprint = Memory.acquireLong(memory.segment, Layouts.HDR_LAYOUT_FINGERPRINT);
+            magic = Memory.acquireLong(data, Layouts.HDR_MAGIC);
+            fingerprint = Memory.acquireLong(data, Layouts.HDR_LAYOUT_FINGERPRINT);
         } catch (InternalError fault) {
             throw (HintFileException) onFault(fault).getCause();
         }

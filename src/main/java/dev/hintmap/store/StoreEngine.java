@@ -238,8 +238,7 @@ public final class StoreEngine {
 
     /** A statistics counter of the header; a value with the top bit set (a damaged file) reads as 0 (§1). */
     public long counter(long offset) {
-        MemorySegment seg = mapping.segment();
-        return Math.max(0, Memory.acquireLong(seg, offset));
+        return Math.max(0, Memory.acquireLong(mapping.segment(), offset));
     }
 
     // ------------------------------------------------------------------ reading
@@ -955,26 +954,22 @@ public final class StoreEngine {
 
         @Override
         public long highWater() {
-            MemorySegment seg = mapping.segment();
-            return Memory.plainLong(seg, Layouts.HDR_HIGH_WATER);
+            return Memory.plainLong(mapping.segment(), Layouts.HDR_HIGH_WATER);
         }
 
         @Override
         public void highWater(long value) {
-            MemorySegment seg = mapping.segment();
-            Memory.releaseLong(seg, Layouts.HDR_HIGH_WATER, value);
+            Memory.releaseLong(mapping.segment(), Layouts.HDR_HIGH_WATER, value);
         }
 
         @Override
         public long hand() {
-            MemorySegment seg = mapping.segment();
-            return Memory.plainLong(seg, Layouts.HDR_CLOCK_HAND);
+            return Memory.plainLong(mapping.segment(), Layouts.HDR_CLOCK_HAND);
         }
 
         @Override
         public void hand(long value) {
-            MemorySegment seg = mapping.segment();
-            Memory.plainLong(seg, Layouts.HDR_CLOCK_HAND, value);
+            Memory.plainLong(mapping.segment(), Layouts.HDR_CLOCK_HAND, value);
         }
 
         @Override
