@@ -29,8 +29,10 @@ int hmi_index_insert(hm_store *s, uint64_t hash, uint32_t k) {
 
 /* §7.4 step 8: backward-shift deletion of slot k's entry, reading no slot: each entry's own dist
  * says how far it may move back toward its home. Returns 0 when the index proved inconsistent
- * (no entry for (hash, k) within max_probe, or a moved entry that names no slot or sits further
- * from its home than max_probe allows): the caller rebuilds it (§8 step 2). */
+ * (no entry for (hash, k) before the first empty entry within max_probe -- backward shift keeps
+ * every entry's run from its home free of empty entries, so the search stops there, as lookups
+ * do -- or a moved entry that names no slot or sits further from its home than max_probe allows):
+ * the caller rebuilds it after the change (§7.4 step 8). */
 int hmi_index_delete(hm_store *s, uint64_t hash, uint32_t k) {
     const uint64_t tag = hash >> HM_INDEX_TAG_SHIFT;
     const uint32_t mask = s->index_mask;

@@ -217,6 +217,13 @@ static void slot_add_locked(hm_store *s, uint32_t k, hm_slot *sl, uint64_t ns, u
 
 /* ------------------------------------------------------------------ structural changes (§7.4, §8) */
 
+/* +1 to a counter only the struct_lock holder writes (evictions, recoveries, dropped_inserts, §3.2):
+ * relaxed load and store, no CAS, since no other writer races on it (stolen_locks, which any writer
+ * bumps, is counter_bump's CAS). */
+static void holder_count(_Atomic uint64_t *counter) {
+    atomic_store_explicit(counter, hm_sat_add(atomic_load_explicit(counter, RLX), 1), RLX);
+}
+
 /* Clears slot k to FREE under its lock (§8 step 1). struct_lock held. Returns 1, or 0 when it
  * gave up on the slot lock (§6.2) without changing anything. */
 static int slot_free(hm_store *s, uint32_t k) {
@@ -331,7 +338,7 @@ static __attribute__((warn_unused_result)) int recover(hm_store *s) {
         return 0;
     if (!index_rebuild(s)) return 0;
     atomic_store_explicit(&h->journal_slot, 0, REL); /* release: journal cleared after the repair */
-    atomic_store_explicit(&h->recoveries, hm_sat_add(atomic_load_explicit(&h->recoveries, RLX), 1), RLX);
+    holder_count(&h->recoveries);
     return 1;
 }
 
@@ -380,11 +387,11 @@ static int slot_assign(hm_store *s, uint32_t k, const hm_name *nm, uint64_t ns, 
     atomic_store_explicit(&sl->gen, busy, RLX);                             /* 7: odd, BUSY */
     atomic_thread_fence(REL);                                               /*    store-store: BUSY before any field */
     int rebuild = 0;
-    if (atomic_load_explicit(&sl->name_len, RLX) > 0) {                     /* 8: evict a LIVE region */
+    if (atomic_load_explicit(&sl->name_len, RLX) > 0) {                     /* 8: the slot had a name (gen is odd by now) */
         if (!hmi_index_delete(s, atomic_load_explicit(&sl->hash, RLX), k)) rebuild = 1;
         uint64_t live = atomic_load_explicit(&h->live_count, RLX);
-        atomic_store_explicit(&h->live_count, live > 0 ? live - 1 : 0, REL); /* release store (§3.2) */
-        atomic_store_explicit(&h->evictions, hm_sat_add(atomic_load_explicit(&h->evictions, RLX), 1), RLX);
+        atomic_store_explicit(&h->live_count, live > 0 ? live - 1 : 0, REL); /* release (§3.2); never below 0 */
+        holder_count(&h->evictions);
     }
     /* 9: relaxed: all published by the release store of gen in step 11 */
     atomic_store_explicit(&sl->hash, nm->hash, RLX);
@@ -418,7 +425,7 @@ static int slot_assign(hm_store *s, uint32_t k, const hm_name *nm, uint64_t ns, 
         atomic_store_explicit(&first->kernel_ns_max, 0, RLX);
         atomic_store_explicit(&first->bytes_total, 0, RLX);
         ref_set(s, k, 0);
-        counter_bump(&h->dropped_inserts);
+        holder_count(&h->dropped_inserts);
         atomic_store_explicit(&h->clock_hand, k, RLX); /* the next insertion reuses the free slot (§7.4 step 10) */
         rc = HM_DROPPED;
     }
@@ -472,7 +479,7 @@ static int record_structural(hm_store *s, const hm_name *nm, uint64_t ns, uint64
         rc = HM_FOUND_UNDER_LOCK; /* release struct_lock, then record as in §7.1 */
     } else if (!hmi_index_has_room(s, nm->hash)) {
         /* no entry within the probe bound: drop the sample without evicting anyone (§7.4 step 3) */
-        counter_bump(&h->dropped_inserts);
+        holder_count(&h->dropped_inserts);
         rc = HM_DROPPED;
     } else if (!lock_victim(s, &k)) {                                       /* 3-4 */
         rc = HM_DROPPED; /* the victim's lock is held by a live process (§6.2): nothing changed */

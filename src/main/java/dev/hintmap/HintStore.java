@@ -160,8 +160,7 @@ public final class HintStore implements AutoCloseable {
      * @throws IllegalStateException if the store is closed or read-only (checked first)
      */
     public void record(String name, long kernelNs, long bytesTouched) {
-        mapped.requireOpen();
-        requireWritable();
+        checkWritable();
         requireNonNegative(kernelNs, bytesTouched);
         EncodedNames.Scratch scratch = EncodedNames.scratch();
         EncodedNames.CachedName cached = EncodedNames.cached(scratch, name, engine.maxNameBytes(), rejectLongNames);
@@ -170,10 +169,8 @@ public final class HintStore implements AutoCloseable {
         }
         try {
             EncodedNames.record(engine, cached, scratch.snapshot, kernelNs, bytesTouched);
-        } catch (InternalError fault) {
-            throw mapped.onFault(fault);
-        } catch (IllegalStateException e) {
-            throw mapped.onClosedRace(e); // closed by another thread meanwhile
+        } catch (InternalError | IllegalStateException e) {
+            throw mapped.accessFailed(e);
         }
     }
 
@@ -296,10 +293,8 @@ public final class HintStore implements AutoCloseable {
         mapped.requireOpen();
         try {
             return engine.size();
-        } catch (InternalError fault) {
-            throw mapped.onFault(fault);
-        } catch (IllegalStateException e) {
-            throw mapped.onClosedRace(e); // closed by another thread meanwhile
+        } catch (InternalError | IllegalStateException e) {
+            throw mapped.accessFailed(e);
         }
     }
 
@@ -380,10 +375,8 @@ public final class HintStore implements AutoCloseable {
         mapped.requireOpen();
         try {
             return engine.counter(Layouts.HDR_EVICTIONS);
-        } catch (InternalError fault) {
-            throw mapped.onFault(fault);
-        } catch (IllegalStateException e) {
-            throw mapped.onClosedRace(e); // closed by another thread meanwhile
+        } catch (InternalError | IllegalStateException e) {
+            throw mapped.accessFailed(e);
         }
     }
 
@@ -410,10 +403,8 @@ public final class HintStore implements AutoCloseable {
                     action.accept(view.toRecord());
                 }
             }
-        } catch (InternalError fault) {
-            throw mapped.onFault(fault);
-        } catch (IllegalStateException e) {
-            throw mapped.onClosedRace(e); // closed by another thread meanwhile
+        } catch (InternalError | IllegalStateException e) {
+            throw mapped.accessFailed(e);
         }
     }
 
@@ -447,10 +438,8 @@ public final class HintStore implements AutoCloseable {
                     visitor.visit(view);
                 }
             }
-        } catch (InternalError fault) {
-            throw mapped.onFault(fault);
-        } catch (IllegalStateException e) {
-            throw mapped.onClosedRace(e); // closed by another thread meanwhile
+        } catch (InternalError | IllegalStateException e) {
+            throw mapped.accessFailed(e);
         }
     }
 
@@ -504,10 +493,8 @@ public final class HintStore implements AutoCloseable {
                     top.add(r);
                 }
             }
-        } catch (InternalError fault) {
-            throw mapped.onFault(fault);
-        } catch (IllegalStateException e) {
-            throw mapped.onClosedRace(e); // closed by another thread meanwhile
+        } catch (InternalError | IllegalStateException e) {
+            throw mapped.accessFailed(e);
         }
         List<RegionRecord> result = new ArrayList<>(top);
         result.sort(hotter);
@@ -547,8 +534,7 @@ public final class HintStore implements AutoCloseable {
      */
     public void add(RegionRecord record) {
         Objects.requireNonNull(record, "record");
-        mapped.requireOpen();
-        requireWritable();
+        checkWritable();
         EncodedNames.Scratch scratch = EncodedNames.scratch();
         scratch.name.encodeChecked(record.name(), engine.maxNameBytes(), rejectLongNames);
         if (!record.isPlausible()) {
@@ -561,10 +547,8 @@ public final class HintStore implements AutoCloseable {
         try {
             engine.add(scratch.name, record.dispatchCount(), record.kernelNsTotal(), record.kernelNsMax(),
                     record.bytesTotal(), scratch.snapshot);
-        } catch (InternalError fault) {
-            throw mapped.onFault(fault);
-        } catch (IllegalStateException e) {
-            throw mapped.onClosedRace(e); // closed by another thread meanwhile
+        } catch (InternalError | IllegalStateException e) {
+            throw mapped.accessFailed(e);
         }
     }
 
@@ -590,8 +574,7 @@ public final class HintStore implements AutoCloseable {
         if (!(factor > 0 && factor <= 1)) {
             throw new IllegalArgumentException("decay factor " + factor + " is outside (0, 1]");
         }
-        mapped.requireOpen();
-        requireWritable();
+        checkWritable();
         requireSameFile();
         int aged = 0;
         List<String> skipped = new ArrayList<>();
@@ -609,10 +592,8 @@ public final class HintStore implements AutoCloseable {
                     }
                 }
             }
-        } catch (InternalError fault) {
-            throw mapped.onFault(fault);
-        } catch (IllegalStateException e) {
-            throw mapped.onClosedRace(e); // closed by another thread meanwhile
+        } catch (InternalError | IllegalStateException e) {
+            throw mapped.accessFailed(e);
         }
         return new DecayResult(aged, skipped);
     }
@@ -629,10 +610,8 @@ public final class HintStore implements AutoCloseable {
         mapped.requireOpen();
         try {
             return mapped.info();
-        } catch (InternalError fault) {
-            throw mapped.onFault(fault);
-        } catch (IllegalStateException e) {
-            throw mapped.onClosedRace(e); // closed by another thread meanwhile
+        } catch (InternalError | IllegalStateException e) {
+            throw mapped.accessFailed(e);
         }
     }
 
@@ -688,10 +667,8 @@ public final class HintStore implements AutoCloseable {
     public void flush() {
         try {
             mapped.flush();
-        } catch (InternalError fault) {
-            throw mapped.onFault(fault);
-        } catch (IllegalStateException e) {
-            throw mapped.onClosedRace(e); // closed by another thread meanwhile
+        } catch (InternalError | IllegalStateException e) {
+            throw mapped.accessFailed(e);
         }
     }
 
@@ -746,10 +723,8 @@ public final class HintStore implements AutoCloseable {
         EncodedNames.CachedName cached = EncodedNames.cached(scratch, name, engine.maxNameBytes(), rejectLongNames);
         try {
             return EncodedNames.resolve(engine, cached, out);
-        } catch (InternalError fault) {
-            throw mapped.onFault(fault);
-        } catch (IllegalStateException e) {
-            throw mapped.onClosedRace(e); // closed by another thread meanwhile
+        } catch (InternalError | IllegalStateException e) {
+            throw mapped.accessFailed(e);
         }
     }
 
@@ -782,10 +757,22 @@ public final class HintStore implements AutoCloseable {
         }
     }
 
-    void requireWritable() {
+    /** Throws unless the store is open ({@link MappedStore#requireOpen()}) and writable. */
+    void checkWritable() {
+        mapped.requireOpen();
         if (mapped.readOnly()) {
             throw new IllegalStateException("hint store " + mapped.file() + " was opened read-only");
         }
+    }
+
+    /** Throws unless the store is open ({@link MappedStore#requireOpen()}). */
+    void checkOpen() {
+        mapped.requireOpen();
+    }
+
+    /** What a failed access to the mapping throws ({@link MappedStore#accessFailed}). */
+    RuntimeException accessFailed(Throwable e) {
+        return mapped.accessFailed(e);
     }
 
     /** The hot threshold without the open check, for handles that checked already. */

@@ -57,8 +57,7 @@ public final class Region {
      *     when the file was truncated under the mapping, as {@link HintStore} describes
      */
     public void record(long kernelNs, long bytesTouched) {
-        store.mapped().requireOpen();
-        store.requireWritable();
+        store.checkWritable();
         HintStore.requireNonNegative(kernelNs, bytesTouched);
         if (store.engine().capacity() == 0) {
             return;
@@ -69,10 +68,8 @@ public final class Region {
                 return;
             }
             resolution = EncodedNames.recordResolving(store.engine(), encoded, kernelNs, bytesTouched);
-        } catch (InternalError fault) {
-            throw store.mapped().onFault(fault);
-        } catch (IllegalStateException e) {
-            throw store.mapped().onClosedRace(e); // closed by another thread meanwhile
+        } catch (InternalError | IllegalStateException e) {
+            throw store.accessFailed(e);
         }
     }
 
@@ -142,7 +139,7 @@ public final class Region {
      * remembered. {@code out} is filled only when it returns true.
      */
     private boolean read(Snapshot out) {
-        store.mapped().requireOpen();
+        store.checkOpen();
         try {
             StoreEngine engine = store.engine();
             int k = querySlot;
@@ -159,10 +156,8 @@ public final class Region {
                 return true;
             }
             return false;
-        } catch (InternalError fault) {
-            throw store.mapped().onFault(fault);
-        } catch (IllegalStateException e) {
-            throw store.mapped().onClosedRace(e); // closed by another thread meanwhile
+        } catch (InternalError | IllegalStateException e) {
+            throw store.accessFailed(e);
         }
     }
 

@@ -40,7 +40,7 @@ public final class FileVerifier {
             "evictions", Layouts.HDR_EVICTIONS, "recoveries", Layouts.HDR_RECOVERIES,
             "dropped_inserts", Layouts.HDR_DROPPED_INSERTS, "stolen_locks", Layouts.HDR_STOLEN_LOCKS));
 
-    private final Memory memory;
+    private final MemorySegment seg;
     private final FileGeometry geometry;
     private final Slots slots;
     private final HashIndex index;
@@ -53,10 +53,10 @@ public final class FileVerifier {
     private int usedEntries;
 
     private FileVerifier(Memory memory, FileGeometry geometry, WriterTable writers, StoreEngine engine) {
-        this.memory = memory;
+        this.seg = memory.segment;
         this.geometry = geometry;
         this.slots = new Slots(geometry);
-        this.index = new HashIndex(memory, geometry);
+        this.index = new HashIndex(geometry);
         this.writers = writers;
         this.engine = engine;
     }
@@ -67,11 +67,11 @@ public final class FileVerifier {
         VerifyReport last = null;
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             FileVerifier v = new FileVerifier(store.memory(), store.header().geometry(), store.writers(), store.engine());
-            long before = store.memory().acquireLong(Layouts.HDR_INDEX_SEQ);
+            long before = Memory.acquireLong(store.memory().segment, Layouts.HDR_INDEX_SEQ);
             boolean changing = (before & 1) != 0 && v.structureLockHolderAlive();
             v.run();
             Memory.acquireFence();
-            long after = store.memory().acquireLong(Layouts.HDR_INDEX_SEQ);
+            long after = Memory.acquireLong(store.memory().segment, Layouts.HDR_INDEX_SEQ);
             last = new VerifyReport(store.file(), v.findings, v.liveSlots, v.usedEntries,
                     !changing && before == after);
             if (last.stable()) {
@@ -88,7 +88,7 @@ public final class FileVerifier {
         checkWriterTable();
         Map<String, Integer> names = new HashMap<>();
         BitSet live = new BitSet(slots.capacity);
-        long highWater = memory.acquireLong(Layouts.HDR_HIGH_WATER);
+        long highWater = Memory.acquireLong(seg, Layouts.HDR_HIGH_WATER);
         int deadLocks = 0;
         for (int k = 0; k < slots.capacity; k++) {
             long slot = slots.slot(k);
@@ -97,7 +97,7 @@ public final class FileVerifier {
                 checkNeverUsed(k, slot);
                 continue;
             }
-            if (!checkLockWord(k, memory.acquireLong(Slots.lock(slot)))) {
+            if (!checkLockWord(k, Memory.acquireLong(seg, Slots.lock(slot)))) {
                 deadLocks++;
             }
             String name = checkSlot(k, slot);
@@ -116,7 +116,7 @@ public final class FileVerifier {
                     + " (taken over by the next writer that needs them)");
         }
         checkIndex(live);
-        long liveCount = memory.acquireLong(Layouts.HDR_LIVE_COUNT);
+        long liveCount = Memory.acquireLong(seg, Layouts.HDR_LIVE_COUNT);
         if (liveCount != liveSlots) {
             error("coordination", -1, -1, "live_count", "is " + liveCount + " but " + liveSlots + " slots are LIVE");
         }
@@ -132,7 +132,7 @@ public final class FileVerifier {
 
     /** §3.9: a reference byte is 0 or 1; another value is damage (readers take it as 1). */
     private void checkReferenceByte(int k) {
-        int value = Byte.toUnsignedInt(memory.opaqueByte(slots.ref(k)));
+        int value = Byte.toUnsignedInt(Memory.opaqueByte(seg, slots.ref(k)));
         if (value > 1) {
             error("slot", k, -1, "ref", "reference byte is " + value + ", expected 0 or 1");
         }
@@ -140,9 +140,9 @@ public final class FileVerifier {
 
     private void checkCoordination() {
         long capacity = slots.capacity;
-        long structLock = memory.acquireLong(Layouts.HDR_STRUCT_LOCK);
-        long journal = memory.acquireLong(Layouts.HDR_JOURNAL_SLOT);
-        long indexSeq = memory.acquireLong(Layouts.HDR_INDEX_SEQ);
+        long structLock = Memory.acquireLong(seg, Layouts.HDR_STRUCT_LOCK);
+        long journal = Memory.acquireLong(seg, Layouts.HDR_JOURNAL_SLOT);
+        long indexSeq = Memory.acquireLong(seg, Layouts.HDR_INDEX_SEQ);
         boolean holderAlive = structureLockHolderAlive();
         if (structLock != 0 && !validOwner(structLock)) {
             error("coordination", -1, -1, "struct_lock", ownerProblem(structLock));
@@ -157,7 +157,7 @@ public final class FileVerifier {
             error("coordination", -1, -1, "journal_slot", "is " + Long.toUnsignedString(journal)
                     + ", outside [0, " + capacity + "] (slot + 1)");
         }
-        long hand = memory.acquireLong(Layouts.HDR_CLOCK_HAND);
+        long hand = Memory.acquireLong(seg, Layouts.HDR_CLOCK_HAND);
         if (Long.compareUnsigned(hand, Math.max(1, capacity)) >= 0) {
             error("coordination", -1, -1, "clock_hand", "is " + Long.toUnsignedString(hand) + ", outside [0, "
                     + Math.max(0, capacity - 1) + "]");
@@ -165,7 +165,7 @@ public final class FileVerifier {
         requireAtMost("high_water", Layouts.HDR_HIGH_WATER, capacity);
         requireAtMost("live_count", Layouts.HDR_LIVE_COUNT, capacity);
         for (Map.Entry<String, Long> counter : COUNTERS.entrySet()) {
-            long value = memory.acquireLong(counter.getValue());
+            long value = Memory.acquireLong(seg, counter.getValue());
             if (value < 0) {
                 error("coordination", -1, -1, counter.getKey(), "is " + Long.toUnsignedString(value)
                         + ", above 2^63-1 (counters never set the top bit)");
@@ -174,14 +174,14 @@ public final class FileVerifier {
     }
 
     private void requireAtMost(String field, long offset, long max) {
-        long value = memory.acquireLong(offset);
+        long value = Memory.acquireLong(seg, offset);
         if (Long.compareUnsigned(value, max) > 0) {
             error("coordination", -1, -1, field, "is " + Long.toUnsignedString(value) + ", outside [0, " + max + "]");
         }
     }
 
     private boolean structureLockHolderAlive() {
-        long structLock = memory.acquireLong(Layouts.HDR_STRUCT_LOCK);
+        long structLock = Memory.acquireLong(seg, Layouts.HDR_STRUCT_LOCK);
         return structLock != 0 && validOwner(structLock) && !writers.isDead(structLock, 0);
     }
 
@@ -235,8 +235,8 @@ public final class FileVerifier {
 
     private void checkNeverUsed(int k, long slot) {
         for (long offset = 0; offset < Layouts.SLOT_COPIES; offset += 8) {
-            if (memory.plainLong(slot + offset) != 0) {
-                error("slot", k, -1, "gen", "slot at or beyond high_water " + memory.acquireLong(Layouts.HDR_HIGH_WATER)
+            if (Memory.plainLong(seg, slot + offset) != 0) {
+                error("slot", k, -1, "gen", "slot at or beyond high_water " + Memory.acquireLong(seg, Layouts.HDR_HIGH_WATER)
                         + " has a non-zero control line (offset " + offset + "): it was used, but high_water says never");
                 return;
             }
@@ -245,8 +245,8 @@ public final class FileVerifier {
 
     /** Checks slot {@code k} below high_water; returns its name when it is LIVE and sound, else null. */
     private String checkSlot(int k, long slot) {
-        long gen = memory.acquireLong(Slots.gen(slot));
-        int length = memory.opaqueInt(Slots.nameLen(slot));
+        long gen = Memory.acquireLong(seg, Slots.gen(slot));
+        int length = Memory.opaqueInt(seg, Slots.nameLen(slot));
         checkZero("slot", k, slot + Layouts.SLOT_NAME_LEN + 4, slot + Layouts.SLOT_COPIES, "reserved");
         if ((gen & 1) != 0) {
             if (!structureLockHolderAlive()) {
@@ -264,10 +264,10 @@ public final class FileVerifier {
             return null;
         }
         byte[] name = new byte[length];
-        MemorySegment.copy(memory.segment, ValueLayout.JAVA_BYTE, Slots.nameWord(slot, 0), name, 0, length);
+        MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, Slots.nameWord(slot, 0), name, 0, length);
         boolean sound = checkZero("slot", k, Slots.nameWord(slot, 0) + length, Slots.nameWord(slot, slots.nameAreaWords),
                 "name");
-        long hash = memory.plainLong(Slots.hash(slot));
+        long hash = Memory.plainLong(seg, Slots.hash(slot));
         long expected = Hm64.ofBytes(name, length);
         if (hash != expected) {
             error("slot", k, -1, "hash", String.format("is 0x%016x but hm64 of the name is 0x%016x", hash, expected));
@@ -318,7 +318,7 @@ public final class FileVerifier {
         int entries = index.mask + 1;
         BitSet indexed = new BitSet(slots.capacity);
         for (int j = 0; j < entries; j++) {
-            long e = index.entryAcquire(j);
+            long e = index.entryAcquire(seg, j);
             if (e == 0) {
                 continue;
             }
@@ -339,7 +339,7 @@ public final class FileVerifier {
                 continue;
             }
             indexed.set(slot);
-            long hash = memory.plainLong(Slots.hash(slots.slot(slot))); // a sound LIVE slot: its hash is its name's
+            long hash = Memory.plainLong(seg, Slots.hash(slots.slot(slot))); // a sound LIVE slot: its hash is its name's
             if (HashIndex.tag(e) != HashIndex.tag(hash)) {
                 error("index", slot, j, "index", String.format("entry tag 0x%08x differs from the slot's hash tag 0x%08x",
                         HashIndex.tag(e), HashIndex.tag(hash)));
@@ -357,7 +357,7 @@ public final class FileVerifier {
             }
             for (int d = 0; d < distance; d++) {
                 int between = (home + d) & index.mask;
-                if (index.entryAcquire(between) == 0) {
+                if (index.entryAcquire(seg, between) == 0) {
                     error("index", slot, j, "index", "empty entry " + between + " lies between the home " + home
                             + " and this entry: lookups stop there and cannot reach it");
                     break;
@@ -376,7 +376,7 @@ public final class FileVerifier {
     /** Requires bytes {@code [from, to)} of the file to be zero; returns whether they are. */
     private boolean checkZero(String area, long slot, long from, long to, String field) {
         for (long offset = from; offset < to; offset++) {
-            if (memory.segment.get(ValueLayout.JAVA_BYTE, offset) != 0) {
+            if (seg.get(ValueLayout.JAVA_BYTE, offset) != 0) {
                 error(area, slot, -1, field, "byte at file offset " + offset + " is not zero (reserved or padding)");
                 return false;
             }

@@ -7,19 +7,18 @@ import java.lang.foreign.MemorySegment;
 /**
  * The open-addressing index of name hashes (§3.8): linear probing bounded by {@code max_probe},
  * backward-shift deletion so there are no tombstones. Each entry carries its distance from home,
- * so a deletion moves entries without reading the slots they name (v2). Mutations happen only
- * under the structure lock, with {@code index_seq} odd; lookups are lock-free and read entries
- * with acquire.
+ * so a deletion moves entries without reading the slots they name. Mutations happen only under
+ * the structure lock, with {@code index_seq} odd: their loads are plain (C relaxed), since only
+ * the lock's holder stores entries, and their stores release, which lock-free lookups pair with
+ * the acquire of {@link #entryAcquire}. Every method takes the segment its operation read once.
  */
 final class HashIndex {
-    private final Memory memory;
     private final long base;
     final int mask;
     final int maxProbe;
     private final int capacity;
 
-    HashIndex(Memory memory, FileGeometry geometry) {
-        this.memory = memory;
+    HashIndex(FileGeometry geometry) {
         this.base = geometry.indexOffset();
         this.mask = geometry.indexEntries() - 1;
         this.maxProbe = geometry.maxProbe();
@@ -30,13 +29,19 @@ final class HashIndex {
         return (int) (hash & mask);
     }
 
-    long entryAcquire(int j) {
-        return entryAcquire(memory.segment, j);
-    }
-
-    /** As {@link #entryAcquire(int)}, through the segment the lookup read once (StoreEngine#resolve). */
+    /** A lock-free lookup's load: acquire, pairs with the release store of every entry. */
     long entryAcquire(MemorySegment seg, int j) {
         return Memory.acquireLong(seg, base + 8L * j);
+    }
+
+    /** The structure-lock holder's load: plain (C relaxed), only the holder stores entries. */
+    long entryLocked(MemorySegment seg, int j) {
+        return Memory.plainLong(seg, base + 8L * j);
+    }
+
+    /** Release (§3.8): a lookup that acquires the entry sees every store before it. */
+    private void store(MemorySegment seg, int j, long entry) {
+        Memory.releaseLong(seg, base + 8L * j, entry);
     }
 
     static long tag(long hash) {
@@ -75,10 +80,10 @@ final class HashIndex {
     }
 
     /** Whether an insertion of {@code hash} would find an empty entry within the probe bound. */
-    boolean hasRoom(long hash) {
+    boolean hasRoom(MemorySegment seg, long hash) {
         int j = home(hash);
         for (int p = 0; p < maxProbe; p++) {
-            if (entryAcquire(j) == 0) {
+            if (entryLocked(seg, j) == 0) {
                 return true;
             }
             j = (j + 1) & mask;
@@ -87,11 +92,11 @@ final class HashIndex {
     }
 
     /** Inserts at the first empty entry within the probe bound; false when there is none. */
-    boolean insert(long hash, int slot) {
+    boolean insert(MemorySegment seg, long hash, int slot) {
         int j = home(hash);
         for (int p = 0; p < maxProbe; p++) {
-            if (entryAcquire(j) == 0) {
-                memory.releaseLong(base + 8L * j, entry(hash, p, slot));
+            if (entryLocked(seg, j) == 0) {
+                store(seg, j, entry(hash, p, slot));
                 return true;
             }
             j = (j + 1) & mask;
@@ -101,28 +106,32 @@ final class HashIndex {
 
     /**
      * Removes the entry of {@code slot} (whose name hashes to {@code hash}) by backward-shift
-     * deletion (§7.4 step 8), reading no slot. Returns false when no such entry exists within
-     * the probe bound, or when the run holds a damaged entry (naming no slot, or a distance
-     * beyond the probe bound): the shift stops there, as C's does, and the caller rebuilds.
+     * deletion (§7.4 step 8), reading no slot. Returns false when the index proved inconsistent:
+     * no such entry before the first empty one within the probe bound (backward shift keeps every
+     * entry's run from its home free of empty entries, so the search stops there, as lookups do),
+     * or a damaged entry in the run (naming no slot, or a distance beyond the probe bound), where
+     * the shift stops; the caller rebuilds the index.
      */
-    boolean delete(long hash, int slot) {
+    boolean delete(MemorySegment seg, long hash, int slot) {
         long tag = tag(hash);
         int hole = home(hash);
-        int p = 0;
-        while (true) {
-            long e = entryAcquire(hole);
-            if (e != 0 && tag(e) == tag && slotOf(e) == slot) { // tag(entry): its top bits are the tag
-                break;
-            }
-            if (++p >= maxProbe) {
+        for (int p = 0; ; p++) {
+            if (p >= maxProbe) {
                 return false;
+            }
+            long e = entryLocked(seg, hole);
+            if (e == 0) {
+                return false;
+            }
+            if (tag(e) == tag && slotOf(e) == slot) { // tag(entry): its top bits are the tag
+                break;
             }
             hole = (hole + 1) & mask;
         }
         int i = hole;
         for (int scanned = 0; scanned < mask; scanned++) {
             i = (i + 1) & mask;
-            long e = entryAcquire(i);
+            long e = entryLocked(seg, i);
             if (e == 0) {
                 break;
             }
@@ -130,23 +139,24 @@ final class HashIndex {
             int dist = distOf(e);
             long k = slotOf(e);
             if (k < 0 || k >= capacity || dist >= maxProbe) {
-                memory.releaseLong(base + 8L * hole, 0L);
+                store(seg, hole, 0L);
                 return false; // damaged: moving it could only spread the damage
             }
             // e may fill the hole only if the hole is not before its home: its home lies at or
             // before the hole, i.e. it moves no further back than its distance.
             if (shift <= dist) {
-                memory.releaseLong(base + 8L * hole, withDist(e, dist - shift));
+                store(seg, hole, withDist(e, dist - shift));
                 hole = i;
             }
         }
-        memory.releaseLong(base + 8L * hole, 0L);
+        store(seg, hole, 0L);
         return true;
     }
 
-    void clear() {
+    /** Empties every entry (§8 step 2a, {@code index_seq} odd). */
+    void clear(MemorySegment seg) {
         for (int j = 0; j <= mask; j++) {
-            memory.opaqueLong(base + 8L * j, 0L);
+            store(seg, j, 0L);
         }
     }
 }

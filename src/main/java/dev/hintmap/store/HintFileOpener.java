@@ -305,7 +305,7 @@ public final class HintFileOpener {
                     throw new HintFileException(file, Problem.WRITER_TABLE_FULL, "writer_entries",
                             "all " + geometry.writerEntries() + " writer entries are held by live processes");
                 }
-                claimedToken = () -> memory.releaseLong(writers.entryOffset(claim.index()) + Layouts.WRITER_TOKEN, 0L);
+                claimedToken = () -> Memory.releaseLong(memory.segment, writers.entryOffset(claim.index()) + Layouts.WRITER_TOKEN, 0L);
                 long entryOffset = writers.entryOffset(claim.index());
                 controlPage = PosixFiles.mapPage(fd, entryOffset, Layouts.WRITER_ENTRY.byteSize());
                 MemorySegment control = controlPage.asSlice(entryOffset % Layouts.PAGE, Layouts.WRITER_ENTRY.byteSize());
@@ -469,7 +469,7 @@ public final class HintFileOpener {
             try (FileChannel channel = openDescriptorChannel(fd, false); Arena arena = Arena.ofConfined()) {
                 MemorySegment h = channel.map(FileChannel.MapMode.READ_WRITE, 0, Layouts.HEADER.byteSize(), arena);
                 header.writeImmutablePart(h);
-                new Memory(h).releaseLong(Layouts.HDR_MAGIC, Layouts.MAGIC_VALUE); // published last (§5)
+                Memory.releaseLong(h, Layouts.HDR_MAGIC, Layouts.MAGIC_VALUE); // published last (§5)
                 h.force();
             }
             if (settings.beforePublish != null) {

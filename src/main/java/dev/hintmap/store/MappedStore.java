@@ -125,7 +125,7 @@ public final class MappedStore implements AutoCloseable {
     private static WriterTable initialiseAnonymous(MemorySegment zeroed, Header header) {
         header.writeImmutablePart(zeroed);
         Memory memory = new Memory(zeroed);
-        memory.releaseLong(Layouts.HDR_MAGIC, Layouts.MAGIC_VALUE);
+        Memory.releaseLong(zeroed, Layouts.HDR_MAGIC, Layouts.MAGIC_VALUE);
         return new WriterTable(memory, header.geometry(), null); // no file: no other process to sight
     }
 
@@ -148,7 +148,6 @@ public final class MappedStore implements AutoCloseable {
     public HintFileInfo info() {
         requireOpen();
         FileGeometry g = header.geometry();
-        Memory memory = new Memory(data);
         List<HintFileInfo.Writer> attached = new ArrayList<>();
         long attachments = 0;
         for (int i = 0; i < writers.entries(); i++) {
@@ -160,14 +159,14 @@ public final class MappedStore implements AutoCloseable {
                         generation));
             }
         }
-        long indexSeq = memory.acquireLong(Layouts.HDR_INDEX_SEQ);
+        long indexSeq = Memory.acquireLong(data, Layouts.HDR_INDEX_SEQ);
         return new HintFileInfo(file, Layouts.FORMAT_VERSION_VALUE, Layouts.fingerprint(), g.fileBytes(),
                 g.capacity(), g.maxNameBytes(), g.slotBytes(), g.indexEntries(), g.maxProbe(),
                 header.hotThresholdNs(), Instant.ofEpochMilli(header.createdEpochMs()),
                 engine.size(), engine.highWater(), indexSeq >>> 1,
                 engine.counter(Layouts.HDR_EVICTIONS), engine.counter(Layouts.HDR_RECOVERIES),
                 engine.counter(Layouts.HDR_DROPPED_INSERTS), engine.counter(Layouts.HDR_STOLEN_LOCKS),
-                (indexSeq & 1) != 0 || memory.acquireLong(Layouts.HDR_JOURNAL_SLOT) != 0,
+                (indexSeq & 1) != 0 || Memory.acquireLong(data, Layouts.HDR_JOURNAL_SLOT) != 0,
                 attachments, attached);
     }
 
@@ -296,12 +295,11 @@ public final class MappedStore implements AutoCloseable {
      * header overwritten makes every other opener refuse the file, and this store must see it too.
      */
     private void checkHeaderInMapping() throws HintFileException {
-        Memory memory = new Memory(data);
         long magic;
         long fingerprint;
         try {
-            magic = memory.acquireLong(Layouts.HDR_MAGIC);
-            fingerprint = memory.acquireLong(Layouts.HDR_LAYOUT_FINGERPRINT);
+            magic = Memory.acquireLong(data, Layouts.HDR_MAGIC);
+            fingerprint = Memory.acquireLong(data, Layouts.HDR_LAYOUT_FINGERPRINT);
         } catch (InternalError fault) {
             throw (HintFileException) onFault(fault).getCause();
         }
@@ -327,7 +325,7 @@ public final class MappedStore implements AutoCloseable {
      * or, when the file kept its size, a page that could not be backed (a hole on a full
      * filesystem, an I/O error). Rethrows {@code fault} only for a store without a file.
      */
-    public UncheckedIOException onFault(InternalError fault) {
+    private UncheckedIOException onFault(InternalError fault) {
         synchronized (this) {
             if (state == FAILED) {
                 return new UncheckedIOException(failure.getMessage(), failure);
@@ -355,11 +353,27 @@ public final class MappedStore implements AutoCloseable {
     }
 
     /**
+     * The one translator of a failed access to the mapping, for the API's
+     * {@code catch (InternalError | IllegalStateException e) { throw mapped.accessFailed(e); }}:
+     * a fault as {@link #onFault} finds it, an {@link IllegalStateException} as
+     * {@link #onClosedRace} does; any other unchecked throwable as it is.
+     */
+    public RuntimeException accessFailed(Throwable e) {
+        return switch (e) {
+            case InternalError fault -> onFault(fault);
+            case IllegalStateException closed -> onClosedRace(closed);
+            case RuntimeException other -> other;
+            case Error other -> throw other;
+            default -> throw new IllegalArgumentException("not an unchecked throwable", e);
+        };
+    }
+
+    /**
      * An {@link IllegalStateException} from an access to the mapping: when another thread closed
      * the store meanwhile (the arena refuses the access with a bare "Already closed"), the
      * store's own refusal naming its file, caused by it; any other as it is.
      */
-    public RuntimeException onClosedRace(IllegalStateException e) {
+    private RuntimeException onClosedRace(IllegalStateException e) {
         if (state != CLOSED) {
             return e;
         }
@@ -409,7 +423,7 @@ public final class MappedStore implements AutoCloseable {
             closeShared(dataArena);
             if (control != null) {
                 try {
-                    new Memory(control).releaseLong(Layouts.WRITER_TOKEN, 0L);
+                    Memory.releaseLong(control, Layouts.WRITER_TOKEN, 0L);
                 } catch (InternalError truncated) {
                     // the entry's page is gone with the truncated file: nothing left to release
                 }

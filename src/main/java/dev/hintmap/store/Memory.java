@@ -10,6 +10,11 @@ import java.lang.invoke.VarHandle;
  * Access to the shared mapping, one method per memory-access mode. This is the only class that
  * touches VarHandles; every protocol class names the mode it needs through it, so the memory
  * order of each access is visible at its call site (see {@code docs/FORMAT.md} §6–§8).
+ *
+ * <p>Every access takes the segment: each operation reads its store's segment once and passes it,
+ * so each access checks one value the compiler already holds in a register instead of reloading a
+ * field chain after every fence (docs/PERF-RECORD.md, docs/PERF-READ.md). An instance is a segment
+ * checked to be 8-byte aligned, which the plain accesses rely on (see {@link #PLAIN_U64}).
  */
 final class Memory {
     private static final VarHandle LONG = Layouts.U64.varHandle();
@@ -39,55 +44,47 @@ final class Memory {
         this.segment = segment;
     }
 
-    long plainLong(long offset) {
-        return plainLong(segment, offset);
+    static long plainLong(MemorySegment seg, long offset) {
+        return seg.get(PLAIN_U64, offset);
     }
 
-    void plainLong(long offset, long value) {
-        plainLong(segment, offset, value);
+    static void plainLong(MemorySegment seg, long offset, long value) {
+        seg.set(PLAIN_U64, offset, value);
     }
 
-    int plainInt(long offset) {
-        return segment.get(PLAIN_U32, offset);
+    static int plainInt(MemorySegment seg, long offset) {
+        return seg.get(PLAIN_U32, offset);
     }
 
-    void plainInt(long offset, int value) {
-        segment.set(PLAIN_U32, offset, value);
+    static void plainInt(MemorySegment seg, long offset, int value) {
+        seg.set(PLAIN_U32, offset, value);
     }
 
-    long acquireLong(long offset) {
-        return acquireLong(segment, offset);
+    static long acquireLong(MemorySegment seg, long offset) {
+        return (long) LONG.getAcquire(seg, offset);
     }
 
-    void releaseLong(long offset, long value) {
-        releaseLong(segment, offset, value);
+    static void releaseLong(MemorySegment seg, long offset, long value) {
+        LONG.setRelease(seg, offset, value);
     }
 
-    long opaqueLong(long offset) {
-        return opaqueLong(segment, offset);
+    static long opaqueLong(MemorySegment seg, long offset) {
+        return (long) LONG.getOpaque(seg, offset);
     }
 
-    void opaqueLong(long offset, long value) {
-        LONG.setOpaque(segment, offset, value);
+    static void opaqueLong(MemorySegment seg, long offset, long value) {
+        LONG.setOpaque(seg, offset, value);
     }
 
-    int opaqueInt(long offset) {
-        return opaqueInt(segment, offset);
+    static int opaqueInt(MemorySegment seg, long offset) {
+        return (int) INT.getOpaque(seg, offset);
     }
 
-    void opaqueInt(long offset, int value) {
-        opaqueInt(segment, offset, value);
+    static void opaqueInt(MemorySegment seg, long offset, int value) {
+        INT.setOpaque(seg, offset, value);
     }
 
     /** A reference byte (§3.9): relaxed, single-byte, never ordering anything. */
-    byte opaqueByte(long offset) {
-        return opaqueByte(segment, offset);
-    }
-
-    void plainByte(long offset, byte value) {
-        plainByte(segment, offset, value);
-    }
-
     static byte opaqueByte(MemorySegment seg, long offset) {
         return (byte) BYTE.getOpaque(seg, offset);
     }
@@ -120,70 +117,6 @@ final class Memory {
      * the API turns into a clear exception (FORMAT.md §5.1, docs/SECURITY.md). Only a truncation
      * between the two instructions (nanoseconds) escapes it.
      */
-    boolean casLong(long offset, long expected, long value) {
-        return casLong(segment, offset, expected, value);
-    }
-
-    /**
-     * Adds {@code delta >= 0} to a counter under the structure lock or from a single owner (no
-     * other writer races on these counters), saturating at 2^63-1 as every count of the file does
-     * (FORMAT.md §1); a damaged value with the top bit set stays at the maximum.
-     */
-    void addPlainLong(long offset, long delta) {
-        releaseLong(offset, Saturating.add(plainLong(offset), delta));
-    }
-
-    /**
-     * Atomic saturating add, for counters any writer may bump (statistics): a CAS loop, each CAS
-     * preceded by a load of the word as {@link #casLong} does.
-     */
-    void atomicAddLong(long offset, long delta) {
-        while (true) {
-            long current = (long) LONG.getOpaque(segment, offset);
-            if (LONG.compareAndSet(segment, offset, current, Saturating.add(current, delta))) {
-                return;
-            }
-        }
-    }
-
-    // ------------------------------------------------- through a segment the caller read once
-
-    /*
-     * The record path (StoreEngine#slotRecord) and the seqlock read paths (slotRead,
-     * slotReadWords, resolve) read this store's segment once per operation and pass it here: each
-     * access then checks one value the compiler already holds in a register instead of reloading
-     * the field chain after every fence (docs/PERF-RECORD.md, docs/PERF-READ.md). Same modes as above.
-     */
-
-    static long plainLong(MemorySegment seg, long offset) {
-        return seg.get(PLAIN_U64, offset);
-    }
-
-    static void plainLong(MemorySegment seg, long offset, long value) {
-        seg.set(PLAIN_U64, offset, value);
-    }
-
-    static long acquireLong(MemorySegment seg, long offset) {
-        return (long) LONG.getAcquire(seg, offset);
-    }
-
-    static long opaqueLong(MemorySegment seg, long offset) {
-        return (long) LONG.getOpaque(seg, offset);
-    }
-
-    static void releaseLong(MemorySegment seg, long offset, long value) {
-        LONG.setRelease(seg, offset, value);
-    }
-
-    static int opaqueInt(MemorySegment seg, long offset) {
-        return (int) INT.getOpaque(seg, offset);
-    }
-
-    static void opaqueInt(MemorySegment seg, long offset, int value) {
-        INT.setOpaque(seg, offset, value);
-    }
-
-    /** As {@link #casLong(long, long, long)}. */
     static boolean casLong(MemorySegment seg, long offset, long expected, long value) {
         if (seg.get(PLAIN_U64, offset) != expected) {
             return false;
@@ -191,6 +124,28 @@ final class Memory {
         return LONG.compareAndSet(seg, offset, expected, value);
     }
 
+    /**
+     * Adds {@code delta >= 0} to a counter only the structure-lock holder writes (FORMAT.md §3.2):
+     * a plain load, a saturating add (2^63-1 as every count of the file, §1; a damaged value with
+     * the top bit set stays at the maximum) and a release store; no other writer races on it, so no
+     * CAS (C: a relaxed load and store; §3.2 says why Java's store is release).
+     */
+    static void releaseAddLong(MemorySegment seg, long offset, long delta) {
+        releaseLong(seg, offset, Saturating.add(plainLong(seg, offset), delta));
+    }
+
+    /**
+     * Atomic saturating add, for counters any writer may bump (statistics): a CAS loop, each CAS
+     * preceded by a load of the word as {@link #casLong} does.
+     */
+    static void atomicAddLong(MemorySegment seg, long offset, long delta) {
+        while (true) {
+            long current = (long) LONG.getOpaque(seg, offset);
+            if (LONG.compareAndSet(seg, offset, current, Saturating.add(current, delta))) {
+                return;
+            }
+        }
+    }
 
     static void storeStoreFence() {
         VarHandle.storeStoreFence();

@@ -222,7 +222,7 @@ final class OwnerLock {
         if (!Memory.casLong(seg, offset, holder, owner)) {
             return false;
         }
-        memory.atomicAddLong(Layouts.HDR_STOLEN_LOCKS, 1);
+        Memory.atomicAddLong(seg, Layouts.HDR_STOLEN_LOCKS, 1);
         acquired(offset);
         return true;
     }

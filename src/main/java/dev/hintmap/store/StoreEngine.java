@@ -54,10 +54,8 @@ public final class StoreEngine {
     /** How long {@link #size()} waits for a structural change before it returns the unvalidated count (§7.5). */
     private static final long SIZE_STALL_NANOS = 10_000_000L;
 
-    private final Memory memory;
     private final FileGeometry geometry;
     private final Slots slots;
-    private final RecordCopies copies;
     private final HashIndex index;
     private final OwnerLock locks;
     /** Frees the locks a throwable left behind; counts the throwables. Null for a read-only engine. */
@@ -84,12 +82,10 @@ public final class StoreEngine {
      * @param probe called inside every critical section, or null (always, outside tests)
      */
     StoreEngine(Memory memory, FileGeometry geometry, OwnerLock locks, HeldLockProbe probe) {
-        this.memory = memory;
         this.mapping = SegmentConstant.of(memory.segment);
         this.geometry = geometry;
         this.slots = new Slots(geometry);
-        this.copies = new RecordCopies(memory);
-        this.index = new HashIndex(memory, geometry);
+        this.index = new HashIndex(geometry);
         this.locks = locks;
         this.probe = probe;
         this.leaks = locks == null ? null : locks.attachLeakSweep(slots);
@@ -123,12 +119,13 @@ public final class StoreEngine {
      * {@code InsertSizeStress}).
      */
     public int size() {
+        MemorySegment seg = mapping.segment();
         long deadline = 0;
         for (int attempt = 0; ; attempt++) {
-            long v1 = memory.acquireLong(Layouts.HDR_INDEX_SEQ);
-            long live = memory.acquireLong(Layouts.HDR_LIVE_COUNT);
+            long v1 = Memory.acquireLong(seg, Layouts.HDR_INDEX_SEQ);
+            long live = Memory.acquireLong(seg, Layouts.HDR_LIVE_COUNT);
             Memory.acquireFence(); // the loads above happen before the re-check below
-            if ((v1 & 1) == 0 && memory.opaqueLong(Layouts.HDR_INDEX_SEQ) == v1) {
+            if ((v1 & 1) == 0 && Memory.opaqueLong(seg, Layouts.HDR_INDEX_SEQ) == v1) {
                 return clampCount(live);
             }
             if (attempt < SIZE_SPINS) {
@@ -140,7 +137,7 @@ public final class StoreEngine {
             if (deadline == 0) {
                 deadline = now + SIZE_STALL_NANOS;
             } else if (now - deadline > 0) {
-                return clampCount(memory.acquireLong(Layouts.HDR_LIVE_COUNT)); // a hint, possibly off by one
+                return clampCount(Memory.acquireLong(seg, Layouts.HDR_LIVE_COUNT)); // a hint, possibly off by one
             }
             Thread.yield();
         }
@@ -152,13 +149,14 @@ public final class StoreEngine {
 
     /** Slots that were ever used: iteration bound. */
     public int highWater() {
-        long hw = memory.acquireLong(Layouts.HDR_HIGH_WATER);
+        MemorySegment seg = mapping.segment();
+        long hw = Memory.acquireLong(seg, Layouts.HDR_HIGH_WATER);
         return (int) Math.max(0, Math.min(hw, slots.capacity));
     }
 
     /** A statistics counter of the header; a value with the top bit set (a damaged file) reads as 0 (§1). */
     public long counter(long offset) {
-        return Math.max(0, memory.acquireLong(offset));
+        return Math.max(0, Memory.acquireLong(mapping.segment(), offset));
     }
 
     // ------------------------------------------------------------------ reading
@@ -226,10 +224,10 @@ public final class StoreEngine {
                 }
             }
             long copy = Slots.copy(slot, s1);
-            long count = copies.plainDispatchCount(seg, copy);
-            long total = copies.plainKernelNsTotal(seg, copy);
-            long max = copies.plainKernelNsMax(seg, copy);
-            long bytes = copies.plainBytesTotal(seg, copy);
+            long count = RecordCopies.plainDispatchCount(seg, copy);
+            long total = RecordCopies.plainKernelNsTotal(seg, copy);
+            long max = RecordCopies.plainKernelNsMax(seg, copy);
+            long bytes = RecordCopies.plainBytesTotal(seg, copy);
             Memory.acquireFence(); // the loads above happen before the re-checks below
             long s2 = Memory.opaqueLong(seg, Slots.seq(slot));
             long g2 = Memory.opaqueLong(seg, Slots.gen(slot));
@@ -395,10 +393,10 @@ public final class StoreEngine {
             long seq = Memory.plainLong(seg, Slots.seq(slot));
             long current = Slots.copy(slot, seq);
             long next = Slots.copy(slot, seq + 1);
-            copies.plainDispatchCount(seg, next, Saturating.add(copies.plainDispatchCount(seg, current), count));
-            copies.plainKernelNsTotal(seg, next, Saturating.add(copies.plainKernelNsTotal(seg, current), total));
-            copies.plainKernelNsMax(seg, next, Saturating.max(copies.plainKernelNsMax(seg, current), max));
-            copies.plainBytesTotal(seg, next, Saturating.add(copies.plainBytesTotal(seg, current), bytes));
+            RecordCopies.plainDispatchCount(seg, next, Saturating.add(RecordCopies.plainDispatchCount(seg, current), count));
+            RecordCopies.plainKernelNsTotal(seg, next, Saturating.add(RecordCopies.plainKernelNsTotal(seg, current), total));
+            RecordCopies.plainKernelNsMax(seg, next, Saturating.max(RecordCopies.plainKernelNsMax(seg, current), max));
+            RecordCopies.plainBytesTotal(seg, next, Saturating.add(RecordCopies.plainBytesTotal(seg, current), bytes));
             Memory.releaseLong(seg, Slots.seq(slot), seq + 1); // publishes the copy written above
             long ref = slots.ref(k);
             if (Memory.opaqueByte(seg, ref) == 0) { // test first: a hot region's byte stays a shared line (§3.9)
@@ -436,25 +434,25 @@ public final class StoreEngine {
                 if (!held) {
                     return Decay.LOCK_HELD; // a live holder kept it past the wait limit (§6.2): not aged
                 }
-                long gen = memory.plainLong(Slots.gen(slot));
-                int length = memory.plainInt(Slots.nameLen(slot));
+                long gen = Memory.plainLong(seg, Slots.gen(slot));
+                int length = Memory.plainInt(seg, Slots.nameLen(slot));
                 if ((gen & 1) != 0 || length <= 0 || length > slots.maxNameBytes) {
                     return Decay.NOT_LIVE;
                 }
                 probe(HeldLockProbe.Section.DECAY_SLOT);
-                long seq = memory.plainLong(Slots.seq(slot));
+                long seq = Memory.plainLong(seg, Slots.seq(slot));
                 long current = Slots.copy(slot, seq);
-                long count = copies.plainDispatchCount(current);
-                long total = copies.plainKernelNsTotal(current);
-                long max = copies.plainKernelNsMax(current);
-                long bytes = copies.plainBytesTotal(current);
+                long count = RecordCopies.plainDispatchCount(seg, current);
+                long total = RecordCopies.plainKernelNsTotal(seg, current);
+                long max = RecordCopies.plainKernelNsMax(seg, current);
+                long bytes = RecordCopies.plainBytesTotal(seg, current);
                 if (!isPlausible(count, total, max, bytes)) {
                     return Decay.NOT_LIVE; // damaged: readers treat it as absent, ageing it would not help
                 }
                 RegionRecord aged = new RegionRecord("", count, total, max, bytes).scaled(factor);
-                copies.plainWrite(Slots.copy(slot, seq + 1), aged.dispatchCount(), aged.kernelNsTotal(), aged.kernelNsMax(),
+                RecordCopies.plainWrite(seg, Slots.copy(slot, seq + 1), aged.dispatchCount(), aged.kernelNsTotal(), aged.kernelNsMax(),
                         aged.bytesTotal());
-                memory.releaseLong(Slots.seq(slot), seq + 1);
+                Memory.releaseLong(seg, Slots.seq(slot), seq + 1);
                 return Decay.AGED;
             } finally {
                 if (held) {
@@ -495,12 +493,12 @@ public final class StoreEngine {
             int found = resolveLocked(name);
             if (found >= 0) {
                 scratch.slot = found;
-                scratch.gen = memory.plainLong(Slots.gen(slots.slot(found)));
+                scratch.gen = Memory.plainLong(seg, Slots.gen(slots.slot(found)));
                 return false;
             }
-            if (!index.hasRoom(name.hash)) {
+            if (!index.hasRoom(seg, name.hash)) {
                 // No entry within the probe bound: drop the sample without evicting anyone (§7.4 step 3).
-                memory.addPlainLong(Layouts.HDR_DROPPED_INSERTS, 1);
+                Memory.releaseAddLong(seg, Layouts.HDR_DROPPED_INSERTS, 1);
                 scratch.slot = -1;
                 return true;
             }
@@ -519,8 +517,10 @@ public final class StoreEngine {
                     locks.release(seg, victimLock);
                 }
             }
-            if (needsRebuild) {
-                indexRebuild();
+            // §7.4 step 8: the index proved inconsistent; rebuilt now that the slot lock is released.
+            // The sample counts as inserted only if the rebuild finished and kept the new region where it was put.
+            if (needsRebuild && (!indexRebuild() || resolveLocked(name) != scratch.slot)) {
+                scratch.slot = -1; // a rebuild that gave up (§6.2) leaves index_seq odd for the next holder
             }
             return true;
         } finally {
@@ -548,8 +548,8 @@ public final class StoreEngine {
      */
     private int lockVictim() {
         MemorySegment seg = mapping.segment();
-        long hand = memory.plainLong(Layouts.HDR_CLOCK_HAND);
-        long highWater = memory.plainLong(Layouts.HDR_HIGH_WATER);
+        long hand = Memory.plainLong(seg, Layouts.HDR_CLOCK_HAND);
+        long highWater = Memory.plainLong(seg, Layouts.HDR_HIGH_WATER);
         for (int secondChances = 0; ; secondChances++) {
             int k = ClockHand.choose(clockFrames);
             long slot = slots.slot(k);
@@ -560,18 +560,18 @@ public final class StoreEngine {
                 held = locks.acquire(seg, lock); // from here on, a throwable anywhere still releases it
                 if (!held) {
                     // §6.2 give up: put the hand and high_water back (the bits it cleared only aged regions)
-                    memory.plainLong(Layouts.HDR_CLOCK_HAND, hand);
-                    memory.releaseLong(Layouts.HDR_HIGH_WATER, highWater);
+                    Memory.plainLong(seg, Layouts.HDR_CLOCK_HAND, hand);
+                    Memory.releaseLong(seg, Layouts.HDR_HIGH_WATER, highWater);
                     return -1;
                 }
                 lockedVictim = lock; // once chosen, the caller's finally releases it
                 probe(HeldLockProbe.Section.VICTIM_SLOT);
-                if (secondChances >= slots.capacity || memory.plainInt(Slots.nameLen(slot)) == 0
-                        || memory.opaqueByte(slots.ref(k)) == 0) {
+                if (secondChances >= slots.capacity || Memory.plainInt(seg, Slots.nameLen(slot)) == 0
+                        || Memory.opaqueByte(seg, slots.ref(k)) == 0) {
                     chosen = true;
                     return k; // returned locked: the caller releases lockedVictim
                 }
-                memory.plainByte(slots.ref(k), (byte) 0); // recorded since the hand looked: second chance
+                Memory.plainByte(seg, slots.ref(k), (byte) 0); // recorded since the hand looked: second chance
             } finally {
                 if (held && !chosen) {
                     // second chance, or a throwable before the choice
@@ -584,9 +584,10 @@ public final class StoreEngine {
 
     /** Exact lookup under the structure lock: names and the index cannot change meanwhile. */
     private int resolveLocked(EncodedName name) {
+        MemorySegment seg = mapping.segment();
         int j = index.home(name.hash);
         for (int p = 0; p < index.maxProbe; p++) {
-            long e = index.entryAcquire(j);
+            long e = index.entryLocked(seg, j);
             if (e == 0) {
                 return -1;
             }
@@ -595,9 +596,9 @@ public final class StoreEngine {
                 indexSuspect = true;
             } else if (HashIndex.matches(e, HashIndex.probeKey(name.hash, p))) {
                 long slot = slots.slot((int) k);
-                if (memory.plainInt(Slots.nameLen(slot)) == name.byteLength
-                        && memory.plainLong(Slots.hash(slot)) == name.hash && nameEquals(memory.segment, slot, name)
-                        && (memory.plainLong(Slots.gen(slot)) & 1) == 0) {
+                if (Memory.plainInt(seg, Slots.nameLen(slot)) == name.byteLength
+                        && Memory.plainLong(seg, Slots.hash(slot)) == name.hash && nameEquals(seg, slot, name)
+                        && (Memory.plainLong(seg, Slots.gen(slot)) & 1) == 0) {
                     return (int) k;
                 }
             }
@@ -614,63 +615,64 @@ public final class StoreEngine {
      * loads read what it (or the previous holder, ordered by the lock's acquire) stored.
      */
     private void slotAssign(int k, EncodedName name, Snapshot scratch) {
+        MemorySegment seg = mapping.segment();
         long slot = slots.slot(k); // its lock is held (lockVictim)
         // 5: opaque (C relaxed), as FORMAT §3.2 says: only a later struct_lock holder acts on it,
         // ordered by the lock; the fence orders it before the odd index_seq of step 6
-        memory.opaqueLong(Layouts.HDR_JOURNAL_SLOT, k + 1L);
+        Memory.opaqueLong(seg, Layouts.HDR_JOURNAL_SLOT, k + 1L);
         Memory.storeStoreFence();
-        long indexSeq = memory.plainLong(Layouts.HDR_INDEX_SEQ); // plain: only the struct_lock holder stores it
-        memory.opaqueLong(Layouts.HDR_INDEX_SEQ, indexSeq + 1); // 6: opaque, odd; lock-free readers load it
+        long indexSeq = Memory.plainLong(seg, Layouts.HDR_INDEX_SEQ); // plain: only the struct_lock holder stores it
+        Memory.opaqueLong(seg, Layouts.HDR_INDEX_SEQ, indexSeq + 1); // 6: opaque, odd; lock-free readers load it
         Memory.storeStoreFence(); // readers see index_seq odd before any index entry changes
-        long busy = memory.plainLong(Slots.gen(slot)) | 1; // odd even if a damaged file left it odd
-        memory.opaqueLong(Slots.gen(slot), busy); // 7: opaque, BUSY; readers load gen lock-free
+        long busy = Memory.plainLong(seg, Slots.gen(slot)) | 1; // odd even if a damaged file left it odd
+        Memory.opaqueLong(seg, Slots.gen(slot), busy); // 7: opaque, BUSY; readers load gen lock-free
         Memory.storeStoreFence(); // readers see BUSY before any field of the new region
-        long live = memory.plainLong(Layouts.HDR_LIVE_COUNT); // plain: only the struct_lock holder stores it
-        int oldLength = memory.plainInt(Slots.nameLen(slot)); // plain: the slot lock's holder wrote it last
-        if (oldLength > 0 && oldLength <= slots.maxNameBytes) { // 8: evict a LIVE region (recovery leaves no BUSY slot)
-            if (!index.delete(memory.plainLong(Slots.hash(slot)), k)) {
-                needsRebuild = true; // the index lost this entry (damaged file): rebuild before unlocking
+        long live = Memory.plainLong(seg, Layouts.HDR_LIVE_COUNT); // plain: only the struct_lock holder stores it
+        int oldLength = Memory.plainInt(seg, Slots.nameLen(slot)); // plain: the slot lock's holder wrote it last
+        if (oldLength != 0) { // 8: the slot had a name (gen is odd by now): its entry goes
+            if (!index.delete(seg, Memory.plainLong(seg, Slots.hash(slot)), k)) {
+                needsRebuild = true; // no such entry, or a damaged one (damaged file): rebuild after step 11
             }
-            live--;
-            memory.addPlainLong(Layouts.HDR_EVICTIONS, 1); // the struct_lock holder's counter: plain load, release store
-        } else if (oldLength != 0) {
-            needsRebuild = true; // a malformed length (damaged file): any entry naming the slot is junk
+            live = live > 0 ? live - 1 : 0; // §7.4 step 8: never below 0, as C's
+            Memory.releaseAddLong(seg, Layouts.HDR_EVICTIONS, 1); // the struct_lock holder's counter: plain load, release store
         }
         // 9: plain: gen is odd, so readers discard what they read here; the release of gen in step 11 publishes it
-        memory.plainLong(Slots.hash(slot), name.hash);
-        memory.plainInt(Slots.nameLen(slot), name.byteLength);
+        Memory.plainLong(seg, Slots.hash(slot), name.hash);
+        Memory.plainInt(seg, Slots.nameLen(slot), name.byteLength);
         int words = name.wordCount();
         for (int i = 0; i < slots.nameAreaWords; i++) {
-            memory.plainLong(Slots.nameWord(slot, i), i < words ? name.words[i] : 0L);
+            Memory.plainLong(seg, Slots.nameWord(slot, i), i < words ? name.words[i] : 0L);
         }
-        long seq = memory.plainLong(Slots.seq(slot)); // plain: only the slot lock's holder stores seq
-        copies.plainWrite(Slots.copy(slot, seq), 0, 0, 0, 0); // plain, published by step 11 as above
-        copies.plainWrite(Slots.copy(slot, seq + 1), scratch.dispatchCount, scratch.kernelNsTotal, scratch.kernelNsMax,
-                scratch.bytesTotal);
-        memory.plainLong(Slots.seq(slot), seq + 1); // plain: gen's release in step 11 publishes it with the copies
+        long seq = Memory.plainLong(seg, Slots.seq(slot)); // plain: only the slot lock's holder stores seq
+        RecordCopies.plainWrite(seg, Slots.copy(slot, seq), 0, 0, 0, 0); // plain, published by step 11 as above
+        RecordCopies.plainWrite(seg, Slots.copy(slot, seq + 1), scratch.dispatchCount, scratch.kernelNsTotal,
+                scratch.kernelNsMax, scratch.bytesTotal);
+        Memory.plainLong(seg, Slots.seq(slot), seq + 1); // plain: gen's release in step 11 publishes it with the copies
         // opaque: the CLOCK hand clears it without the slot lock; a first sample is no second reference (FORMAT.md §10)
-        memory.plainByte(slots.ref(k), (byte) 0);
-        if (index.insert(name.hash, k)) { // 10
+        Memory.plainByte(seg, slots.ref(k), (byte) 0);
+        if (index.insert(seg, name.hash, k)) { // 10
             live++;
             scratch.slot = k;
             scratch.gen = busy + 1;
         } else {
             clearName(slot); // plain, as step 9: the slot becomes FREE
-            memory.addPlainLong(Layouts.HDR_DROPPED_INSERTS, 1); // as evictions above
-            memory.plainLong(Layouts.HDR_CLOCK_HAND, k); // plain: only struct_lock holders use the hand; reuse the free slot
+            RecordCopies.plainWrite(seg, Slots.copy(slot, seq + 1), 0, 0, 0, 0); // and holds no record, as §8 step 1 leaves one
+            Memory.releaseAddLong(seg, Layouts.HDR_DROPPED_INSERTS, 1); // as evictions above
+            Memory.plainLong(seg, Layouts.HDR_CLOCK_HAND, k); // plain: only struct_lock holders use the hand; reuse the free slot
             scratch.slot = -1;
         }
-        memory.releaseLong(Layouts.HDR_LIVE_COUNT, Math.max(0, live)); // release, while index_seq is odd (§7.5)
-        memory.releaseLong(Slots.gen(slot), busy + 1); // 11: release: even, publishes the slot
-        memory.releaseLong(Layouts.HDR_INDEX_SEQ, indexSeq + 2); // release: even, index stable
-        memory.releaseLong(Layouts.HDR_JOURNAL_SLOT, 0L); // release: change complete (§3.2, as C)
+        Memory.releaseLong(seg, Layouts.HDR_LIVE_COUNT, live); // release, while index_seq is odd (§7.5)
+        Memory.releaseLong(seg, Slots.gen(slot), busy + 1); // 11: release: even, publishes the slot
+        Memory.releaseLong(seg, Layouts.HDR_INDEX_SEQ, indexSeq + 2); // release: even, index stable
+        Memory.releaseLong(seg, Layouts.HDR_JOURNAL_SLOT, 0L); // release: change complete (§3.2, as C)
     }
 
     private void clearName(long slot) {
-        memory.plainInt(Slots.nameLen(slot), 0);
-        memory.plainLong(Slots.hash(slot), 0L);
+        MemorySegment seg = mapping.segment();
+        Memory.plainInt(seg, Slots.nameLen(slot), 0);
+        Memory.plainLong(seg, Slots.hash(slot), 0L);
         for (int i = 0; i < slots.nameAreaWords; i++) {
-            memory.plainLong(Slots.nameWord(slot, i), 0L);
+            Memory.plainLong(seg, Slots.nameWord(slot, i), 0L);
         }
     }
 
@@ -678,12 +680,13 @@ public final class StoreEngine {
 
     /** §8: a dead writer left a structural change unfinished, or a coordination word is out of range. */
     private boolean needsRecovery() {
+        MemorySegment seg = mapping.segment();
         long capacity = slots.capacity;
-        return memory.plainLong(Layouts.HDR_JOURNAL_SLOT) != 0
-                || (memory.plainLong(Layouts.HDR_INDEX_SEQ) & 1) != 0
-                || Long.compareUnsigned(memory.plainLong(Layouts.HDR_CLOCK_HAND), capacity) >= 0
-                || Long.compareUnsigned(memory.plainLong(Layouts.HDR_HIGH_WATER), capacity) > 0
-                || Long.compareUnsigned(memory.plainLong(Layouts.HDR_LIVE_COUNT), capacity) > 0;
+        return Memory.plainLong(seg, Layouts.HDR_JOURNAL_SLOT) != 0
+                || (Memory.plainLong(seg, Layouts.HDR_INDEX_SEQ) & 1) != 0
+                || Long.compareUnsigned(Memory.plainLong(seg, Layouts.HDR_CLOCK_HAND), capacity) >= 0
+                || Long.compareUnsigned(Memory.plainLong(seg, Layouts.HDR_HIGH_WATER), capacity) > 0
+                || Long.compareUnsigned(Memory.plainLong(seg, Layouts.HDR_LIVE_COUNT), capacity) > 0;
     }
 
     /**
@@ -693,22 +696,23 @@ public final class StoreEngine {
      *     {@code index_seq} are left as they are, for the next holder of the structure lock
      */
     boolean recover() {
-        long journal = memory.plainLong(Layouts.HDR_JOURNAL_SLOT);
+        MemorySegment seg = mapping.segment();
+        long journal = Memory.plainLong(seg, Layouts.HDR_JOURNAL_SLOT);
         // §8 step 1: only a journaled slot left BUSY is half-changed. One whose gen is even is the
         // untouched victim (a death before step 7) or the complete new region (after step 11's
         // gen): freeing it would lose completed records and shrink the region count while
         // index_seq is even; step 2 keeps it if sound.
         // Plain: gen changes only under the slot lock, which the dead writer held.
         if (journal > 0 && journal <= slots.capacity
-                && (memory.plainLong(Slots.gen(slots.slot((int) (journal - 1)))) & 1) != 0
+                && (Memory.plainLong(seg, Slots.gen(slots.slot((int) (journal - 1)))) & 1) != 0
                 && !slotFree((int) (journal - 1))) {
             return false;
         }
         if (!indexRebuild()) {
             return false;
         }
-        memory.releaseLong(Layouts.HDR_JOURNAL_SLOT, 0L);
-        memory.addPlainLong(Layouts.HDR_RECOVERIES, 1);
+        Memory.releaseLong(seg, Layouts.HDR_JOURNAL_SLOT, 0L);
+        Memory.releaseAddLong(seg, Layouts.HDR_RECOVERIES, 1);
         return true;
     }
 
@@ -734,55 +738,57 @@ public final class StoreEngine {
     }
 
     private void slotClear(int k, long slot) {
-        long gen = memory.plainLong(Slots.gen(slot));
+        MemorySegment seg = mapping.segment();
+        long gen = Memory.plainLong(seg, Slots.gen(slot));
         long busy = gen | 1;
-        memory.opaqueLong(Slots.gen(slot), busy);
+        Memory.opaqueLong(seg, Slots.gen(slot), busy);
         Memory.storeStoreFence();
         clearName(slot);
-        long seq = memory.plainLong(Slots.seq(slot));
-        copies.plainWrite(Slots.copy(slot, seq), 0, 0, 0, 0);
-        copies.plainWrite(Slots.copy(slot, seq + 1), 0, 0, 0, 0);
-        memory.plainByte(slots.ref(k), (byte) 0);
-        memory.releaseLong(Slots.gen(slot), busy + 1);
-        memory.plainLong(Layouts.HDR_CLOCK_HAND, k); // the next insertion takes the free slot, not a live region
+        long seq = Memory.plainLong(seg, Slots.seq(slot));
+        RecordCopies.plainWrite(seg, Slots.copy(slot, seq), 0, 0, 0, 0);
+        RecordCopies.plainWrite(seg, Slots.copy(slot, seq + 1), 0, 0, 0, 0);
+        Memory.plainByte(seg, slots.ref(k), (byte) 0);
+        Memory.releaseLong(seg, Slots.gen(slot), busy + 1);
+        Memory.plainLong(seg, Layouts.HDR_CLOCK_HAND, k); // the next insertion takes the free slot, not a live region
     }
 
     /** §8 step 2; false when it gave up on a slot lock, leaving {@code index_seq} odd for the next holder. */
     private boolean indexRebuild() {
-        long indexSeq = memory.plainLong(Layouts.HDR_INDEX_SEQ) | 1;
-        memory.opaqueLong(Layouts.HDR_INDEX_SEQ, indexSeq);
+        MemorySegment seg = mapping.segment();
+        long indexSeq = Memory.plainLong(seg, Layouts.HDR_INDEX_SEQ) | 1;
+        Memory.opaqueLong(seg, Layouts.HDR_INDEX_SEQ, indexSeq);
         Memory.storeStoreFence();
-        index.clear();
-        long storedHighWater = memory.plainLong(Layouts.HDR_HIGH_WATER);
+        index.clear(seg);
+        long storedHighWater = Memory.plainLong(seg, Layouts.HDR_HIGH_WATER);
         long highWater = Long.compareUnsigned(storedHighWater, slots.capacity) > 0 ? slots.capacity : storedHighWater;
-        memory.plainLong(Layouts.HDR_HIGH_WATER, highWater);
-        if (Long.compareUnsigned(memory.plainLong(Layouts.HDR_CLOCK_HAND), Math.max(1, slots.capacity)) >= 0) {
-            memory.plainLong(Layouts.HDR_CLOCK_HAND, 0L);
+        Memory.plainLong(seg, Layouts.HDR_HIGH_WATER, highWater);
+        if (Long.compareUnsigned(Memory.plainLong(seg, Layouts.HDR_CLOCK_HAND), Math.max(1, slots.capacity)) >= 0) {
+            Memory.plainLong(seg, Layouts.HDR_CLOCK_HAND, 0L);
         }
         long live = 0;
         EncodedName stored = new EncodedName(); // recovery only: allocation is fine here
         Snapshot record = new Snapshot();
         for (int k = 0; k < highWater; k++) {
             long slot = slots.slot(k);
-            int length = memory.plainInt(Slots.nameLen(slot));
-            long gen = memory.plainLong(Slots.gen(slot));
+            int length = Memory.plainInt(seg, Slots.nameLen(slot));
+            long gen = Memory.plainLong(seg, Slots.gen(slot));
             if (length == 0 && (gen & 1) == 0) {
                 continue; // FREE
             }
             // Sound (§8 step 2c): the rule verify's LIVE count uses, so a repaired file verifies clean.
             boolean valid = (gen & 1) == 0 && readStoredName(slot, length, stored)
                     && stored.isWellFormedUtf8()
-                    && slotRead(memory.segment, k, null, null, false, record) > 0 // a record §7.2.1 accepts
+                    && slotRead(seg, k, null, null, false, record) > 0 // a record §7.2.1 accepts
                     && resolveLocked(stored) < 0 // a second slot with the same name is dropped
-                    && index.insert(stored.hash, k);
+                    && index.insert(seg, stored.hash, k);
             if (valid) {
                 live++;
             } else if (!slotFree(k)) {
                 return false;
             }
         }
-        memory.releaseLong(Layouts.HDR_LIVE_COUNT, live);
-        memory.releaseLong(Layouts.HDR_INDEX_SEQ, indexSeq + 1);
+        Memory.releaseLong(seg, Layouts.HDR_LIVE_COUNT, live);
+        Memory.releaseLong(seg, Layouts.HDR_INDEX_SEQ, indexSeq + 1);
         needsRebuild = false;
         indexSuspect = false;
         return true;
@@ -793,11 +799,12 @@ public final class StoreEngine {
      * formed: length in range, zero padding, stored hash equal to {@code hm64} of the name.
      */
     private boolean readStoredName(long slot, int length, EncodedName out) {
+        MemorySegment seg = mapping.segment();
         if (length <= 0 || length > slots.maxNameBytes) {
             return false;
         }
         for (int i = 0; i < slots.nameAreaWords; i++) {
-            long word = memory.plainLong(Slots.nameWord(slot, i));
+            long word = Memory.plainLong(seg, Slots.nameWord(slot, i));
             if (i < (length + 7) >>> 3) {
                 out.words[i] = word;
             } else if (word != 0) {
@@ -811,7 +818,7 @@ public final class StoreEngine {
         out.byteLength = length;
         out.hash = Hm64.ofWords(out.words, length);
         out.source = null;
-        return out.hash == memory.plainLong(Slots.hash(slot));
+        return out.hash == Memory.plainLong(seg, Slots.hash(slot));
     }
 
     // ------------------------------------------------------------------ CLOCK over the mapping
@@ -824,31 +831,32 @@ public final class StoreEngine {
 
         @Override
         public long highWater() {
-            return memory.plainLong(Layouts.HDR_HIGH_WATER);
+            return Memory.plainLong(mapping.segment(), Layouts.HDR_HIGH_WATER);
         }
 
         @Override
         public void highWater(long value) {
-            memory.releaseLong(Layouts.HDR_HIGH_WATER, value);
+            Memory.releaseLong(mapping.segment(), Layouts.HDR_HIGH_WATER, value);
         }
 
         @Override
         public long hand() {
-            return memory.plainLong(Layouts.HDR_CLOCK_HAND);
+            return Memory.plainLong(mapping.segment(), Layouts.HDR_CLOCK_HAND);
         }
 
         @Override
         public void hand(long value) {
-            memory.plainLong(Layouts.HDR_CLOCK_HAND, value);
+            Memory.plainLong(mapping.segment(), Layouts.HDR_CLOCK_HAND, value);
         }
 
         @Override
         public boolean clearReferenced(int slot) {
+            MemorySegment seg = mapping.segment();
             long offset = slots.ref(slot);
-            if (memory.opaqueByte(offset) == 0) {
+            if (Memory.opaqueByte(seg, offset) == 0) {
                 return false;
             }
-            memory.plainByte(offset, (byte) 0);
+            Memory.plainByte(seg, offset, (byte) 0);
             return true;
         }
     }

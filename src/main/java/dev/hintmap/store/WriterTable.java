@@ -40,12 +40,12 @@ final class WriterTable {
 
     /** Entry {@code index}'s token: 0 when free, else the holder's (§3.5). */
     long token(int index) {
-        return memory.acquireLong(entryOffset(index) + Layouts.WRITER_TOKEN);
+        return Memory.acquireLong(memory.segment, entryOffset(index) + Layouts.WRITER_TOKEN);
     }
 
     /** Entry {@code index}'s generation: how many writers have claimed it. */
     long generation(int index) {
-        return memory.acquireLong(entryOffset(index) + Layouts.WRITER_GENERATION);
+        return Memory.acquireLong(memory.segment, entryOffset(index) + Layouts.WRITER_GENERATION);
     }
 
     /** Result of a claim: the entry's index and the owner word for the locks its holder takes. */
@@ -58,7 +58,7 @@ final class WriterTable {
      */
     Claim claim(long token) {
         for (int i = 0; i < entries; i++) {
-            long held = memory.acquireLong(entryOffset(i) + Layouts.WRITER_TOKEN);
+            long held = Memory.acquireLong(memory.segment, entryOffset(i) + Layouts.WRITER_TOKEN);
             // Only a process that is not running loses its entry here: §6.3 without its maps rule.
             // The CAS below compares the token alone, and a writer that closes and reopens the
             // file between our check and our CAS claims the same entry with the same token; had
@@ -66,16 +66,16 @@ final class WriterTable {
             // Entries of running processes that do not map this file (a copy's) cost nothing:
             // their locks are judged by the full rule (isDead) when someone waits for them.
             if (held != 0 && held != token && !ProcessIdentity.isAlive(held, null)) {
-                memory.casLong(entryOffset(i) + Layouts.WRITER_TOKEN, held, 0L); // losing the race is fine
+                Memory.casLong(memory.segment, entryOffset(i) + Layouts.WRITER_TOKEN, held, 0L); // losing the race is fine
             }
         }
         for (int i = 0; i < entries; i++) {
             long entry = entryOffset(i);
-            if (memory.acquireLong(entry + Layouts.WRITER_TOKEN) == 0
-                    && memory.casLong(entry + Layouts.WRITER_TOKEN, 0L, token)) {
+            if (Memory.acquireLong(memory.segment, entry + Layouts.WRITER_TOKEN) == 0
+                    && Memory.casLong(memory.segment, entry + Layouts.WRITER_TOKEN, 0L, token)) {
                 // Only the holder writes the generation: a lock stamped with the old one now reads as dead.
-                long generation = memory.plainLong(entry + Layouts.WRITER_GENERATION) + 1;
-                memory.releaseLong(entry + Layouts.WRITER_GENERATION, generation);
+                long generation = Memory.plainLong(memory.segment, entry + Layouts.WRITER_GENERATION) + 1;
+                Memory.releaseLong(memory.segment, entry + Layouts.WRITER_GENERATION, generation);
                 return new Claim(i, ownerWord(i, generation));
             }
         }
@@ -96,11 +96,11 @@ final class WriterTable {
             return true; // corrupt owner word: no live writer can hold it
         }
         long entry = entryOffset((int) index);
-        long generation = memory.acquireLong(entry + Layouts.WRITER_GENERATION);
+        long generation = Memory.acquireLong(memory.segment, entry + Layouts.WRITER_GENERATION);
         if ((generation & INDEX_MASK) != owner >>> 32) {
             return true;
         }
-        long token = memory.acquireLong(entry + Layouts.WRITER_TOKEN);
+        long token = Memory.acquireLong(memory.segment, entry + Layouts.WRITER_TOKEN);
         if (token == 0) {
             return true;
         }

@@ -72,8 +72,8 @@ class CrashRecoveryTest {
 
     private static void plantWriter(Memory m, int index, long token, long generation) {
         WriterTable table = new WriterTable(m, GEOMETRY, null);
-        m.plainLong(table.entryOffset(index) + Layouts.WRITER_TOKEN, token);
-        m.plainLong(table.entryOffset(index) + Layouts.WRITER_GENERATION, generation);
+        Memory.plainLong(m.segment, table.entryOffset(index) + Layouts.WRITER_TOKEN, token);
+        Memory.plainLong(m.segment, table.entryOffset(index) + Layouts.WRITER_GENERATION, generation);
     }
 
     private Path storeWith(String... names) throws IOException {
@@ -94,21 +94,20 @@ class CrashRecoveryTest {
         withRawMapping(file, m -> {
             plantWriter(m, 1000, dead, 7);
             long slot = slots.slot(0);
-            m.plainLong(Slots.lock(slot), WriterTable.ownerWord(1000, 7));
-            long seq = m.plainLong(Slots.seq(slot));
+            Memory.plainLong(m.segment, Slots.lock(slot), WriterTable.ownerWord(1000, 7));
+            long seq = Memory.plainLong(m.segment, Slots.seq(slot));
             long inactive = Slots.copy(slot, seq + 1);
-            RecordCopies copies = new RecordCopies(m);
-            copies.plainDispatchCount(inactive, 999); // the dead writer got this far
-            copies.plainKernelNsTotal(inactive, 123_456);
+            RecordCopies.plainDispatchCount(m.segment, inactive, 999); // the dead writer got this far
+            RecordCopies.plainKernelNsTotal(m.segment, inactive, 123_456);
             return null;
         });
         try (HintStore store = HintStore.open(file, LAYOUT)) {
             store.record("victim", 300, 30);
             assertEquals(new RegionRecord("victim", 2, 400, 300, 40), store.recordFor("victim").orElseThrow());
         }
-        long stolen = withRawMapping(file, m -> m.plainLong(Layouts.HDR_STOLEN_LOCKS));
+        long stolen = withRawMapping(file, m -> Memory.plainLong(m.segment, Layouts.HDR_STOLEN_LOCKS));
         assertEquals(1, stolen);
-        long reclaimed = withRawMapping(file, m -> m.plainLong(new WriterTable(m, GEOMETRY, null).entryOffset(1000) + Layouts.WRITER_TOKEN));
+        long reclaimed = withRawMapping(file, m -> Memory.plainLong(m.segment, new WriterTable(m, GEOMETRY, null).entryOffset(1000) + Layouts.WRITER_TOKEN));
         assertEquals(0, reclaimed, "the dead writer's entry was reclaimed on open");
     }
 
@@ -121,7 +120,7 @@ class CrashRecoveryTest {
             Slots slots = new Slots(GEOMETRY);
             withRawMapping(file, m -> {
                 plantWriter(m, 1001, token, 3);
-                m.plainLong(Slots.lock(slots.slot(0)), WriterTable.ownerWord(1001, 3));
+                Memory.plainLong(m.segment, Slots.lock(slots.slot(0)), WriterTable.ownerWord(1001, 3));
                 return null;
             });
             // The give-up after the wait limit (§6.2) is LockGiveUpTest's: here the limit outlasts every
@@ -165,7 +164,7 @@ class CrashRecoveryTest {
             withRawMapping(file, m -> {
                 // The entry now belongs to a live process, but with a newer generation than the lock's.
                 plantWriter(m, 1002, token, 9);
-                m.plainLong(Slots.lock(slots.slot(0)), WriterTable.ownerWord(1002, 8));
+                Memory.plainLong(m.segment, Slots.lock(slots.slot(0)), WriterTable.ownerWord(1002, 8));
                 return null;
             });
             try (HintStore store = HintStore.open(file, LAYOUT)) {
@@ -185,18 +184,18 @@ class CrashRecoveryTest {
         withRawMapping(file, m -> {
             plantWriter(m, 1003, dead, 1);
             long owner = WriterTable.ownerWord(1003, 1);
-            m.plainLong(Layouts.HDR_STRUCT_LOCK, owner);
+            Memory.plainLong(m.segment, Layouts.HDR_STRUCT_LOCK, owner);
             // The dead writer was reassigning slot 1 (b) to "ghost": journal set, index and slot BUSY.
-            m.plainLong(Layouts.HDR_JOURNAL_SLOT, 2);
-            m.plainLong(Layouts.HDR_INDEX_SEQ, m.plainLong(Layouts.HDR_INDEX_SEQ) + 1);
+            Memory.plainLong(m.segment, Layouts.HDR_JOURNAL_SLOT, 2);
+            Memory.plainLong(m.segment, Layouts.HDR_INDEX_SEQ, Memory.plainLong(m.segment, Layouts.HDR_INDEX_SEQ) + 1);
             long slot = slots.slot(1);
-            m.plainLong(Slots.lock(slot), owner);
-            m.plainLong(Slots.gen(slot), m.plainLong(Slots.gen(slot)) + 1);
+            Memory.plainLong(m.segment, Slots.lock(slot), owner);
+            Memory.plainLong(m.segment, Slots.gen(slot), Memory.plainLong(m.segment, Slots.gen(slot)) + 1);
             // ... and had got as far as writing the new name, hash and length (step 9)
             byte[] ghost = "ghost".getBytes(StandardCharsets.UTF_8);
             MemorySegment.copy(ghost, 0, m.segment, java.lang.foreign.ValueLayout.JAVA_BYTE, Slots.nameWord(slot, 0), 5);
-            m.plainInt(Slots.nameLen(slot), 5);
-            m.plainLong(Slots.hash(slot), dev.hintmap.format.Hm64.ofBytes(ghost, 5));
+            Memory.plainInt(m.segment, Slots.nameLen(slot), 5);
+            Memory.plainLong(m.segment, Slots.hash(slot), dev.hintmap.format.Hm64.ofBytes(ghost, 5));
             return null;
         });
         try (HintStore store = HintStore.open(file, LAYOUT)) {
@@ -216,10 +215,10 @@ class CrashRecoveryTest {
             assertEquals(4, store.size());
         }
         withRawMapping(file, m -> {
-            assertEquals(0, m.plainLong(Layouts.HDR_JOURNAL_SLOT));
-            assertEquals(0, m.plainLong(Layouts.HDR_INDEX_SEQ) & 1);
-            assertEquals(1, m.plainLong(Layouts.HDR_RECOVERIES));
-            assertEquals(0, m.plainLong(Layouts.HDR_STRUCT_LOCK));
+            assertEquals(0, Memory.plainLong(m.segment, Layouts.HDR_JOURNAL_SLOT));
+            assertEquals(0, Memory.plainLong(m.segment, Layouts.HDR_INDEX_SEQ) & 1);
+            assertEquals(1, Memory.plainLong(m.segment, Layouts.HDR_RECOVERIES));
+            assertEquals(0, Memory.plainLong(m.segment, Layouts.HDR_STRUCT_LOCK));
             return null;
         });
     }
@@ -234,8 +233,8 @@ class CrashRecoveryTest {
             store.record("b", 100, 10); // a completed record after the insertion
         }
         withRawMapping(file, m -> {
-            m.plainLong(Layouts.HDR_JOURNAL_SLOT, 2); // slot 1 holds "b", gen even
-            m.plainLong(Layouts.HDR_INDEX_SEQ, m.plainLong(Layouts.HDR_INDEX_SEQ) + 1);
+            Memory.plainLong(m.segment, Layouts.HDR_JOURNAL_SLOT, 2); // slot 1 holds "b", gen even
+            Memory.plainLong(m.segment, Layouts.HDR_INDEX_SEQ, Memory.plainLong(m.segment, Layouts.HDR_INDEX_SEQ) + 1);
             return null;
         });
         try (HintStore store = HintStore.open(file, LAYOUT)) {
@@ -245,8 +244,8 @@ class CrashRecoveryTest {
             assertEquals(4, store.size());
         }
         withRawMapping(file, m -> {
-            assertEquals(0, m.plainLong(Layouts.HDR_JOURNAL_SLOT));
-            assertEquals(1, m.plainLong(Layouts.HDR_RECOVERIES));
+            assertEquals(0, Memory.plainLong(m.segment, Layouts.HDR_JOURNAL_SLOT));
+            assertEquals(1, Memory.plainLong(m.segment, Layouts.HDR_RECOVERIES));
             return null;
         });
         assertTrue(dev.hintmap.HintFiles.verify(file, LAYOUT).ok());
@@ -259,9 +258,9 @@ class CrashRecoveryTest {
         withRawMapping(file, m -> {
             // A recoverer died inside slotFree(1): gen odd, name cleared, index rebuild half done.
             long slot = slots.slot(1);
-            m.plainLong(Slots.gen(slot), m.plainLong(Slots.gen(slot)) | 1);
-            m.plainInt(Slots.nameLen(slot), 0);
-            m.plainLong(Layouts.HDR_INDEX_SEQ, m.plainLong(Layouts.HDR_INDEX_SEQ) | 1);
+            Memory.plainLong(m.segment, Slots.gen(slot), Memory.plainLong(m.segment, Slots.gen(slot)) | 1);
+            Memory.plainInt(m.segment, Slots.nameLen(slot), 0);
+            Memory.plainLong(m.segment, Layouts.HDR_INDEX_SEQ, Memory.plainLong(m.segment, Layouts.HDR_INDEX_SEQ) | 1);
             return null;
         });
         try (HintStore store = HintStore.open(file, LAYOUT)) {
@@ -275,7 +274,7 @@ class CrashRecoveryTest {
             assertTrue(names.containsAll(List.of("a", "c", "d", "e")), names.toString());
         }
         withRawMapping(file, m -> {
-            assertEquals(0, m.plainLong(Slots.gen(slots.slot(1))) & 1, "no slot stays BUSY");
+            assertEquals(0, Memory.plainLong(m.segment, Slots.gen(slots.slot(1))) & 1, "no slot stays BUSY");
             return null;
         });
     }
@@ -284,7 +283,7 @@ class CrashRecoveryTest {
     void damagedHighWaterIsClampedToCapacityAndNoRegionIsLost() throws Exception {
         Path file = storeWith("a", "b", "c", "d");
         withRawMapping(file, m -> {
-            m.plainLong(Layouts.HDR_HIGH_WATER, Long.MIN_VALUE); // 2^63 unsigned
+            Memory.plainLong(m.segment, Layouts.HDR_HIGH_WATER, Long.MIN_VALUE); // 2^63 unsigned
             return null;
         });
         try (HintStore store = HintStore.open(file, LAYOUT)) {
@@ -305,11 +304,11 @@ class CrashRecoveryTest {
         withRawMapping(file, m -> {
             for (int k = 0; k < 2; k++) {
                 long slot = slots.slot(k);
-                long copy = Slots.copy(slot, m.plainLong(Slots.seq(slot)));
+                long copy = Slots.copy(slot, Memory.plainLong(m.segment, Slots.seq(slot)));
                 if (k == 0) {
-                    new RecordCopies(m).plainKernelNsTotal(copy, -5); // top bit set
+                    RecordCopies.plainKernelNsTotal(m.segment, copy, -5); // top bit set
                 } else {
-                    new RecordCopies(m).plainKernelNsMax(copy, 1); // max below the mean
+                    RecordCopies.plainKernelNsMax(m.segment, copy, 1); // max below the mean
                 }
             }
             return null;
@@ -330,12 +329,12 @@ class CrashRecoveryTest {
         Slots slots = new Slots(GEOMETRY);
         withRawMapping(file, m -> {
             long broken = slots.slot(0);
-            new RecordCopies(m).plainKernelNsMax(Slots.copy(broken, m.plainLong(Slots.seq(broken))), 1); // max below the mean
+            RecordCopies.plainKernelNsMax(m.segment, Slots.copy(broken, Memory.plainLong(m.segment, Slots.seq(broken))), 1); // max below the mean
             long latin = slots.slot(1); // "latin" becomes 0xE9 "atin": Latin-1, not UTF-8, its hash kept right
             byte[] name = {(byte) 0xE9, 'a', 't', 'i', 'n'};
             MemorySegment.copy(name, 0, m.segment, java.lang.foreign.ValueLayout.JAVA_BYTE, Slots.nameWord(latin, 0), 5);
-            m.plainLong(Slots.hash(latin), dev.hintmap.format.Hm64.ofBytes(name, 5));
-            m.plainLong(Layouts.HDR_JOURNAL_SLOT, 4); // a change into slot 3, interrupted: recovery runs
+            Memory.plainLong(m.segment, Slots.hash(latin), dev.hintmap.format.Hm64.ofBytes(name, 5));
+            Memory.plainLong(m.segment, Layouts.HDR_JOURNAL_SLOT, 4); // a change into slot 3, interrupted: recovery runs
             return null;
         });
         try (HintStore store = HintStore.open(file, LAYOUT)) {
@@ -346,8 +345,8 @@ class CrashRecoveryTest {
         dev.hintmap.VerifyReport report = dev.hintmap.HintFiles.verify(file, LAYOUT);
         assertTrue(report.ok(), report.findings().toString());
         withRawMapping(file, m -> {
-            assertEquals(2, m.plainLong(Layouts.HDR_LIVE_COUNT));
-            assertEquals(1, m.plainLong(Layouts.HDR_RECOVERIES));
+            assertEquals(2, Memory.plainLong(m.segment, Layouts.HDR_LIVE_COUNT));
+            assertEquals(1, Memory.plainLong(m.segment, Layouts.HDR_RECOVERIES));
             return null;
         });
     }
@@ -356,9 +355,9 @@ class CrashRecoveryTest {
     void indexEntryNamingNoSlotIsRepairedByTheNextStructuralChange() throws Exception {
         Path file = storeWith("a");
         withRawMapping(file, m -> {
-            HashIndex index = new HashIndex(m, GEOMETRY);
+            HashIndex index = new HashIndex(GEOMETRY);
             long bogus = dev.hintmap.format.Hm64.ofBytes("zzz".getBytes(StandardCharsets.UTF_8), 3);
-            m.plainLong(GEOMETRY.indexOffset() + 8L * index.home(bogus), HashIndex.entry(bogus, 0, 3999));
+            Memory.plainLong(m.segment, GEOMETRY.indexOffset() + 8L * index.home(bogus), HashIndex.entry(bogus, 0, 3999));
             return null;
         });
         try (HintStore store = HintStore.open(file, LAYOUT)) {
@@ -369,7 +368,7 @@ class CrashRecoveryTest {
         long bad = withRawMapping(file, m -> {
             long count = 0;
             for (int j = 0; j < GEOMETRY.indexEntries(); j++) {
-                long e = m.plainLong(GEOMETRY.indexOffset() + 8L * j);
+                long e = Memory.plainLong(m.segment, GEOMETRY.indexOffset() + 8L * j);
                 if (e != 0 && HashIndex.slotOf(e) >= GEOMETRY.capacity()) {
                     count++;
                 }
@@ -386,9 +385,9 @@ class CrashRecoveryTest {
         withRawMapping(file, m -> {
             long from = slots.slot(0);
             long to = slots.slot(1);
-            m.plainLong(Slots.hash(to), m.plainLong(Slots.hash(from)));
-            m.plainLong(Slots.nameWord(to, 0), m.plainLong(Slots.nameWord(from, 0)));
-            m.plainLong(Layouts.HDR_INDEX_SEQ, m.plainLong(Layouts.HDR_INDEX_SEQ) | 1); // force a rebuild
+            Memory.plainLong(m.segment, Slots.hash(to), Memory.plainLong(m.segment, Slots.hash(from)));
+            Memory.plainLong(m.segment, Slots.nameWord(to, 0), Memory.plainLong(m.segment, Slots.nameWord(from, 0)));
+            Memory.plainLong(m.segment, Layouts.HDR_INDEX_SEQ, Memory.plainLong(m.segment, Layouts.HDR_INDEX_SEQ) | 1); // force a rebuild
             return null;
         });
         try (HintStore store = HintStore.open(file, LAYOUT)) {
@@ -425,7 +424,7 @@ class CrashRecoveryTest {
             store.record("other", 1, 1);
             assertEquals(129, store.size());
         }
-        long dropped = withRawMapping(file, m -> m.plainLong(Layouts.HDR_DROPPED_INSERTS));
+        long dropped = withRawMapping(file, m -> Memory.plainLong(m.segment, Layouts.HDR_DROPPED_INSERTS));
         assertEquals(1, dropped);
     }
 

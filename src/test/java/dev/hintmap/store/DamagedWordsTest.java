@@ -57,7 +57,7 @@ class DamagedWordsTest {
     @Test
     void statisticsCounterWithTheTopBitSetReadsAsZero() throws IOException {
         Path file = storeWith("a");
-        withRawMapping(file, m -> m.plainLong(Layouts.HDR_EVICTIONS, -1L));
+        withRawMapping(file, m -> Memory.plainLong(m.segment, Layouts.HDR_EVICTIONS, -1L));
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
             assertEquals(0, store.evictions());
         }
@@ -67,7 +67,7 @@ class DamagedWordsTest {
     void evictingASlotWithAMalformedNameLengthRebuildsTheIndex() throws IOException {
         Path file = storeWith("a", "b", "c", "d");
         Slots slots = new Slots(GEOMETRY);
-        withRawMapping(file, m -> m.plainInt(Slots.nameLen(slots.slot(0)), -1)); // "a": 4 GiB long, its entry still indexed
+        withRawMapping(file, m -> Memory.plainInt(m.segment, Slots.nameLen(slots.slot(0)), -1)); // "a": 4 GiB long, its entry still indexed
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
             assertTrue(store.recordFor("a").isEmpty(), "a malformed slot reads as absent");
             store.record("e", 1, 1); // the hand takes slot 0 (bit clear)
@@ -78,7 +78,7 @@ class DamagedWordsTest {
         withRawMapping(file, m -> {
             int indexed = 0;
             for (int j = 0; j < GEOMETRY.indexEntries(); j++) {
-                indexed += m.plainLong(GEOMETRY.indexOffset() + 8L * j) != 0 ? 1 : 0;
+                indexed += Memory.plainLong(m.segment, GEOMETRY.indexOffset() + 8L * j) != 0 ? 1 : 0;
             }
             assertEquals(4, indexed, "no junk entry left for the malformed slot");
         });
@@ -88,13 +88,13 @@ class DamagedWordsTest {
     void journalSlotOutOfRangeIsIgnoredAndTheIndexRebuilt() throws IOException {
         for (long journal : new long[] {GEOMETRY.capacity() + 1L, -1L, Long.MIN_VALUE}) {
             Path file = storeWith("a", "b");
-            withRawMapping(file, m -> m.plainLong(Layouts.HDR_JOURNAL_SLOT, journal));
+            withRawMapping(file, m -> Memory.plainLong(m.segment, Layouts.HDR_JOURNAL_SLOT, journal));
             try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
                 store.record("c", 1, 1); // recovers first
                 assertEquals(List.of("a", "b", "c"), names(store), "journal " + journal);
                 assertEquals(3, store.size());
             }
-            withRawMapping(file, m -> assertEquals(0, m.plainLong(Layouts.HDR_JOURNAL_SLOT)));
+            withRawMapping(file, m -> assertEquals(0, Memory.plainLong(m.segment, Layouts.HDR_JOURNAL_SLOT)));
             java.nio.file.Files.delete(file);
         }
     }
@@ -104,8 +104,8 @@ class DamagedWordsTest {
         Path file = storeWith("a");
         Slots slots = new Slots(GEOMETRY);
         withRawMapping(file, m -> {
-            m.plainLong(Slots.lock(slots.slot(0)), WriterTable.ownerWord(5000, 1)); // entry 5000 of 1024
-            m.plainLong(Layouts.HDR_STRUCT_LOCK, -1L);
+            Memory.plainLong(m.segment, Slots.lock(slots.slot(0)), WriterTable.ownerWord(5000, 1)); // entry 5000 of 1024
+            Memory.plainLong(m.segment, Layouts.HDR_STRUCT_LOCK, -1L);
         });
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
             store.record("a", 100, 10);
@@ -113,15 +113,15 @@ class DamagedWordsTest {
             assertEquals(2, store.dispatchCount("a"));
             assertEquals(1, store.dispatchCount("b"));
         }
-        withRawMapping(file, m -> assertEquals(2, m.plainLong(Layouts.HDR_STOLEN_LOCKS)));
+        withRawMapping(file, m -> assertEquals(2, Memory.plainLong(m.segment, Layouts.HDR_STOLEN_LOCKS)));
     }
 
     @Test
     void countsOutOfRangeAreClampedAndRepaired() throws IOException {
         Path file = storeWith("a", "b");
         withRawMapping(file, m -> {
-            m.plainLong(Layouts.HDR_LIVE_COUNT, Long.MAX_VALUE);
-            m.plainLong(Layouts.HDR_CLOCK_HAND, -7L);
+            Memory.plainLong(m.segment, Layouts.HDR_LIVE_COUNT, Long.MAX_VALUE);
+            Memory.plainLong(m.segment, Layouts.HDR_CLOCK_HAND, -7L);
         });
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
             assertEquals(4, store.size(), "a reader clamps the count to capacity");

@@ -90,9 +90,9 @@ public final class DeepRecursionChild {
 
     private static boolean anyLockHeld(Memory m, FileGeometry geometry) {
         Slots slots = new Slots(geometry);
-        boolean held = m.acquireLong(Layouts.HDR_STRUCT_LOCK) != 0;
+        boolean held = Memory.acquireLong(m.segment, Layouts.HDR_STRUCT_LOCK) != 0;
         for (int k = 0; k < geometry.capacity(); k++) {
-            held |= m.acquireLong(Slots.lock(slots.slot(k))) != 0;
+            held |= Memory.acquireLong(m.segment, Slots.lock(slots.slot(k))) != 0;
         }
         return held;
     }

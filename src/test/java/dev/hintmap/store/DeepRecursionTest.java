@@ -95,10 +95,10 @@ class DeepRecursionTest {
     private static void assertNoLockHeld(Path file, FileGeometry geometry) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ); Arena arena = Arena.ofConfined()) {
             Memory m = new Memory(channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena));
-            assertEquals(0L, m.acquireLong(Layouts.HDR_STRUCT_LOCK), file.getFileName() + " struct_lock");
+            assertEquals(0L, Memory.acquireLong(m.segment, Layouts.HDR_STRUCT_LOCK), file.getFileName() + " struct_lock");
             Slots slots = new Slots(geometry);
             for (int k = 0; k < geometry.capacity(); k++) {
-                assertEquals(0L, m.acquireLong(Slots.lock(slots.slot(k))), file.getFileName() + " slot " + k + " lock");
+                assertEquals(0L, Memory.acquireLong(m.segment, Slots.lock(slots.slot(k))), file.getFileName() + " slot " + k + " lock");
             }
         }
     }

@@ -78,7 +78,7 @@ class FileVerifierTest {
     /** The index entry that names {@code slot}. */
     private static int entryOf(Memory m, int slot) {
         for (int j = 0; j < GEOMETRY.indexEntries(); j++) {
-            long e = m.plainLong(GEOMETRY.indexOffset() + 8L * j);
+            long e = Memory.plainLong(m.segment, GEOMETRY.indexOffset() + 8L * j);
             if (e != 0 && HashIndex.slotOf(e) == slot) {
                 return j;
             }
@@ -92,7 +92,7 @@ class FileVerifierTest {
 
     private static long currentCopy(Memory m, int slot) {
         long s = SLOTS.slot(slot);
-        return Slots.copy(s, m.plainLong(Slots.seq(s)));
+        return Slots.copy(s, Memory.plainLong(m.segment, Slots.seq(s)));
     }
 
     // ------------------------------------------------------------------ sound files
@@ -142,9 +142,9 @@ class FileVerifierTest {
         sleeper.waitFor();
         corrupt(file, m -> {
             WriterTable table = new WriterTable(m, GEOMETRY, null);
-            m.plainLong(table.entryOffset(3) + Layouts.WRITER_TOKEN, token);
-            m.plainLong(table.entryOffset(3) + Layouts.WRITER_GENERATION, 2);
-            m.plainLong(Slots.lock(SLOTS.slot(1)), WriterTable.ownerWord(3, 2));
+            Memory.plainLong(m.segment, table.entryOffset(3) + Layouts.WRITER_TOKEN, token);
+            Memory.plainLong(m.segment, table.entryOffset(3) + Layouts.WRITER_GENERATION, 2);
+            Memory.plainLong(m.segment, Slots.lock(SLOTS.slot(1)), WriterTable.ownerWord(3, 2));
         });
         VerifyReport report = verify(file);
         assertTrue(report.ok(), report.findings().toString());
@@ -189,11 +189,11 @@ class FileVerifierTest {
     void countersAtTheirMaximumStayThereAndTheFileStaysSound() throws Exception {
         Path file = sixRegions();
         corrupt(file, m -> {
-            m.plainLong(Layouts.HDR_EVICTIONS, Long.MAX_VALUE);
-            m.plainLong(Layouts.HDR_RECOVERIES, Long.MAX_VALUE);
-            m.plainLong(Layouts.HDR_STOLEN_LOCKS, Long.MAX_VALUE);
-            m.plainLong(Layouts.HDR_CLOCK_HAND, CAPACITY); // out of range: the next insertion recovers
-            m.plainLong(Slots.lock(SLOTS.slot(0)), WriterTable.ownerWord(900, 1)); // an entry nobody holds: dead
+            Memory.plainLong(m.segment, Layouts.HDR_EVICTIONS, Long.MAX_VALUE);
+            Memory.plainLong(m.segment, Layouts.HDR_RECOVERIES, Long.MAX_VALUE);
+            Memory.plainLong(m.segment, Layouts.HDR_STOLEN_LOCKS, Long.MAX_VALUE);
+            Memory.plainLong(m.segment, Layouts.HDR_CLOCK_HAND, CAPACITY); // out of range: the next insertion recovers
+            Memory.plainLong(m.segment, Slots.lock(SLOTS.slot(0)), WriterTable.ownerWord(900, 1)); // an entry nobody holds: dead
         });
         assertFalse(verify(file).ok(), "the planted hand is an error until repaired");
         try (HintStore store = HintStore.open(file, LAYOUT)) {
@@ -203,9 +203,9 @@ class FileVerifierTest {
             }
         }
         corrupt(file, m -> {
-            assertEquals(Long.MAX_VALUE, m.plainLong(Layouts.HDR_EVICTIONS));
-            assertEquals(Long.MAX_VALUE, m.plainLong(Layouts.HDR_RECOVERIES));
-            assertEquals(Long.MAX_VALUE, m.plainLong(Layouts.HDR_STOLEN_LOCKS));
+            assertEquals(Long.MAX_VALUE, Memory.plainLong(m.segment, Layouts.HDR_EVICTIONS));
+            assertEquals(Long.MAX_VALUE, Memory.plainLong(m.segment, Layouts.HDR_RECOVERIES));
+            assertEquals(Long.MAX_VALUE, Memory.plainLong(m.segment, Layouts.HDR_STOLEN_LOCKS));
         });
         VerifyReport report = verify(file);
         assertTrue(report.ok(), report.findings().toString());
@@ -216,7 +216,7 @@ class FileVerifierTest {
     @Test
     void aCorruptHeaderIsTheOneFinding() throws Exception {
         Path file = sixRegions();
-        corrupt(file, m -> m.plainInt(Layouts.HDR_MAX_NAME_BYTES, 65));
+        corrupt(file, m -> Memory.plainInt(m.segment, Layouts.HDR_MAX_NAME_BYTES, 65));
         VerifyReport report = verify(file);
         Finding f = expectError(report, "header", -1, "header_checksum");
         assertTrue(f.message().contains("CORRUPT_HEADER"), f.toString());
@@ -234,10 +234,10 @@ class FileVerifierTest {
     void coordinationWordsOutOfRangeAreFound() throws Exception {
         Path file = sixRegions();
         corrupt(file, m -> {
-            m.plainLong(Layouts.HDR_CLOCK_HAND, CAPACITY);
-            m.plainLong(Layouts.HDR_HIGH_WATER, CAPACITY + 1);
-            m.plainLong(Layouts.HDR_LIVE_COUNT, 5);
-            m.plainLong(Layouts.HDR_EVICTIONS, -1);
+            Memory.plainLong(m.segment, Layouts.HDR_CLOCK_HAND, CAPACITY);
+            Memory.plainLong(m.segment, Layouts.HDR_HIGH_WATER, CAPACITY + 1);
+            Memory.plainLong(m.segment, Layouts.HDR_LIVE_COUNT, 5);
+            Memory.plainLong(m.segment, Layouts.HDR_EVICTIONS, -1);
         });
         VerifyReport report = verify(file);
         expectError(report, "coordination", -1, "clock_hand");
@@ -250,8 +250,8 @@ class FileVerifierTest {
     void anInterruptedStructuralChangeIsFound() throws Exception {
         Path file = sixRegions();
         corrupt(file, m -> {
-            m.plainLong(Layouts.HDR_JOURNAL_SLOT, 4);
-            m.plainLong(Layouts.HDR_INDEX_SEQ, m.plainLong(Layouts.HDR_INDEX_SEQ) | 1);
+            Memory.plainLong(m.segment, Layouts.HDR_JOURNAL_SLOT, 4);
+            Memory.plainLong(m.segment, Layouts.HDR_INDEX_SEQ, Memory.plainLong(m.segment, Layouts.HDR_INDEX_SEQ) | 1);
         });
         assertTrue(expectError(verify(file), "coordination", -1, "journal_slot").message().contains("interrupted"));
     }
@@ -259,14 +259,14 @@ class FileVerifierTest {
     @Test
     void aStructureLockNamingNoWriterEntryIsFound() throws Exception {
         Path file = sixRegions();
-        corrupt(file, m -> m.plainLong(Layouts.HDR_STRUCT_LOCK, WriterTable.ownerWord(5000, 1)));
+        corrupt(file, m -> Memory.plainLong(m.segment, Layouts.HDR_STRUCT_LOCK, WriterTable.ownerWord(5000, 1)));
         assertTrue(expectError(verify(file), "coordination", -1, "struct_lock").message().contains("5000"));
     }
 
     @Test
     void aWriterTokenNamingProcessZeroIsFound() throws Exception {
         Path file = sixRegions();
-        corrupt(file, m -> m.plainLong(new WriterTable(m, GEOMETRY, null).entryOffset(9) + Layouts.WRITER_TOKEN, 5));
+        corrupt(file, m -> Memory.plainLong(m.segment, new WriterTable(m, GEOMETRY, null).entryOffset(9) + Layouts.WRITER_TOKEN, 5));
         assertTrue(expectError(verify(file), "writer-table", -1, "token").message().contains("entry 9"));
     }
 
@@ -275,7 +275,7 @@ class FileVerifierTest {
     @Test
     void aNameHashThatDoesNotMatchTheNameIsFound() throws Exception {
         Path file = sixRegions();
-        corrupt(file, m -> m.plainLong(Slots.hash(SLOTS.slot(2)), m.plainLong(Slots.hash(SLOTS.slot(2))) ^ 1));
+        corrupt(file, m -> Memory.plainLong(m.segment, Slots.hash(SLOTS.slot(2)), Memory.plainLong(m.segment, Slots.hash(SLOTS.slot(2))) ^ 1));
         VerifyReport report = verify(file);
         expectError(report, "slot", 2, "hash");
         expectError(report, "index", 2, "index"); // its entry now names an unsound slot
@@ -284,7 +284,7 @@ class FileVerifierTest {
     @Test
     void aNameLengthAboveTheMaximumIsFound() throws Exception {
         Path file = sixRegions();
-        corrupt(file, m -> m.plainInt(Slots.nameLen(SLOTS.slot(1)), 65));
+        corrupt(file, m -> Memory.plainInt(m.segment, Slots.nameLen(SLOTS.slot(1)), 65));
         assertTrue(expectError(verify(file), "slot", 1, "name_len").message().contains("65"));
     }
 
@@ -302,7 +302,7 @@ class FileVerifierTest {
             long slot = SLOTS.slot(0);
             byte[] bad = {'r', (byte) 0xC3}; // "r" and half of a two-byte sequence
             m.segment.set(ValueLayout.JAVA_BYTE, Slots.nameWord(slot, 0) + 1, bad[1]);
-            m.plainLong(Slots.hash(slot), Hm64.ofBytes(bad, 2));
+            Memory.plainLong(m.segment, Slots.hash(slot), Hm64.ofBytes(bad, 2));
         });
         assertTrue(expectError(verify(file), "slot", 0, "name").message().contains("UTF-8"));
     }
@@ -311,15 +311,14 @@ class FileVerifierTest {
     void recordsThatNoWriterCanProduceAreFoundByInvariant() throws Exception {
         Path file = sixRegions();
         corrupt(file, m -> {
-            RecordCopies copies = new RecordCopies(m);
             long c1 = currentCopy(m, 1);
-            copies.plainKernelNsMax(c1, copies.plainKernelNsTotal(c1) + 1);
+            RecordCopies.plainKernelNsMax(m.segment, c1, RecordCopies.plainKernelNsTotal(m.segment, c1) + 1);
             long c2 = currentCopy(m, 2);
-            copies.plainDispatchCount(c2, 0);
+            RecordCopies.plainDispatchCount(m.segment, c2, 0);
             long c3 = currentCopy(m, 3);
-            copies.plainKernelNsTotal(c3, copies.plainDispatchCount(c3) * (copies.plainKernelNsMax(c3) + 1));
+            RecordCopies.plainKernelNsTotal(m.segment, c3, RecordCopies.plainDispatchCount(m.segment, c3) * (RecordCopies.plainKernelNsMax(m.segment, c3) + 1));
             long c4 = currentCopy(m, 4);
-            copies.plainBytesTotal(c4, -5);
+            RecordCopies.plainBytesTotal(m.segment, c4, -5);
         });
         VerifyReport report = verify(file);
         expectError(report, "slot", 1, "kernel_ns_max");
@@ -344,8 +343,8 @@ class FileVerifierTest {
     void aBusySlotWithNoChangeUnderWayAndABadLockWordAreFound() throws Exception {
         Path file = sixRegions();
         corrupt(file, m -> {
-            m.plainLong(Slots.gen(SLOTS.slot(5)), m.plainLong(Slots.gen(SLOTS.slot(5))) | 1);
-            m.plainLong(Slots.lock(SLOTS.slot(4)), WriterTable.ownerWord(4096, 1));
+            Memory.plainLong(m.segment, Slots.gen(SLOTS.slot(5)), Memory.plainLong(m.segment, Slots.gen(SLOTS.slot(5))) | 1);
+            Memory.plainLong(m.segment, Slots.lock(SLOTS.slot(4)), WriterTable.ownerWord(4096, 1));
         });
         VerifyReport report = verify(file);
         expectError(report, "slot", 5, "gen");
@@ -356,7 +355,7 @@ class FileVerifierTest {
     @Test
     void aSlotUsedBeyondHighWaterIsFound() throws Exception {
         Path file = sixRegions();
-        corrupt(file, m -> m.plainLong(Slots.gen(SLOTS.slot(7)), 2));
+        corrupt(file, m -> Memory.plainLong(m.segment, Slots.gen(SLOTS.slot(7)), 2));
         assertTrue(expectError(verify(file), "slot", 7, "gen").message().contains("high_water"));
     }
 
@@ -366,9 +365,9 @@ class FileVerifierTest {
         corrupt(file, m -> {
             long from = SLOTS.slot(1);
             long to = SLOTS.slot(3);
-            m.plainLong(Slots.hash(to), m.plainLong(Slots.hash(from)));
-            m.plainInt(Slots.nameLen(to), m.plainInt(Slots.nameLen(from)));
-            m.plainLong(Slots.nameWord(to, 0), m.plainLong(Slots.nameWord(from, 0)));
+            Memory.plainLong(m.segment, Slots.hash(to), Memory.plainLong(m.segment, Slots.hash(from)));
+            Memory.plainInt(m.segment, Slots.nameLen(to), Memory.plainInt(m.segment, Slots.nameLen(from)));
+            Memory.plainLong(m.segment, Slots.nameWord(to, 0), Memory.plainLong(m.segment, Slots.nameWord(from, 0)));
         });
         assertTrue(expectError(verify(file), "slot", 3, "name").message().contains("slot 1"));
     }
@@ -381,8 +380,8 @@ class FileVerifierTest {
         int[] at = new int[1];
         corrupt(file, m -> {
             at[0] = entryOf(m, 2);
-            long e = m.plainLong(entryOffset(at[0]));
-            m.plainLong(entryOffset(at[0]), (e & ~0xFFFF_FFFFL) | (CAPACITY + 5));
+            long e = Memory.plainLong(m.segment, entryOffset(at[0]));
+            Memory.plainLong(m.segment, entryOffset(at[0]), (e & ~0xFFFF_FFFFL) | (CAPACITY + 5));
         });
         VerifyReport report = verify(file);
         assertEquals(at[0], report.errors().stream().filter(f -> f.area().equals("index") && f.slot() == -1)
@@ -395,7 +394,7 @@ class FileVerifierTest {
         Path file = sixRegions();
         corrupt(file, m -> {
             int j = entryOf(m, 4);
-            m.plainLong(entryOffset(j), m.plainLong(entryOffset(j)) ^ (1L << 40));
+            Memory.plainLong(m.segment, entryOffset(j), Memory.plainLong(m.segment, entryOffset(j)) ^ (1L << 40));
         });
         assertTrue(expectError(verify(file), "index", 4, "index").message().contains("tag"));
     }
@@ -405,14 +404,14 @@ class FileVerifierTest {
         Path file = sixRegions();
         corrupt(file, m -> {
             int j = entryOf(m, 0);
-            long e = m.plainLong(entryOffset(j));
-            m.plainLong(entryOffset(j), 0);
+            long e = Memory.plainLong(m.segment, entryOffset(j));
+            Memory.plainLong(m.segment, entryOffset(j), 0);
             int k = entryOf(m, 1);
             int free = k;
             do {
                 free = (free + 1) & (GEOMETRY.indexEntries() - 1);
-            } while (m.plainLong(entryOffset(free)) != 0);
-            m.plainLong(entryOffset(free), m.plainLong(entryOffset(k)));
+            } while (Memory.plainLong(m.segment, entryOffset(free)) != 0);
+            Memory.plainLong(m.segment, entryOffset(free), Memory.plainLong(m.segment, entryOffset(k)));
             assertTrue(e != 0);
         });
         VerifyReport report = verify(file);
@@ -428,11 +427,11 @@ class FileVerifierTest {
         corrupt(file, m -> {
             for (int slot = 0; slot < 6; slot++) {
                 int j = entryOf(m, slot);
-                int home = (int) (m.plainLong(Slots.hash(SLOTS.slot(slot))) & mask);
+                int home = (int) (Memory.plainLong(m.segment, Slots.hash(SLOTS.slot(slot))) & mask);
                 int later = (home + 1) & mask;
-                if (j == home && m.plainLong(entryOffset(later)) == 0) {
-                    m.plainLong(entryOffset(later), m.plainLong(entryOffset(j)));
-                    m.plainLong(entryOffset(j), 0);
+                if (j == home && Memory.plainLong(m.segment, entryOffset(later)) == 0) {
+                    Memory.plainLong(m.segment, entryOffset(later), Memory.plainLong(m.segment, entryOffset(j)));
+                    Memory.plainLong(m.segment, entryOffset(j), 0);
                     return;
                 }
             }
@@ -452,12 +451,12 @@ class FileVerifierTest {
         }
         int mask = big.indexEntries() - 1;
         corrupt(file, m -> {
-            int home = (int) (m.plainLong(Slots.hash(slots.slot(0))) & mask);
-            long e = m.plainLong(big.indexOffset() + 8L * home);
+            int home = (int) (Memory.plainLong(m.segment, Slots.hash(slots.slot(0))) & mask);
+            long e = Memory.plainLong(m.segment, big.indexOffset() + 8L * home);
             assertTrue(e != 0);
-            m.plainLong(big.indexOffset() + 8L * home, 0);
+            Memory.plainLong(m.segment, big.indexOffset() + 8L * home, 0);
             for (int d = 0; d <= 130; d++) { // a full run from home to 130 entries on, the entry at its end
-                m.plainLong(big.indexOffset() + 8L * ((home + d) & mask), d == 130 ? e : HashIndex.entry(0, 0, 99));
+                Memory.plainLong(m.segment, big.indexOffset() + 8L * ((home + d) & mask), d == 130 ? e : HashIndex.entry(0, 0, 99));
             }
         });
         VerifyReport report = verify(file);

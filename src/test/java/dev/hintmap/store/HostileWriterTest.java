@@ -131,9 +131,9 @@ class HostileWriterTest {
      */
     private static void checkEvictionsCounter(HintStore store, Memory words, AtomicLong scribbling, AtomicLong damagedReads) {
         long sequence = scribbling.get();
-        long before = words.acquireLong(Layouts.HDR_EVICTIONS);
+        long before = Memory.acquireLong(words.segment, Layouts.HDR_EVICTIONS);
         long read = store.evictions();
-        long after = words.acquireLong(Layouts.HDR_EVICTIONS);
+        long after = Memory.acquireLong(words.segment, Layouts.HDR_EVICTIONS);
         assertTrue(read >= 0, "evictions() " + read);
         if ((sequence & 1) == 0 && scribbling.get() == sequence && before == after && before < 0) {
             assertEquals(0, read, "evictions() of the damaged word " + Long.toHexString(before));

@@ -101,10 +101,10 @@ class LockGiveUpTest {
         Slots slots = new Slots(GEOMETRY);
         withRawMapping(file, m -> {
             long entry = new WriterTable(m, GEOMETRY, null).entryOffset(ENTRY);
-            m.plainLong(entry + Layouts.WRITER_TOKEN, token);
-            m.plainLong(entry + Layouts.WRITER_GENERATION, 1);
-            m.plainLong(Layouts.HDR_STRUCT_LOCK, owner);
-            m.plainLong(Slots.lock(slots.slot(0)), owner); // slot 0 holds "a"
+            Memory.plainLong(m.segment, entry + Layouts.WRITER_TOKEN, token);
+            Memory.plainLong(m.segment, entry + Layouts.WRITER_GENERATION, 1);
+            Memory.plainLong(m.segment, Layouts.HDR_STRUCT_LOCK, owner);
+            Memory.plainLong(m.segment, Slots.lock(slots.slot(0)), owner); // slot 0 holds "a"
         });
         byte[] before = snapshotOfSlotsAndCoordination(file);
         List<Long> waits = new ArrayList<>();
@@ -128,10 +128,10 @@ class LockGiveUpTest {
         withRawMapping(file, m -> {
             Slots s = new Slots(GEOMETRY);
             long bSlot = s.slot(1);
-            long seq = m.plainLong(Slots.seq(bSlot));
-            assertEquals(2, new RecordCopies(m).plainDispatchCount(Slots.copy(bSlot, seq)));
-            assertEquals(owner, m.plainLong(Layouts.HDR_STRUCT_LOCK), "a live holder's lock is never taken");
-            assertEquals(owner, m.plainLong(Slots.lock(s.slot(0))));
+            long seq = Memory.plainLong(m.segment, Slots.seq(bSlot));
+            assertEquals(2, RecordCopies.plainDispatchCount(m.segment, Slots.copy(bSlot, seq)));
+            assertEquals(owner, Memory.plainLong(m.segment, Layouts.HDR_STRUCT_LOCK), "a live holder's lock is never taken");
+            assertEquals(owner, Memory.plainLong(m.segment, Slots.lock(s.slot(0))));
         });
         // b's record line holds the one legitimate change; everything else is compared byte for byte
         byte[] after = snapshotOfSlotsAndCoordination(file);
@@ -147,8 +147,8 @@ class LockGiveUpTest {
             store.record("a", 500, 50); // gives up again, and remembers the stuck word
             store.record("new", 500, 50);
             withRawMapping(file, m -> { // the holder lets go: the remembered words change
-                m.plainLong(Layouts.HDR_STRUCT_LOCK, 0);
-                m.plainLong(Slots.lock(slots.slot(0)), 0);
+                Memory.plainLong(m.segment, Layouts.HDR_STRUCT_LOCK, 0);
+                Memory.plainLong(m.segment, Slots.lock(slots.slot(0)), 0);
             });
             store.record("a", 500, 50);
             store.region("a").record(500, 50);
@@ -176,9 +176,9 @@ class LockGiveUpTest {
         long owner = WriterTable.ownerWord(ENTRY, 1);
         withRawMapping(file, m -> {
             long entry = new WriterTable(m, GEOMETRY, null).entryOffset(ENTRY);
-            m.plainLong(entry + Layouts.WRITER_TOKEN, token);
-            m.plainLong(entry + Layouts.WRITER_GENERATION, 1);
-            m.plainLong(Slots.lock(new Slots(GEOMETRY).slot(0)), owner);
+            Memory.plainLong(m.segment, entry + Layouts.WRITER_TOKEN, token);
+            Memory.plainLong(m.segment, entry + Layouts.WRITER_GENERATION, 1);
+            Memory.plainLong(m.segment, Slots.lock(new Slots(GEOMETRY).slot(0)), owner);
         });
         java.util.concurrent.atomic.AtomicLong checks = new java.util.concurrent.atomic.AtomicLong();
         StoreSettings settings = StoreSettings.DEFAULT.lockWaitLimitNanos(LIMIT_NANOS).giveUpRecheckNanos(recheckNanos)
@@ -211,11 +211,11 @@ class LockGiveUpTest {
         long[] handBefore = new long[2];
         withRawMapping(file, m -> {
             long entry = new WriterTable(m, GEOMETRY, null).entryOffset(ENTRY);
-            m.plainLong(entry + Layouts.WRITER_TOKEN, token);
-            m.plainLong(entry + Layouts.WRITER_GENERATION, 1);
-            handBefore[0] = m.plainLong(Layouts.HDR_CLOCK_HAND);
-            handBefore[1] = m.plainLong(Layouts.HDR_HIGH_WATER);
-            m.plainLong(Slots.lock(slots.slot((int) handBefore[0])), owner);
+            Memory.plainLong(m.segment, entry + Layouts.WRITER_TOKEN, token);
+            Memory.plainLong(m.segment, entry + Layouts.WRITER_GENERATION, 1);
+            handBefore[0] = Memory.plainLong(m.segment, Layouts.HDR_CLOCK_HAND);
+            handBefore[1] = Memory.plainLong(m.segment, Layouts.HDR_HIGH_WATER);
+            Memory.plainLong(m.segment, Slots.lock(slots.slot((int) handBefore[0])), owner);
         });
         try (HintStore store = TestStores.open(file, LAYOUT, LIMIT_NANOS)) {
             store.record("e", 1, 1);
@@ -224,9 +224,9 @@ class LockGiveUpTest {
             assertEquals(0, store.evictions());
         }
         withRawMapping(file, m -> {
-            assertEquals(handBefore[0], m.plainLong(Layouts.HDR_CLOCK_HAND), "the hand is put back");
-            assertEquals(handBefore[1], m.plainLong(Layouts.HDR_HIGH_WATER));
-            assertEquals(0, m.plainLong(Layouts.HDR_STRUCT_LOCK), "the structure lock is released");
+            assertEquals(handBefore[0], Memory.plainLong(m.segment, Layouts.HDR_CLOCK_HAND), "the hand is put back");
+            assertEquals(handBefore[1], Memory.plainLong(m.segment, Layouts.HDR_HIGH_WATER));
+            assertEquals(0, Memory.plainLong(m.segment, Layouts.HDR_STRUCT_LOCK), "the structure lock is released");
         });
     }
 }

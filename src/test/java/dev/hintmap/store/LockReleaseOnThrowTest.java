@@ -93,8 +93,8 @@ class LockReleaseOnThrowTest {
                 if (section == Section.RECOVERY_SLOT) {
                     withRawMapping(file, m -> { // slot 0's change "crashed" past §7.4 step 7: BUSY, freed by §8 step 1
                         long gen = Slots.gen(new Slots(GEOMETRY).slot(0));
-                        m.releaseLong(gen, m.plainLong(gen) | 1);
-                        m.releaseLong(Layouts.HDR_JOURNAL_SLOT, 1);
+                        Memory.releaseLong(m.segment, gen, Memory.plainLong(m.segment, gen) | 1);
+                        Memory.releaseLong(m.segment, Layouts.HDR_JOURNAL_SLOT, 1);
                     });
                 }
                 probe.armed = throwable.get();
@@ -135,9 +135,9 @@ class LockReleaseOnThrowTest {
             long[] held = new long[1];
             withRawMapping(file, m -> {
                 for (int k = 0; k < CAPACITY; k++) {
-                    held[0] |= m.acquireLong(Slots.lock(slots.slot(k)));
+                    held[0] |= Memory.acquireLong(m.segment, Slots.lock(slots.slot(k)));
                 }
-                held[0] |= m.acquireLong(Layouts.HDR_STRUCT_LOCK);
+                held[0] |= Memory.acquireLong(m.segment, Layouts.HDR_STRUCT_LOCK);
             });
             if (held[0] == 0) {
                 return;
@@ -169,7 +169,7 @@ class LockReleaseOnThrowTest {
         Slots slots = new Slots(GEOMETRY);
         WriterTable writers = new WriterTable(m, GEOMETRY, null);
         for (int k = -1; k < CAPACITY; k++) {
-            long word = m.acquireLong(k < 0 ? Layouts.HDR_STRUCT_LOCK : Slots.lock(slots.slot(k)));
+            long word = Memory.acquireLong(m.segment, k < 0 ? Layouts.HDR_STRUCT_LOCK : Slots.lock(slots.slot(k)));
             String what = (k < 0 ? "struct_lock" : "slot " + k + " lock") + " after a throw in " + section;
             if (deadOwnerAllowed && word != 0) {
                 assertEquals(0L, writers.token((int) (word & 0xFFFF_FFFFL) - 1), what + " names a released entry");

@@ -38,21 +38,21 @@ class MemoryFaultTest {
 
     private static Map<String, Consumer<Memory>> accesses() {
         Map<String, Consumer<Memory>> all = new LinkedHashMap<>();
-        all.put("plainLong load", m -> m.plainLong(GONE));
-        all.put("plainLong store", m -> m.plainLong(GONE, 1));
-        all.put("plainInt load", m -> m.plainInt(GONE));
-        all.put("plainInt store", m -> m.plainInt(GONE, 1));
-        all.put("acquireLong", m -> m.acquireLong(GONE));
-        all.put("releaseLong", m -> m.releaseLong(GONE, 1));
-        all.put("opaqueLong load", m -> m.opaqueLong(GONE));
-        all.put("opaqueLong store", m -> m.opaqueLong(GONE, 1));
-        all.put("opaqueInt load", m -> m.opaqueInt(GONE));
-        all.put("opaqueInt store", m -> m.opaqueInt(GONE, 1));
-        all.put("opaqueByte load", m -> m.opaqueByte(GONE));
-        all.put("plainByte store", m -> m.plainByte(GONE, (byte) 1));
-        all.put("casLong", m -> m.casLong(GONE, 0, 1));
-        all.put("addPlainLong", m -> m.addPlainLong(GONE, 1));
-        all.put("atomicAddLong", m -> m.atomicAddLong(GONE, 1));
+        all.put("plainLong load", m -> Memory.plainLong(m.segment, GONE));
+        all.put("plainLong store", m -> Memory.plainLong(m.segment, GONE, 1));
+        all.put("plainInt load", m -> Memory.plainInt(m.segment, GONE));
+        all.put("plainInt store", m -> Memory.plainInt(m.segment, GONE, 1));
+        all.put("acquireLong", m -> Memory.acquireLong(m.segment, GONE));
+        all.put("releaseLong", m -> Memory.releaseLong(m.segment, GONE, 1));
+        all.put("opaqueLong load", m -> Memory.opaqueLong(m.segment, GONE));
+        all.put("opaqueLong store", m -> Memory.opaqueLong(m.segment, GONE, 1));
+        all.put("opaqueInt load", m -> Memory.opaqueInt(m.segment, GONE));
+        all.put("opaqueInt store", m -> Memory.opaqueInt(m.segment, GONE, 1));
+        all.put("opaqueByte load", m -> Memory.opaqueByte(m.segment, GONE));
+        all.put("plainByte store", m -> Memory.plainByte(m.segment, GONE, (byte) 1));
+        all.put("casLong", m -> Memory.casLong(m.segment, GONE, 0, 1));
+        all.put("releaseAddLong", m -> Memory.releaseAddLong(m.segment, GONE, 1));
+        all.put("atomicAddLong", m -> Memory.atomicAddLong(m.segment, GONE, 1));
         return all;
     }
 

@@ -47,9 +47,9 @@ class OperatorActionsTest {
             withRawMapping(original, m -> {
                 long owner = ownerOfEntry(m, 0);
                 Slots slots = new Slots(GEOMETRY);
-                m.plainLong(Slots.lock(slots.slot(0)), owner);
+                Memory.plainLong(m.segment, Slots.lock(slots.slot(0)), owner);
                 copyBytes(original, copy);
-                m.plainLong(Slots.lock(slots.slot(0)), 0L);
+                Memory.plainLong(m.segment, Slots.lock(slots.slot(0)), 0L);
             });
             // another process opens the copy while this writer lives: it must not wait for it (5 s)
             assertEquals("recorded", ChildJvm.run(FileChild.class, "record", copy.toString(), "1", "a").strip());
@@ -84,9 +84,9 @@ class OperatorActionsTest {
             assertTrue(ProcessIdentity.isAlive(token, null), "alive by pid and start time alone");
             withRawMapping(file, m -> {
                 WriterTable table = new WriterTable(m, GEOMETRY, null);
-                m.plainLong(table.entryOffset(7) + dev.hintmap.format.Layouts.WRITER_TOKEN, token);
-                m.plainLong(table.entryOffset(7) + dev.hintmap.format.Layouts.WRITER_GENERATION, 1);
-                m.plainLong(Slots.lock(new Slots(GEOMETRY).slot(0)), WriterTable.ownerWord(7, 1));
+                Memory.plainLong(m.segment, table.entryOffset(7) + dev.hintmap.format.Layouts.WRITER_TOKEN, token);
+                Memory.plainLong(m.segment, table.entryOffset(7) + dev.hintmap.format.Layouts.WRITER_GENERATION, 1);
+                Memory.plainLong(m.segment, Slots.lock(new Slots(GEOMETRY).slot(0)), WriterTable.ownerWord(7, 1));
             });
             assertEquals("recorded", ChildJvm.run(FileChild.class, "record", file.toString(), "1", "a").strip());
             try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {

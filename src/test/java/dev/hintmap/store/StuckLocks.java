@@ -29,9 +29,9 @@ public final class StuckLocks {
                 Arena arena = Arena.ofConfined()) {
             Memory m = new Memory(channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena));
             long entry = geometry.writerTableOffset() + ENTRY * Layouts.WRITER_ENTRY.byteSize();
-            m.plainLong(entry + Layouts.WRITER_TOKEN, holderToken);
-            m.plainLong(entry + Layouts.WRITER_GENERATION, 1);
-            m.plainLong(Slots.lock(new Slots(geometry).slot(slot)), owner);
+            Memory.plainLong(m.segment, entry + Layouts.WRITER_TOKEN, holderToken);
+            Memory.plainLong(m.segment, entry + Layouts.WRITER_GENERATION, 1);
+            Memory.plainLong(m.segment, Slots.lock(new Slots(geometry).slot(slot)), owner);
         }
         return owner;
     }
@@ -41,7 +41,7 @@ public final class StuckLocks {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
                 Arena arena = Arena.ofConfined()) {
             MemorySegment segment = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
-            return new Memory(segment).plainLong(Slots.lock(new Slots(geometry).slot(slot)));
+            return Memory.plainLong(segment, Slots.lock(new Slots(geometry).slot(slot)));
         }
     }
 }
