@@ -43,7 +43,10 @@ public enum FormatVersion {
         return this != V1;
     }
 
-    /** The offset of slot 0: in version 1 the slots follow the index, page-aligned, where version 2's reference table starts. */
+    /**
+     * The offset of slot 0: in version 1 the slots follow the index, page-aligned, where the
+     * current version's reference table starts.
+     */
     public long slotsOffset(FileGeometry g) {
         return this == V1 ? g.refTableOffset() : g.slotsOffset();
     }
