@@ -52,6 +52,31 @@ static inline uint64_t hm_sat_add(uint64_t a, uint64_t b) {
 }
 
 /*
+ * The rules on one record (FORMAT §7.2.1, §3.1), each the only one in the C code; Java's are
+ * format/RecordRules, with the same arithmetic. A mean is compared with a bound by multiplying,
+ * exactly and without overflow in 128 bits: floor(total / count) >= b is total >= b * count, and
+ * floor(total / count) <= b is total < (b + 1) * count (a 64-bit division costs more than the
+ * rest of a record read, and every read checks soundness).
+ *
+ * hm_record_sound: the record a writer publishes, the one a reader returns (hmi_slot_read) and
+ * recovery keeps (§8 step 2c): dispatch_count > 0, kernel_ns_max <= kernel_ns_total,
+ * floor(kernel_ns_total / dispatch_count) <= kernel_ns_max, every field <= 2^63-1. A record that
+ * breaks one comes from a damaged file.
+ */
+static inline int hm_record_sound(uint64_t count, uint64_t total, uint64_t max, uint64_t bytes) {
+    __extension__ typedef unsigned __int128 u128;
+    return count != 0 && count <= HM_VALUE_MAX && total <= HM_VALUE_MAX && max <= total && bytes <= HM_VALUE_MAX &&
+           (u128)total < ((u128)max + 1) * count;
+}
+
+/* hm_record_hot: count > 0 and floor(total / count) >= threshold_ns (hm_is_hot); a record without
+ * dispatches has no mean and is never hot, as an absent region is not. */
+static inline int hm_record_hot(uint64_t count, uint64_t total, uint64_t threshold_ns) {
+    __extension__ typedef unsigned __int128 u128;
+    return count != 0 && (u128)total >= (u128)threshold_ns * count;
+}
+
+/*
  * ---- the layout, once ----
  *
  * Each struct of FORMAT §3 is ONE X-macro field list below; everything else is expanded from it:

@@ -130,7 +130,7 @@ int hm_is_hot(hm_store *s, const char *name, size_t name_len) {
     int rc = hm_lookup(s, name, name_len, &r);
     if (rc == HM_ENOTFOUND) return 0; /* an unknown region is not hot */
     if (rc < 0) return rc;
-    return r.kernel_ns_total / r.dispatch_count >= s->hot_threshold_ns;
+    return hm_record_hot(r.dispatch_count, r.kernel_ns_total, s->hot_threshold_ns);
 }
 
 int hm_region_at(hm_store *s, uint32_t slot, char *name_buf, size_t buf_len, size_t *name_len, hm_region_record *out) {

@@ -232,15 +232,6 @@ static inline void ref_set(const hm_store *s, uint32_t k, uint8_t v) {
     atomic_store_explicit(&s->ref[k], v, memory_order_relaxed); /* relaxed: a hint (§3.9) */
 }
 
-/* The invariants of §7.2.1 on a record read consistently: dispatch_count > 0, kernel_ns_max <=
- * kernel_ns_total, kernel_ns_total / dispatch_count <= kernel_ns_max, every field <= 2^63-1. A
- * record that breaks one comes from a damaged file: readers report it absent (hmi_slot_read),
- * recovery frees its slot (§8 step 2c). */
-static inline int record_sound(uint64_t count, uint64_t total, uint64_t max, uint64_t bytes) {
-    return count != 0 && count <= HM_VALUE_MAX && total <= HM_VALUE_MAX && max <= total && bytes <= HM_VALUE_MAX &&
-           total / count <= max;
-}
-
 static inline uint64_t monotonic_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -64,7 +64,7 @@ int hmi_slot_read(const hm_store *s, uint32_t k, const hm_name *want, hm_region_
         }
         /* A record no writer could have produced (top bit set, or breaking the invariants of
          * §7.2.1) comes from a damaged file: it reads as absent, never as a hint. */
-        if (!match || !record_sound(count, total, max, bytes)) return 0;
+        if (!match || !hm_record_sound(count, total, max, bytes)) return 0;
         if (rec) {
             rec->dispatch_count = count;
             rec->kernel_ns_total = total;
@@ -251,9 +251,11 @@ static int slot_free(hm_store *s, uint32_t k) {
     return 1;
 }
 
-/* Copies slot k's name into nm (words: HM_MAX_NAME_WORDS) and checks that it is well formed:
- * length in range, zero padding, hash matching. struct_lock held. */
-static int slot_name_checked(const hm_store *s, uint32_t k, uint64_t *words, hm_name *nm) {
+/* Copies slot k's name into nm (words: HM_MAX_NAME_WORDS) and checks that it is sound (§8 step 2c;
+ * Java's SlotSoundness.nameSound): length in range, zero padding, hash matching, valid UTF-8 (the
+ * writer's own rule, hmi_utf8_valid; the words are little-endian, so their bytes are the name).
+ * struct_lock held. */
+static int slot_name_sound(const hm_store *s, uint32_t k, uint64_t *words, hm_name *nm) {
     hm_slot *sl = slot_at(s, k);
     uint32_t len = atomic_load_explicit(&sl->name_len, RLX);
     if (len == 0 || len > s->max_name_bytes) return 0;
@@ -271,7 +273,7 @@ static int slot_name_checked(const hm_store *s, uint32_t k, uint64_t *words, hm_
     nm->nwords = nw;
     nm->words = words;
     nm->hash = hash_words(words, len, nw);
-    return nm->hash == atomic_load_explicit(&sl->hash, RLX);
+    return nm->hash == atomic_load_explicit(&sl->hash, RLX) && hmi_utf8_valid((const unsigned char *)words, len);
 }
 
 /* Rebuilds the index from the slots (§8 step 2). struct_lock held; index_seq made odd
@@ -299,15 +301,13 @@ static __attribute__((warn_unused_result)) int index_rebuild(hm_store *s) {
         hm_name nm;
         uint32_t other;
         int corrupt = 0;
-        /* §8 step 2c: kept only when sound -- a well-formed name (slot_name_checked), valid UTF-8
-         * (the writer's own rule, hmi_utf8_valid; the words are little-endian, so their bytes are
-         * the name), a current record satisfying §7.2.1 (read as readers do, hmi_slot_read, whose
-         * record_sound is that rule) -- not a later duplicate, and fitting the index. */
-        int ok = (gen & 1) == 0 && slot_name_checked(s, k, words, &nm) &&
-                 hmi_utf8_valid((const unsigned char *)words, nm.len) &&
-                 hmi_slot_read(s, k, &nm, NULL, NULL, NULL, NULL) &&
-                 !resolve_locked(s, &nm, k, &other, NULL, &corrupt) && hmi_index_insert(s, nm.hash, k);
-        if (ok) live++;
+        /* §8 step 2c: kept only when sound -- a sound name (slot_name_sound), a sound current
+         * record (read as readers do, hmi_slot_read, whose hm_record_sound is that rule) -- not a
+         * later duplicate, and fitting the index. */
+        int sound = (gen & 1) == 0 && slot_name_sound(s, k, words, &nm) &&
+                    hmi_slot_read(s, k, &nm, NULL, NULL, NULL, NULL) &&
+                    !resolve_locked(s, &nm, k, &other, NULL, &corrupt) && hmi_index_insert(s, nm.hash, k);
+        if (sound) live++;
         else if (!slot_free(s, k)) return 0;
     }
     atomic_store_explicit(&h->live_count, live, REL);  /* release: pairs with acquire loads of live_count */

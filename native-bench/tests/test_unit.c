@@ -354,6 +354,36 @@ static void test_one_name_buffer_reused_for_many_names_and_evictions_counts_each
 }
 
 
+/* The record rules (hintmap_format.h, Java's RecordRules) equal exact arithmetic: the division
+ * they replace on small values, and 128-bit division at the edges of [0, 2^63-1]. */
+static int exact_hot(uint64_t count, uint64_t total, uint64_t threshold) {
+    return count != 0 && total / count >= threshold;
+}
+static int exact_sound(uint64_t count, uint64_t total, uint64_t max, uint64_t bytes) {
+    return count != 0 && count <= HM_VALUE_MAX && total <= HM_VALUE_MAX && bytes <= HM_VALUE_MAX && max <= total &&
+           total / count <= max;
+}
+static void test_record_rules_equal_exact_arithmetic(void) {
+    for (uint64_t count = 0; count <= 12; count++)
+        for (uint64_t total = 0; total <= 60; total++)
+            for (uint64_t b = 0; b <= 62; b++) {
+                CHECK_EQ(hm_record_hot(count, total, b), exact_hot(count, total, b));
+                CHECK_EQ(hm_record_sound(count, total, b, 0), exact_sound(count, total, b, 0));
+            }
+    const uint64_t m = HM_VALUE_MAX;
+    const uint64_t edges[] = {0, 1, 2, 3, m / 3, m / 2, m / 2 + 1, m - 1, m, m + 1, UINT64_MAX, UINT64_C(3037000499),
+                              UINT64_C(3037000500), UINT64_C(1) << 32};
+    const size_t n = sizeof edges / sizeof edges[0];
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++)
+            for (size_t k = 0; k < n; k++) {
+                uint64_t count = edges[i], total = edges[j], b = edges[k];
+                if (total <= m) CHECK_EQ(hm_record_hot(count, total, b), exact_hot(count, total, b));
+                CHECK_EQ(hm_record_sound(count, total, b, 0), exact_sound(count, total, b, 0));
+                CHECK_EQ(hm_record_sound(count, total, b, total), exact_sound(count, total, b, total));
+            }
+}
+
 static void test_records_accumulate_count_total_max_and_bytes(void) {
     hm_options o = opts_cap(16);
     hm_options_set_hot_threshold_ns(&o, 150);
@@ -1603,6 +1633,7 @@ int main(int argc, char **argv) {
         {"long_names_follow_the_shared_vectors_and_are_found_by_the_full_name",
          test_long_names_follow_the_shared_vectors_and_are_found_by_the_full_name},
         {"close_releases_writer_entry_and_readers_claim_none", test_close_releases_writer_entry_and_readers_claim_none},
+        {"record_rules_equal_exact_arithmetic", test_record_rules_equal_exact_arithmetic},
         {"records_accumulate_count_total_max_and_bytes", test_records_accumulate_count_total_max_and_bytes},
         {"capacity_zero_file_drops_every_record", test_capacity_zero_file_drops_every_record},
         {"clock_evicts_unreferenced_region_and_spares_referenced_one", test_clock_evicts_unreferenced_region_and_spares_referenced_one},

@@ -12,6 +12,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import java.util.Properties;
 
 /**
  * Operations on hint files as files, for tools: checking one without recording anything into it,
@@ -47,7 +48,7 @@ public final class HintFiles {
                 if (in == null) {
                     return "unknown";
                 }
-                java.util.Properties p = new java.util.Properties();
+                Properties p = new Properties();
                 p.load(in);
                 String v = p.getProperty("version", "");
                 return v.isEmpty() || v.startsWith("${") ? "unknown" : v;
@@ -108,43 +109,6 @@ public final class HintFiles {
     public static VerifyReport verify(HintStore store) {
         Objects.requireNonNull(store, "store");
         return FileVerifier.verify(store.mapped());
-    }
-
-    /**
-     * Reads a hint file of format version 1, which {@link HintStore#open} refuses, for conversion
-     * to the current version (FORMAT.md §12, {@code hintmap upgrade}), opened with the default
-     * options: {@link #readVersion1(Path, HintStoreOptions)}.
-     *
-     * @param file a version-1 hint file
-     * @return what it holds, and which writers are still attached to it
-     * @throws IOException a {@link HintFileException} when it is not a readable version-1 file
-     *     ({@code UNSUPPORTED_VERSION} for any other version, the current one included), or
-     *     another I/O failure
-     */
-    public static Version1Profile readVersion1(Path file) throws IOException {
-        return readVersion1(file, HintStoreOptions.defaults());
-    }
-
-    /**
-     * Reads a hint file of format version 1 for conversion (FORMAT.md §12): every sound region
-     * with its record, the layout parameters and the statistics counters. The file is opened
-     * under the rules of every hint file and {@code options} relax them as for
-     * {@link HintStore#open}: no symbolic link at the path, no file of another user, nothing but
-     * a regular file (a FIFO is refused without blocking), no unallocated range (a sparse copy
-     * is {@code SPARSE}, as for a read-only open). It is mapped read-only and never modified;
-     * its index is not read.
-     *
-     * @param file a version-1 hint file
-     * @param options the safety rules to apply ({@code readOnly} and the layout options are ignored)
-     * @return what it holds, and which writers are still attached to it (FORMAT.md §6.3)
-     * @throws IOException a {@link HintFileException} when it is refused or not a readable
-     *     version-1 file ({@code UNSUPPORTED_VERSION} for any other version, the current one
-     *     included), or another I/O failure
-     */
-    public static Version1Profile readVersion1(Path file, HintStoreOptions options) throws IOException {
-        Objects.requireNonNull(file, "file");
-        Objects.requireNonNull(options, "options");
-        return Version1Reader.read(file, options);
     }
 
     /**

@@ -130,7 +130,7 @@ public final class HintSnapshot {
      */
     public boolean isHot(String name) {
         RegionRecord r = find(name);
-        return r != null && r.meanKernelNs() >= hotThresholdNs;
+        return r != null && r.isHot(hotThresholdNs);
     }
 
     private RegionRecord find(String name) {
@@ -155,7 +155,7 @@ public final class HintSnapshot {
     public int hotCount() {
         int hot = 0;
         for (RegionRecord r : regions) {
-            if (r.meanKernelNs() >= hotThresholdNs) {
+            if (r.isHot(hotThresholdNs)) {
                 hot++;
             }
         }

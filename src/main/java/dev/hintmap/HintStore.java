@@ -537,7 +537,7 @@ public final class HintStore implements AutoCloseable {
         checkWritable();
         EncodedNames.Scratch scratch = EncodedNames.scratch();
         scratch.name.encodeChecked(record.name(), engine.maxNameBytes(), rejectLongNames);
-        if (!record.isPlausible()) {
+        if (!record.isSound()) {
             throw new IllegalArgumentException("record " + record + " cannot come from any sequence of samples:"
                     + " it needs dispatchCount >= 1 and kernelNsTotal / dispatchCount <= kernelNsMax <= kernelNsTotal");
         }

@@ -1,5 +1,6 @@
 package dev.hintmap;
 
+import dev.hintmap.format.RecordRules;
 import dev.hintmap.store.Snapshot;
 import java.util.Objects;
 
@@ -70,8 +71,7 @@ public final class MutableRecord {
      * @return {@code kernelNsTotal / dispatchCount} in ns, rounded down; 0 when cleared
      */
     public long meanKernelNs() {
-        long count = values.dispatchCount();
-        return count == 0 ? 0 : values.kernelNsTotal() / count;
+        return RecordRules.mean(values.kernelNsTotal(), values.dispatchCount());
     }
 
     /**
@@ -80,8 +80,7 @@ public final class MutableRecord {
      * @return {@code bytesTotal / dispatchCount} in bytes, rounded down; 0 when cleared
      */
     public long meanBytes() {
-        long count = values.dispatchCount();
-        return count == 0 ? 0 : values.bytesTotal() / count;
+        return RecordRules.mean(values.bytesTotal(), values.dispatchCount());
     }
 
     /**
@@ -93,7 +92,7 @@ public final class MutableRecord {
      *     {@code thresholdNs}; false when cleared
      */
     public boolean isHot(long thresholdNs) {
-        return values.dispatchCount() > 0 && meanKernelNs() >= thresholdNs;
+        return RecordRules.isHot(values.dispatchCount(), values.kernelNsTotal(), thresholdNs);
     }
 
     /**

@@ -1,6 +1,9 @@
 package dev.hintmap;
 
+import dev.hintmap.format.RecordRules;
 import dev.hintmap.format.Saturating;
+import java.math.BigInteger;
+
 /**
  * What a store knows about one region: running sums since the region was (last) inserted.
  * Sums saturate at {@link Long#MAX_VALUE}.
@@ -42,19 +45,31 @@ public record RegionRecord(String name, long dispatchCount, long kernelNsTotal, 
      *     {@code dispatchCount} is 0
      */
     public long meanKernelNs() {
-        return dispatchCount == 0 ? 0 : kernelNsTotal / dispatchCount;
+        return RecordRules.mean(kernelNsTotal, dispatchCount);
     }
 
     /**
-     * Whether the record is plausible: the condition every record that samples produce meets, the
+     * Whether the record is sound: the condition every record that samples produce meets, the
      * one FORMAT.md §7.2.1 gives readers to tell a damaged record from one a writer left: at
      * least one dispatch, and {@code kernelNsTotal / dispatchCount <= kernelNsMax <= kernelNsTotal}
      * (the mean rounded down). {@link HintStore#add(RegionRecord)} refuses a record that fails it.
      *
      * @return true when the record meets that condition
      */
-    public boolean isPlausible() {
-        return dispatchCount >= 1 && kernelNsMax <= kernelNsTotal && meanKernelNs() <= kernelNsMax;
+    public boolean isSound() {
+        return RecordRules.isSound(dispatchCount, kernelNsTotal, kernelNsMax, bytesTotal);
+    }
+
+    /**
+     * Whether the record is hot for {@code thresholdNs}, as {@link HintStore#isHot(String)} and
+     * {@link HintSnapshot#isHot(String)} decide with the store's {@link HintStore#hotThresholdNs()}.
+     *
+     * @param thresholdNs the hot threshold in ns
+     * @return true when the record holds at least one dispatch and its mean kernel time (ns,
+     *     rounded down) is at least {@code thresholdNs}
+     */
+    public boolean isHot(long thresholdNs) {
+        return RecordRules.isHot(dispatchCount, kernelNsTotal, thresholdNs);
     }
 
     /**
@@ -64,7 +79,7 @@ public record RegionRecord(String name, long dispatchCount, long kernelNsTotal, 
      *     {@code dispatchCount} is 0
      */
     public long meanBytes() {
-        return dispatchCount == 0 ? 0 : bytesTotal / dispatchCount;
+        return RecordRules.mean(bytesTotal, dispatchCount);
     }
 
     /**
@@ -112,8 +127,8 @@ public record RegionRecord(String name, long dispatchCount, long kernelNsTotal, 
 
     /** {@code min(2^63-1, floor(value * numerator / denominator))}, exactly. */
     private static long scale(long value, long numerator, long denominator) {
-        java.math.BigInteger scaled = java.math.BigInteger.valueOf(value).multiply(java.math.BigInteger.valueOf(numerator))
-                .divide(java.math.BigInteger.valueOf(denominator));
+        BigInteger scaled = BigInteger.valueOf(value).multiply(BigInteger.valueOf(numerator))
+                .divide(BigInteger.valueOf(denominator));
         return scaled.bitLength() < 64 ? scaled.longValue() : Long.MAX_VALUE;
     }
 

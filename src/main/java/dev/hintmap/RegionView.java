@@ -1,5 +1,6 @@
 package dev.hintmap;
 
+import dev.hintmap.format.RecordRules;
 import dev.hintmap.store.Snapshot;
 import dev.hintmap.store.StoreEngine;
 import java.nio.charset.StandardCharsets;
@@ -194,7 +195,7 @@ public final class RegionView {
      * @return {@code kernelNsTotal / dispatchCount} in ns, rounded down
      */
     public long meanKernelNs() {
-        return values.meanKernelNs();
+        return RecordRules.mean(values.kernelNsTotal(), values.dispatchCount());
     }
 
     /**
@@ -203,8 +204,7 @@ public final class RegionView {
      * @return {@code bytesTotal / dispatchCount} in bytes, rounded down
      */
     public long meanBytes() {
-        long count = values.dispatchCount();
-        return count == 0 ? 0 : values.bytesTotal() / count;
+        return RecordRules.mean(values.bytesTotal(), values.dispatchCount());
     }
 
     /**
@@ -213,7 +213,7 @@ public final class RegionView {
      * @return true when its mean kernel time is at least the threshold
      */
     public boolean isHot() {
-        return values.meanKernelNs() >= hotThresholdNs;
+        return RecordRules.isHot(values.dispatchCount(), values.kernelNsTotal(), hotThresholdNs);
     }
 
     /**

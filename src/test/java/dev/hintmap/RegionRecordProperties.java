@@ -1,9 +1,13 @@
 package dev.hintmap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -32,17 +36,17 @@ class RegionRecordProperties {
         });
     }
 
-    private static boolean plausible(RegionRecord r) {
+    private static boolean sound(RegionRecord r) {
         return r.dispatchCount() >= 1 && r.kernelNsMax() <= r.kernelNsTotal() && r.meanKernelNs() <= r.kernelNsMax();
     }
 
     @Property
-    void addTakesExactlyThePlausibleRecordsAndIsPlausibleSaysWhich(@ForAll @LongRange(min = 0, max = 4) long count,
+    void addTakesExactlyTheSoundRecordsAndIsSoundSaysWhich(@ForAll @LongRange(min = 0, max = 4) long count,
             @ForAll @LongRange(min = 0, max = 12) long total, @ForAll @LongRange(min = 0, max = 12) long max) {
         RegionRecord r = new RegionRecord("r", count, total, max, 7);
-        assertEquals(plausible(r), r.isPlausible());
+        assertEquals(sound(r), r.isSound());
         try (HintStore store = HintStore.inMemory(HintStoreOptions.defaults())) {
-            if (r.isPlausible()) {
+            if (r.isSound()) {
                 store.add(r);
                 assertEquals(r, store.recordFor("r").orElseThrow());
             } else {
@@ -53,15 +57,15 @@ class RegionRecordProperties {
     }
 
     @Property
-    void mergeIsCommutativeAndAssociativeAndKeepsRecordsPlausible(@ForAll("records") RegionRecord a,
+    void mergeIsCommutativeAndAssociativeAndKeepsRecordsSound(@ForAll("records") RegionRecord a,
             @ForAll("records") RegionRecord b, @ForAll("records") RegionRecord c) {
         assertEquals(a.merge(b), b.merge(a));
         assertEquals(a.merge(b).merge(c), a.merge(b.merge(c)));
-        assertTrue(plausible(a.merge(b)), a.merge(b).toString());
+        assertTrue(sound(a.merge(b)), a.merge(b).toString());
     }
 
     @Property
-    void scalingDownKeepsMeansExactlyAndRecordsPlausible(@ForAll("records") RegionRecord r,
+    void scalingDownKeepsMeansExactlyAndRecordsSound(@ForAll("records") RegionRecord r,
             @ForAll @DoubleRange(min = 0.0001, max = 1.0) @net.jqwik.api.constraints.Scale(6) double factor) {
         RegionRecord s = r.scaled(factor);
         long expected = factor == 1 ? r.dispatchCount() : Math.max(1, (long) Math.rint(r.dispatchCount() * factor));
@@ -69,16 +73,16 @@ class RegionRecordProperties {
         assertEquals(r.meanKernelNs(), s.meanKernelNs(), "floor(total'/count') = floor(total/count)");
         assertEquals(r.meanBytes(), s.meanBytes());
         assertTrue(s.kernelNsMax() <= r.kernelNsMax());
-        assertTrue(plausible(s), s.toString());
+        assertTrue(sound(s), s.toString());
     }
 
     @Property
-    void scalingUpMultipliesAndSaturatesButStaysPlausible(@ForAll("records") RegionRecord r,
+    void scalingUpMultipliesAndSaturatesButStaysSound(@ForAll("records") RegionRecord r,
             @ForAll @DoubleRange(min = 1.0, max = 1e6) double factor) {
         RegionRecord s = r.scaled(factor);
         assertTrue(s.dispatchCount() >= r.dispatchCount());
         assertTrue(s.kernelNsTotal() >= r.kernelNsTotal() || s.kernelNsTotal() == Long.MAX_VALUE);
-        assertTrue(plausible(s), s.toString());
+        assertTrue(sound(s), s.toString());
     }
 
     @Property
@@ -94,5 +98,46 @@ class RegionRecordProperties {
             assertThrows(IllegalArgumentException.class, () -> r.scaled(bad));
         }
         assertThrows(IllegalArgumentException.class, () -> r.merge(new RegionRecord("other", 1, 1, 1, 1)));
+    }
+
+    /**
+     * Every answer to "is it hot" (the store by name, a handle, a holder, a view, a snapshot, a
+     * record) is the one rule, which is exact arithmetic: at least one dispatch and
+     * {@code floor(total / count) >= threshold}, for thresholds near the mean and at the edges.
+     */
+    @Property(tries = 200)
+    void everyIsHotIsTheExactMeanAgainstTheThreshold(@ForAll("records") RegionRecord r,
+            @ForAll @LongRange(min = -2, max = 2) long offset, @ForAll("thresholdKinds") int kind) {
+        long mean = r.meanKernelNs();
+        long threshold = switch (kind) {
+            case 0 -> 0;
+            case 1 -> Long.MAX_VALUE;
+            default -> offset > 0 && mean > Long.MAX_VALUE - offset ? Long.MAX_VALUE : Math.max(0, mean + offset);
+        };
+        boolean exact = BigInteger.valueOf(r.kernelNsTotal()).divide(BigInteger.valueOf(r.dispatchCount()))
+                .compareTo(BigInteger.valueOf(threshold)) >= 0;
+        assertEquals(exact, r.isHot(threshold), r + " threshold " + threshold);
+        try (HintStore store = HintStore.inMemory(HintStoreOptions.defaults().hotThresholdNs(threshold))) {
+            store.add(r);
+            MutableRecord holder = new MutableRecord();
+            assertTrue(store.readInto(r.name(), holder));
+            List<Boolean> views = new ArrayList<>();
+            store.forEachView(v -> views.add(v.isHot()));
+            HintSnapshot snapshot = store.snapshot();
+            assertEquals(List.of(exact, exact, exact, exact, exact, exact), List.of(store.isHot(r.name()),
+                    store.region(r.name()).isHot(), holder.isHot(threshold), views.get(0), snapshot.isHot(r.name()),
+                    snapshot.hotCount() == 1), r + " threshold " + threshold);
+        }
+    }
+
+    @Provide
+    Arbitrary<Integer> thresholdKinds() {
+        return Arbitraries.integers().between(0, 5);
+    }
+
+    @Property
+    void aRecordWithoutDispatchesIsNeverHot(@ForAll @LongRange(min = 0) long total, @ForAll @LongRange(min = -1) long threshold) {
+        assertFalse(new RegionRecord("r", 0, total, 0, 0).isHot(threshold));
+        assertFalse(new MutableRecord().isHot(threshold));
     }
 }

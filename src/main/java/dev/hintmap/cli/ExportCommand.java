@@ -146,7 +146,7 @@ final class ExportCommand implements Callable<Integer> {
                 "Bytes touched by the region's dispatches (a gauge: decay and eviction lower it).",
                 file, regions, RegionRecord::bytesTotal));
         families.add(regionGauge("hintmap_region_hot", "1 when the region's mean kernel time reaches the hot threshold.",
-                file, regions, r -> r.meanKernelNs() >= snapshot.hotThresholdNs() ? 1 : 0));
+                file, regions, r -> r.isHot(snapshot.hotThresholdNs()) ? 1 : 0));
         families.add(fileGauge("hintmap_regions", "Regions held.", file, info.regions()));
         families.add(fileGauge("hintmap_capacity_regions", "Maximum number of regions.", file, info.capacity()));
         families.add(fileGauge("hintmap_hot_regions", "Regions whose mean kernel time reaches the hot threshold.", file,

@@ -166,7 +166,7 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
             long max = number(path, r, "kernelNsMax", field);
             long bytes = number(path, r, "bytesTotal", field);
             RegionRecord record = new RegionRecord(name, count, total, max, bytes);
-            if (!record.isPlausible()) { // what HintStore.add would refuse, said with the JSON field
+            if (!record.isSound()) { // what HintStore.add would refuse, said with the JSON field
                 throw bad(path, field, "region " + name + " cannot come from any sequence of samples:"
                         + " it needs dispatchCount >= 1 and kernelNsTotal / dispatchCount <= kernelNsMax <= kernelNsTotal");
             }

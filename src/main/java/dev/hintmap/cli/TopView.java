@@ -98,7 +98,7 @@ final class TopView {
                 .sorted(order.comparator()).limit(limit).toList(); // the order of HintSnapshot.hottest
         for (RegionRecord r : shown) {
             rank++;
-            String hot = r.meanKernelNs() >= current.hotThresholdNs() ? "HOT" : "";
+            String hot = r.isHot(current.hotThresholdNs()) ? "HOT" : "";
             String share = Units.percent(totalNs == 0 ? Double.NaN : (double) r.kernelNsTotal() / totalNs);
             if (previous == null) {
                 table.row(rank, r.name(), hot, Units.count(r.dispatchCount()), Units.duration(r.kernelNsTotal()), share,

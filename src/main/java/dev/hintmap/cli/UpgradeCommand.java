@@ -1,8 +1,8 @@
 package dev.hintmap.cli;
 
-import dev.hintmap.HintFiles;
 import dev.hintmap.HintStoreOptions;
-import dev.hintmap.Version1Profile;
+import dev.hintmap.store.Version1Profile;
+import dev.hintmap.store.Version1Reader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.FileAlreadyExistsException;
@@ -51,7 +51,7 @@ final class UpgradeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Version1Profile v1 = HintFiles.readVersion1(file, files.options());
+        Version1Profile v1 = Version1Reader.read(file, files.options()); // not API: the tool's own (DESIGN §1)
         if (!v1.liveWriterPids().isEmpty()) {
             throw new DataLossRefused(file + " has " + v1.liveWriterPids().size() + " live writer(s) attached (pid "
                     + String.join(", ", v1.liveWriterPids().stream().map(String::valueOf).toList())

@@ -2,7 +2,9 @@ package dev.hintmap.format;
 
 import dev.hintmap.HintFileException;
 import dev.hintmap.HintFileException.Problem;
+import dev.hintmap.HintFiles;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 
 /**
@@ -40,18 +42,32 @@ public record Header(FileGeometry geometry, long hotThresholdNs, long createdEpo
     static long checksum(MemorySegment h) {
         int from = (int) Layouts.HDR_FORMAT_VERSION;
         int length = (int) (Layouts.HDR_HEADER_CHECKSUM - from);
-        byte[] bytes = h.asSlice(from, length).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        byte[] bytes = h.asSlice(from, length).toArray(ValueLayout.JAVA_BYTE);
         return Hm64.ofBytes(bytes, length);
     }
 
     /**
-     * Validates a header read from {@code file} (§5 opening steps 1–4) and returns it.
+     * Validates a header read from {@code file} as the current format version (§5 opening steps
+     * 1–4) and returns it: {@link #validate(Path, MemorySegment, long, FormatVersion)} for
+     * {@link FormatVersion#CURRENT}.
+     */
+    public static Header validate(Path file, MemorySegment h, long fileSize) throws HintFileException {
+        return validate(file, h, fileSize, FormatVersion.CURRENT);
+    }
+
+    /**
+     * Validates a header read from {@code file} as format version {@code version} (§5 opening
+     * steps 1–4; §12 step 1 for version 1) and returns it. Each problem names its own field.
      *
      * @param h at least the first {@code min(fileSize, 4096)} bytes of the file
      * @param fileSize the file's size in bytes
+     * @param version the version the file must be
+     * @return the header; its geometry's offsets are the current version's, {@code version}'s
+     *     {@link FormatVersion#slotsOffset} gives version 1's slots
      * @throws HintFileException naming the first problem found
      */
-    public static Header validate(Path file, MemorySegment h, long fileSize) throws HintFileException {
+    public static Header validate(Path file, MemorySegment h, long fileSize, FormatVersion version)
+            throws HintFileException {
         long headerBytes = Layouts.HEADER.byteSize();
         if (fileSize < headerBytes || h.byteSize() < headerBytes) {
             throw new HintFileException(file, Problem.TRUNCATED, null,
@@ -66,18 +82,10 @@ public record Header(FileGeometry geometry, long hotThresholdNs, long createdEpo
             throw new HintFileException(file, Problem.NOT_A_HINT_FILE, "magic",
                     String.format("not a hint file: magic is 0x%016x, expected 0x%016x", magic, Layouts.MAGIC_VALUE));
         }
-        int version = h.get(Layouts.U32, Layouts.HDR_FORMAT_VERSION);
-        if (version == Layouts.FORMAT_VERSION_1) {
+        int found = h.get(Layouts.U32, Layouts.HDR_FORMAT_VERSION);
+        if (found != version.number()) {
             throw new HintFileException(file, Problem.UNSUPPORTED_VERSION, "format_version",
-                    "hint file format version 1; this library reads version " + Layouts.FORMAT_VERSION_VALUE
-                            + ": convert it, keeping every record, with: hintmap upgrade " + file + upgradeCommandSource(file));
-        }
-        if (version != Layouts.FORMAT_VERSION_VALUE) {
-            String who = Integer.compareUnsigned(version, Layouts.FORMAT_VERSION_VALUE) > 0
-                    ? "a newer hintmap" : "an older or unknown hintmap";
-            throw new HintFileException(file, Problem.UNSUPPORTED_VERSION, "format_version",
-                    "format version " + Integer.toUnsignedString(version) + " was written by " + who
-                            + "; this library reads version " + Layouts.FORMAT_VERSION_VALUE);
+                    versionProblem(file, found, version));
         }
         requireEqual(file, "header_bytes", Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.HDR_HEADER_BYTES)), headerBytes);
         long storedChecksum = h.get(Layouts.U64, Layouts.HDR_HEADER_CHECKSUM);
@@ -88,10 +96,10 @@ public record Header(FileGeometry geometry, long hotThresholdNs, long createdEpo
                             storedChecksum, actualChecksum));
         }
         long fingerprint = h.get(Layouts.U64, Layouts.HDR_LAYOUT_FINGERPRINT);
-        if (fingerprint != Layouts.fingerprint()) {
+        if (fingerprint != version.fingerprint()) {
             throw new HintFileException(file, Problem.LAYOUT_MISMATCH, "layout_fingerprint",
-                    String.format("written by a build with another binary layout (fingerprint 0x%016x, this build 0x%016x)",
-                            fingerprint, Layouts.fingerprint()));
+                    String.format("written by a build with another binary layout (fingerprint 0x%016x, %s 0x%016x)",
+                            fingerprint, version.layoutName(), version.fingerprint()));
         }
         long capacity = Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.HDR_CAPACITY));
         requireRange(file, "capacity", capacity, 0, FileGeometry.MAX_CAPACITY);
@@ -106,14 +114,32 @@ public record Header(FileGeometry geometry, long hotThresholdNs, long createdEpo
         requireEqual(file, "writer_entries", Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.HDR_WRITER_ENTRIES)), g.writerEntries());
         requireEqual(file, "writer_table_offset", h.get(Layouts.U64, Layouts.HDR_WRITER_TABLE_OFFSET), g.writerTableOffset());
         requireEqual(file, "index_offset", h.get(Layouts.U64, Layouts.HDR_INDEX_OFFSET), g.indexOffset());
-        requireEqual(file, "ref_table_offset", h.get(Layouts.U64, Layouts.HDR_REF_TABLE_OFFSET), g.refTableOffset());
-        requireEqual(file, "slots_offset", h.get(Layouts.U64, Layouts.HDR_SLOTS_OFFSET), g.slotsOffset());
-        requireEqual(file, "file_bytes", h.get(Layouts.U64, Layouts.HDR_FILE_BYTES), g.fileBytes());
-        if (fileSize != g.fileBytes()) {
-            throw new HintFileException(file, fileSize < g.fileBytes() ? Problem.TRUNCATED : Problem.INCONSISTENT,
-                    "file_bytes", "file is " + fileSize + " bytes but its header declares " + g.fileBytes());
+        if (version.hasReferenceTable()) {
+            requireEqual(file, "ref_table_offset", h.get(Layouts.U64, Layouts.HDR_REF_TABLE_OFFSET), g.refTableOffset());
+        }
+        requireEqual(file, "slots_offset", h.get(Layouts.U64, Layouts.HDR_SLOTS_OFFSET), version.slotsOffset(g));
+        long fileBytes = version.fileBytes(g);
+        requireEqual(file, "file_bytes", h.get(Layouts.U64, Layouts.HDR_FILE_BYTES), fileBytes);
+        if (fileSize != fileBytes) {
+            throw new HintFileException(file, fileSize < fileBytes ? Problem.TRUNCATED : Problem.INCONSISTENT,
+                    "file_bytes", "file is " + fileSize + " bytes but its header declares " + fileBytes);
         }
         return new Header(g, threshold, h.get(Layouts.U64, Layouts.HDR_CREATED_EPOCH_MS));
+    }
+
+    /** Why a file of version {@code found} is not read as {@code wanted}: for version 1, how to convert it. */
+    private static String versionProblem(Path file, int found, FormatVersion wanted) {
+        if (wanted == FormatVersion.V1) {
+            return "format version " + Integer.toUnsignedString(found) + ", not 1: nothing to convert";
+        }
+        if (found == Layouts.FORMAT_VERSION_1) {
+            return "hint file format version 1; this library reads version " + Layouts.FORMAT_VERSION_VALUE
+                    + ": convert it, keeping every record, with: hintmap upgrade " + file + upgradeCommandSource(file);
+        }
+        String who = Integer.compareUnsigned(found, Layouts.FORMAT_VERSION_VALUE) > 0
+                ? "a newer hintmap" : "an older or unknown hintmap";
+        return "format version " + Integer.toUnsignedString(found) + " was written by " + who
+                + "; this library reads version " + Layouts.FORMAT_VERSION_VALUE;
     }
 
     private static void requireEqual(Path file, String field, long actual, long expected) throws HintFileException {
@@ -136,7 +162,7 @@ public record Header(FileGeometry geometry, long hotThresholdNs, long createdEpo
      * beside the library's jar (README "Install the hintmap command").
      */
     private static String upgradeCommandSource(Path file) {
-        String version = dev.hintmap.HintFiles.version();
+        String version = HintFiles.version();
         if (version.equals("unknown")) {
             return " (the hintmap command: README \"Install the hintmap command\")";
         }

@@ -4,6 +4,10 @@ import dev.hintmap.format.FileGeometry;
 import dev.hintmap.format.Hm64;
 import dev.hintmap.format.StoredName;
 import dev.hintmap.format.Utf8;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -196,13 +200,22 @@ public final class EncodedName {
         return false;
     }
 
-    /** Whether the stored bytes are well-formed UTF-8 (recovery's soundness rule, §8 step 2c). */
-    boolean isWellFormedUtf8() {
+    /**
+     * The name as a String when its bytes are valid UTF-8, else null: strictly valid, as a writer
+     * encodes (no overlong form, no surrogate, nothing above U+10FFFF), the rule of a sound stored
+     * name (§8 step 2c; C's {@code hmi_utf8_valid}). Allocates: for recovery, verify and upgrade.
+     */
+    String decodeStrict() {
         byte[] bytes = new byte[byteLength];
         for (int i = 0; i < byteLength; i++) {
             bytes[i] = (byte) (words[i >>> 3] >>> (8 * (i & 7)));
         }
-        return FileVerifier.decodeUtf8(bytes) != null;
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            return null;
+        }
     }
 
     private static IllegalArgumentException tooLong(String name, int maxNameBytes) {

@@ -5,14 +5,9 @@ import dev.hintmap.VerifyReport.Finding;
 import dev.hintmap.VerifyReport.Severity;
 import dev.hintmap.format.StoredName;
 import dev.hintmap.format.FileGeometry;
-import dev.hintmap.format.Hm64;
 import dev.hintmap.format.Layouts;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -49,6 +44,8 @@ public final class FileVerifier {
     private final StoreEngine engine;
     private final Snapshot record = new Snapshot();
     private final List<Finding> findings = new ArrayList<>();
+    /** The name of the slot being checked. */
+    private final EncodedName name = new EncodedName();
     private int liveSlots;
     private int usedEntries;
 
@@ -243,7 +240,7 @@ public final class FileVerifier {
         }
     }
 
-    /** Checks slot {@code k} below high_water; returns its name when it is LIVE and sound, else null. */
+    /** Checks slot {@code k} below high_water; returns its name when it is LIVE and sound (§8 step 2c), else null. */
     private String checkSlot(int k, long slot) {
         long gen = Memory.acquireLong(seg, Slots.gen(slot));
         int length = Memory.opaqueInt(seg, Slots.nameLen(slot));
@@ -258,27 +255,46 @@ public final class FileVerifier {
             checkZero("slot", k, Slots.nameWord(slot, 0), Slots.nameWord(slot, slots.nameAreaWords), "name");
             return null;
         }
-        if (length < 0 || length > slots.maxNameBytes) {
+        NameFlaws flaws = new NameFlaws(k);
+        boolean soundName = SlotSoundness.nameSound(seg, slots, slot, length, name, flaws);
+        if (flaws.unreadable) {
+            return null; // no name whose record to check
+        }
+        return checkRecord(k, slot, gen) && soundName ? name.decodeStrict() : null;
+    }
+
+    /** Slot {@code k}'s name flaws as findings. */
+    private final class NameFlaws implements SlotSoundness.Flaws {
+        private final int k;
+        /** Set when the name has no length in range or no UTF-8 reading: its record is not checked. */
+        boolean unreadable;
+
+        NameFlaws(int k) {
+            this.k = k;
+        }
+
+        @Override
+        public void nameLength(int length) {
             error("slot", k, -1, "name_len", "is " + Integer.toUnsignedString(length) + ", outside [0, "
                     + slots.maxNameBytes + "]");
-            return null;
+            unreadable = true;
         }
-        byte[] name = new byte[length];
-        MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, Slots.nameWord(slot, 0), name, 0, length);
-        boolean sound = checkZero("slot", k, Slots.nameWord(slot, 0) + length, Slots.nameWord(slot, slots.nameAreaWords),
-                "name");
-        long hash = Memory.plainLong(seg, Slots.hash(slot));
-        long expected = Hm64.ofBytes(name, length);
-        if (hash != expected) {
-            error("slot", k, -1, "hash", String.format("is 0x%016x but hm64 of the name is 0x%016x", hash, expected));
-            sound = false;
+
+        @Override
+        public void padding(long offset) {
+            nonZero("slot", k, "name", offset);
         }
-        String decoded = decodeUtf8(name);
-        if (decoded == null) {
+
+        @Override
+        public void hash(long stored, long computed) {
+            error("slot", k, -1, "hash", String.format("is 0x%016x but hm64 of the name is 0x%016x", stored, computed));
+        }
+
+        @Override
+        public void notUtf8(int length) {
             error("slot", k, -1, "name", "is not valid UTF-8 (" + length + " bytes)");
-            return null;
+            unreadable = true;
         }
-        return checkRecord(k, slot, gen) && sound ? decoded : null;
     }
 
     /** Reads the current record consistently (§7.2.1) and checks its invariants. */
@@ -377,21 +393,15 @@ public final class FileVerifier {
     private boolean checkZero(String area, long slot, long from, long to, String field) {
         for (long offset = from; offset < to; offset++) {
             if (seg.get(ValueLayout.JAVA_BYTE, offset) != 0) {
-                error(area, slot, -1, field, "byte at file offset " + offset + " is not zero (reserved or padding)");
+                nonZero(area, slot, field, offset);
                 return false;
             }
         }
         return true;
     }
 
-    /** {@code bytes} decoded as strict UTF-8, or null when they are not UTF-8: the one check of a stored name. */
-    static String decodeUtf8(byte[] bytes) {
-        try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            return null;
-        }
+    private void nonZero(String area, long slot, String field, long offset) {
+        error(area, slot, -1, field, "byte at file offset " + offset + " is not zero (reserved or padding)");
     }
 
     private static String quote(String name) {

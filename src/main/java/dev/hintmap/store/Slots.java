@@ -1,6 +1,7 @@
 package dev.hintmap.store;
 
 import dev.hintmap.format.FileGeometry;
+import dev.hintmap.format.FormatVersion;
 import dev.hintmap.format.Layouts;
 
 /**
@@ -16,15 +17,20 @@ final class Slots {
     private final long refBase;
 
     Slots(FileGeometry geometry) {
+        this(geometry, FormatVersion.CURRENT);
+    }
+
+    /** The slots of a file of {@code version} (version 1's start elsewhere, and it has no reference table). */
+    Slots(FileGeometry geometry, FormatVersion version) {
         this.capacity = geometry.capacity();
         this.maxNameBytes = geometry.maxNameBytes();
         this.nameAreaWords = geometry.nameAreaBytes() / 8;
-        this.base = geometry.slotsOffset();
+        this.base = version.slotsOffset(geometry);
         this.slotBytes = geometry.slotBytes();
-        this.refBase = geometry.refTableOffset();
+        this.refBase = version.hasReferenceTable() ? geometry.refTableOffset() : -1;
     }
 
-    /** Slot {@code k}'s CLOCK reference byte, packed with its neighbours' in the reference table. */
+    /** Slot {@code k}'s CLOCK reference byte, packed with its neighbours' in the reference table (not in version 1). */
     long ref(int k) {
         return refBase + k;
     }

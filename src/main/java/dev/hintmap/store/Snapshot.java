@@ -1,5 +1,7 @@
 package dev.hintmap.store;
 
+import dev.hintmap.format.RecordRules;
+
 /**
  * A consistent copy of one slot's record, filled in place by the read protocol (§7.2.1) so
  * queries allocate nothing. Also carries the resolved slot and generation.
@@ -29,12 +31,12 @@ public final class Snapshot {
     }
 
     public long meanKernelNs() {
-        return dispatchCount == 0 ? 0 : kernelNsTotal / dispatchCount;
+        return RecordRules.mean(kernelNsTotal, dispatchCount);
     }
 
-    /** Whether the mean kernel time is at least {@code thresholdNs} (no division: {@code Means}); false when empty. */
+    /** Whether the record is hot for {@code thresholdNs} ({@link RecordRules#isHot}); false when empty. */
     public boolean isHot(long thresholdNs) {
-        return dispatchCount > 0 && dev.hintmap.format.Means.atLeast(kernelNsTotal, dispatchCount, thresholdNs);
+        return RecordRules.isHot(dispatchCount, kernelNsTotal, thresholdNs);
     }
 
     /** The slot the last successful read came from, or -1. */

@@ -3,9 +3,8 @@ package dev.hintmap.store;
 import dev.hintmap.RegionRecord;
 import dev.hintmap.eviction.ClockHand;
 import dev.hintmap.format.FileGeometry;
-import dev.hintmap.format.Hm64;
 import dev.hintmap.format.Layouts;
-import dev.hintmap.format.Means;
+import dev.hintmap.format.RecordRules;
 import dev.hintmap.format.Saturating;
 import java.lang.foreign.MemorySegment;
 
@@ -235,7 +234,7 @@ public final class StoreEngine {
                 Thread.onSpinWait();
                 continue;
             }
-            if (!matches || !(asStored || isPlausible(count, total, max, bytes))) {
+            if (!matches || !(asStored || RecordRules.isSound(count, total, max, bytes))) {
                 return 0; // absent, or a record no writer could have produced (damaged file)
             }
             out.slot = k;
@@ -247,11 +246,6 @@ public final class StoreEngine {
             return length;
         }
         return 0;
-    }
-
-    /** The invariants of §7.2.1 that every record a writer publishes satisfies. */
-    static boolean isPlausible(long count, long total, long max, long bytes) {
-        return count > 0 && bytes >= 0 && max >= 0 && max <= total && Means.atMost(total, count, max); // no idiv: Means
     }
 
     private static boolean nameEquals(MemorySegment seg, long slot, EncodedName name) {
@@ -446,7 +440,7 @@ public final class StoreEngine {
                 long total = RecordCopies.plainKernelNsTotal(seg, current);
                 long max = RecordCopies.plainKernelNsMax(seg, current);
                 long bytes = RecordCopies.plainBytesTotal(seg, current);
-                if (!isPlausible(count, total, max, bytes)) {
+                if (!RecordRules.isSound(count, total, max, bytes)) {
                     return Decay.NOT_LIVE; // damaged: readers treat it as absent, ageing it would not help
                 }
                 RegionRecord aged = new RegionRecord("", count, total, max, bytes).scaled(factor);
@@ -775,13 +769,13 @@ public final class StoreEngine {
             if (length == 0 && (gen & 1) == 0) {
                 continue; // FREE
             }
-            // Sound (§8 step 2c): the rule verify's LIVE count uses, so a repaired file verifies clean.
-            boolean valid = (gen & 1) == 0 && readStoredName(slot, length, stored)
-                    && stored.isWellFormedUtf8()
-                    && slotRead(seg, k, null, null, false, record) > 0 // a record §7.2.1 accepts
+            // Sound (SlotSoundness, §8 step 2c): the rule verify's LIVE count uses, so a repaired file verifies clean.
+            boolean sound = (gen & 1) == 0
+                    && SlotSoundness.nameSound(seg, slots, slot, length, stored, SlotSoundness.IGNORED)
+                    && slotRead(seg, k, null, null, false, record) > 0 // its current record is sound
                     && resolveLocked(stored) < 0 // a second slot with the same name is dropped
                     && index.insert(seg, stored.hash, k);
-            if (valid) {
+            if (sound) {
                 live++;
             } else if (!slotFree(k)) {
                 return false;
@@ -792,33 +786,6 @@ public final class StoreEngine {
         needsRebuild = false;
         indexSuspect = false;
         return true;
-    }
-
-    /**
-     * Reads a slot's name into {@code out} under the structure lock and checks that it is well
-     * formed: length in range, zero padding, stored hash equal to {@code hm64} of the name.
-     */
-    private boolean readStoredName(long slot, int length, EncodedName out) {
-        MemorySegment seg = mapping.segment();
-        if (length <= 0 || length > slots.maxNameBytes) {
-            return false;
-        }
-        for (int i = 0; i < slots.nameAreaWords; i++) {
-            long word = Memory.plainLong(seg, Slots.nameWord(slot, i));
-            if (i < (length + 7) >>> 3) {
-                out.words[i] = word;
-            } else if (word != 0) {
-                return false;
-            }
-        }
-        int tailBits = 8 * (length & 7);
-        if (tailBits != 0 && out.words[(length - 1) >>> 3] >>> tailBits != 0) {
-            return false;
-        }
-        out.byteLength = length;
-        out.hash = Hm64.ofWords(out.words, length);
-        out.source = null;
-        return out.hash == Memory.plainLong(seg, Slots.hash(slot));
     }
 
     // ------------------------------------------------------------------ CLOCK over the mapping

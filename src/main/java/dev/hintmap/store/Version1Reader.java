@@ -4,14 +4,14 @@ import dev.hintmap.HintFileException;
 import dev.hintmap.HintFileException.Problem;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
-import dev.hintmap.Version1Profile;
 import dev.hintmap.format.FileGeometry;
-import dev.hintmap.format.Hm64;
+import dev.hintmap.format.FormatVersion;
+import dev.hintmap.format.Header;
 import dev.hintmap.format.Layouts;
+import dev.hintmap.format.RecordRules;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,10 +26,6 @@ import java.util.Set;
  * mapped read-only and never changed.
  */
 public final class Version1Reader {
-    /** The v1 layout fingerprint (§3.4 of the v1 text; vectors/layout.txt before v2). */
-    static final long V1_FINGERPRINT = 0xe2e3f6978519fdfeL;
-    private static final long HEADER_BYTES = Layouts.HEADER.byteSize();
-
     private Version1Reader() {}
 
     /**
@@ -44,7 +40,7 @@ public final class Version1Reader {
      *     read ({@code IO})
      */
     public static Version1Profile read(Path file, HintStoreOptions options) throws IOException {
-        return mapped(file, options, (m, g) -> readRegions(m, g, new MappedFileSighting(m.address())));
+        return mapped(file, options, (m, h) -> readRegions(m, h, new MappedFileSighting(m.address())));
     }
 
     /**
@@ -54,25 +50,21 @@ public final class Version1Reader {
      * would take the new records of.
      */
     public static List<Long> liveWriters(Path file, HintStoreOptions options) throws IOException {
-        return mapped(file, options, (m, g) -> liveWriters(m, g, new MappedFileSighting(m.address())));
+        return mapped(file, options, (m, h) -> liveWriters(m, h.geometry(), new MappedFileSighting(m.address())));
     }
 
     @FunctionalInterface
     private interface MappedRead<T> {
-        T read(MemorySegment m, FileGeometry g);
+        T read(MemorySegment m, Header h);
     }
 
     private static <T> T mapped(Path file, HintStoreOptions options, MappedRead<T> read) throws IOException {
         try (HintFileOpener.Opened opened = HintFileOpener.openForReading(file, options, true);
                 FileChannel channel = opened.channel(); Arena arena = Arena.ofConfined()) {
             long size = opened.size();
-            if (size < HEADER_BYTES) {
-                throw new HintFileException(file, Problem.TRUNCATED, null,
-                        "file is " + size + " bytes, shorter than the " + HEADER_BYTES + "-byte header");
-            }
             MemorySegment m = channel.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
             try {
-                return read.read(m, validateHeader(file, m, size));
+                return read.read(m, Header.validate(file, m, size, FormatVersion.V1));
             } catch (InternalError fault) {
                 // A page that cannot be read: truncated under us, a hole punched after the check on a full
                 // filesystem, an I/O error. A file problem, never a raw error (FORMAT.md §5.1).
@@ -83,65 +75,6 @@ public final class Version1Reader {
                                 + fault.getMessage(), fault);
             }
         }
-    }
-
-    private static FileGeometry validateHeader(Path file, MemorySegment m, long size) throws HintFileException {
-        long magic = m.get(Layouts.U64, Layouts.HDR_MAGIC);
-        if (magic != Layouts.MAGIC_VALUE) {
-            throw new HintFileException(file, magic == 0 ? Problem.UNFINISHED : Problem.NOT_A_HINT_FILE, "magic",
-                    String.format("not a finished hint file: magic is 0x%016x", magic));
-        }
-        int version = m.get(Layouts.U32, Layouts.HDR_FORMAT_VERSION);
-        if (version != Layouts.FORMAT_VERSION_1) {
-            throw new HintFileException(file, Problem.UNSUPPORTED_VERSION, "format_version",
-                    "format version " + Integer.toUnsignedString(version) + ", not 1: nothing to convert");
-        }
-        if (Integer.toUnsignedLong(m.get(Layouts.U32, Layouts.HDR_HEADER_BYTES)) != HEADER_BYTES) {
-            throw inconsistent(file, "header_bytes", "is not " + HEADER_BYTES);
-        }
-        int from = (int) Layouts.HDR_FORMAT_VERSION;
-        byte[] checked = m.asSlice(from, Layouts.HDR_HEADER_CHECKSUM - from).toArray(ValueLayout.JAVA_BYTE);
-        if (Hm64.ofBytes(checked, checked.length) != m.get(Layouts.U64, Layouts.HDR_HEADER_CHECKSUM)) {
-            throw new HintFileException(file, Problem.CORRUPT_HEADER, "header_checksum",
-                    "header is corrupt: its checksum does not match its contents");
-        }
-        if (m.get(Layouts.U64, Layouts.HDR_LAYOUT_FINGERPRINT) != V1_FINGERPRINT) {
-            throw new HintFileException(file, Problem.LAYOUT_MISMATCH, "layout_fingerprint",
-                    "written by a build with another binary layout than version 1's");
-        }
-        long capacity = Integer.toUnsignedLong(m.get(Layouts.U32, Layouts.HDR_CAPACITY));
-        long maxName = Integer.toUnsignedLong(m.get(Layouts.U32, Layouts.HDR_MAX_NAME_BYTES));
-        if (capacity > FileGeometry.MAX_CAPACITY || maxName < 1 || maxName > FileGeometry.MAX_NAME_BYTES_LIMIT
-                || m.get(Layouts.U64, Layouts.HDR_HOT_THRESHOLD_NS) < 0) {
-            throw inconsistent(file, "capacity", "a layout parameter is out of range");
-        }
-        FileGeometry g = new FileGeometry((int) capacity, (int) maxName);
-        long slotsOffset = v1SlotsOffset(g);
-        long fileBytes = roundUpPage(slotsOffset + capacity * g.slotBytes());
-        if (Integer.toUnsignedLong(m.get(Layouts.U32, Layouts.HDR_SLOT_BYTES)) != g.slotBytes()
-                || Integer.toUnsignedLong(m.get(Layouts.U32, Layouts.HDR_INDEX_ENTRIES)) != g.indexEntries()
-                || Integer.toUnsignedLong(m.get(Layouts.U32, Layouts.HDR_MAX_PROBE)) != g.maxProbe()
-                || Integer.toUnsignedLong(m.get(Layouts.U32, Layouts.HDR_WRITER_ENTRIES)) != g.writerEntries()
-                || m.get(Layouts.U64, Layouts.HDR_WRITER_TABLE_OFFSET) != g.writerTableOffset()
-                || m.get(Layouts.U64, Layouts.HDR_INDEX_OFFSET) != g.indexOffset()
-                || m.get(Layouts.U64, Layouts.HDR_SLOTS_OFFSET) != slotsOffset
-                || m.get(Layouts.U64, Layouts.HDR_FILE_BYTES) != fileBytes) {
-            throw inconsistent(file, "slots_offset", "a derived size or offset differs from version 1's");
-        }
-        if (size != fileBytes) {
-            throw new HintFileException(file, size < fileBytes ? Problem.TRUNCATED : Problem.INCONSISTENT, "file_bytes",
-                    "file is " + size + " bytes but its header declares " + fileBytes);
-        }
-        return g;
-    }
-
-    /** v1 had no reference table: its slots follow the index (FORMAT.md §12 step 1). */
-    static long v1SlotsOffset(FileGeometry g) {
-        return roundUpPage(g.indexOffset() + (long) Layouts.INDEX_ENTRY_BYTES * g.indexEntries());
-    }
-
-    private static long roundUpPage(long value) {
-        return (value + Layouts.PAGE - 1) / Layouts.PAGE * Layouts.PAGE;
     }
 
     private static List<Long> liveWriters(MemorySegment m, FileGeometry g, MappedFileSighting sighting) {
@@ -155,71 +88,51 @@ public final class Version1Reader {
         return live;
     }
 
-    private static Version1Profile readRegions(MemorySegment m, FileGeometry g, MappedFileSighting sighting) {
+    private static Version1Profile readRegions(MemorySegment m, Header h, MappedFileSighting sighting) {
+        FileGeometry g = h.geometry();
         List<Long> live = liveWriters(m, g, sighting);
         long highWater = m.get(Layouts.U64, Layouts.HDR_HIGH_WATER);
         long used = Long.compareUnsigned(highWater, g.capacity()) > 0 ? g.capacity() : highWater;
+        Slots slots = new Slots(g, FormatVersion.V1);
+        EncodedName name = new EncodedName();
         List<RegionRecord> regions = new ArrayList<>();
         Set<String> names = new HashSet<>();
         int unsound = 0;
-        long slotsOffset = v1SlotsOffset(g);
         for (int k = 0; k < used; k++) {
-            RegionRecord r = soundRegion(m, g, slotsOffset + (long) k * g.slotBytes());
-            if (r == null) {
-                long slot = slotsOffset + (long) k * g.slotBytes();
-                if (m.get(Layouts.U32, slot + Layouts.SLOT_NAME_LEN) != 0 || (m.get(Layouts.U64, slot + Layouts.SLOT_GEN) & 1) != 0) {
-                    unsound++; // a FREE slot holds nothing to lose
-                }
-            } else if (names.add(r.name())) {
+            long slot = slots.slot(k);
+            long gen = Memory.plainLong(m, Slots.gen(slot));
+            int length = Memory.opaqueInt(m, Slots.nameLen(slot));
+            if (length == 0 && (gen & 1) == 0) {
+                continue; // FREE: it holds nothing to lose
+            }
+            RegionRecord r = (gen & 1) == 0 && SlotSoundness.nameSound(m, slots, slot, length, name, SlotSoundness.IGNORED)
+                    ? soundRecord(m, slot, name.decodeStrict()) : null;
+            if (r != null && names.add(r.name())) {
                 regions.add(r);
             } else {
-                unsound++; // a later duplicate: recovery would free it too
+                unsound++; // not sound, or a later duplicate: recovery would free it too
             }
         }
-        return new Version1Profile(g.capacity(), g.maxNameBytes(), m.get(Layouts.U64, Layouts.HDR_HOT_THRESHOLD_NS),
-                m.get(Layouts.U64, Layouts.HDR_CREATED_EPOCH_MS), regions, unsound, live,
-                counter(m, Layouts.HDR_EVICTIONS), counter(m, Layouts.HDR_RECOVERIES),
+        return new Version1Profile(g.capacity(), g.maxNameBytes(), h.hotThresholdNs(), h.createdEpochMs(), regions,
+                unsound, live, counter(m, Layouts.HDR_EVICTIONS), counter(m, Layouts.HDR_RECOVERIES),
                 counter(m, Layouts.HDR_DROPPED_INSERTS), counter(m, Layouts.HDR_STOLEN_LOCKS));
+    }
+
+    /**
+     * The slot's current record under {@code name} when it is sound (§7.2.1), else null. Plain
+     * loads, no seqlock: {@code upgrade} converts only a file no live writer is attached to.
+     */
+    private static RegionRecord soundRecord(MemorySegment m, long slot, String name) {
+        long copy = Slots.copy(slot, Memory.plainLong(m, Slots.seq(slot)));
+        long count = RecordCopies.plainDispatchCount(m, copy);
+        long total = RecordCopies.plainKernelNsTotal(m, copy);
+        long max = RecordCopies.plainKernelNsMax(m, copy);
+        long bytes = RecordCopies.plainBytesTotal(m, copy);
+        return RecordRules.isSound(count, total, max, bytes) ? new RegionRecord(name, count, total, max, bytes) : null;
     }
 
     private static long counter(MemorySegment m, long offset) {
         long value = m.get(Layouts.U64, offset);
         return value < 0 ? 0 : value; // §5 step 5: a top bit set reads as 0
-    }
-
-    /** The slot's region when it is sound by §8 step 2c (v1 offsets), else null. */
-    private static RegionRecord soundRegion(MemorySegment m, FileGeometry g, long slot) {
-        long gen = m.get(Layouts.U64, slot + Layouts.SLOT_GEN);
-        int length = m.get(Layouts.U32, slot + Layouts.SLOT_NAME_LEN);
-        if ((gen & 1) != 0 || length <= 0 || length > g.maxNameBytes()) {
-            return null;
-        }
-        byte[] area = m.asSlice(slot + Layouts.SLOT_NAME, g.nameAreaBytes()).toArray(ValueLayout.JAVA_BYTE);
-        for (int i = length; i < area.length; i++) {
-            if (area[i] != 0) {
-                return null;
-            }
-        }
-        if (Hm64.ofBytes(area, length) != m.get(Layouts.U64, slot + Layouts.SLOT_HASH)) {
-            return null;
-        }
-        String name = FileVerifier.decodeUtf8(java.util.Arrays.copyOf(area, length)); // verify's rule: strict UTF-8
-        if (name == null) {
-            return null;
-        }
-        long seq = m.get(Layouts.U64, slot + Layouts.SLOT_SEQ);
-        long copy = slot + Layouts.SLOT_COPIES + (seq & 1) * Layouts.RECORD_COPY_BYTES;
-        long count = m.get(Layouts.U64, copy + Layouts.REC_DISPATCH_COUNT);
-        long total = m.get(Layouts.U64, copy + Layouts.REC_KERNEL_NS_TOTAL);
-        long max = m.get(Layouts.U64, copy + Layouts.REC_KERNEL_NS_MAX);
-        long bytes = m.get(Layouts.U64, copy + Layouts.REC_BYTES_TOTAL);
-        if (!StoreEngine.isPlausible(count, total, max, bytes)) {
-            return null;
-        }
-        return new RegionRecord(name, count, total, max, bytes);
-    }
-
-    private static HintFileException inconsistent(Path file, String field, String detail) {
-        return new HintFileException(file, Problem.INCONSISTENT, field, field + " " + detail);
     }
 }

@@ -3,6 +3,7 @@ package dev.hintmap.cli;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hintmap.HintFileException;
@@ -11,6 +12,7 @@ import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
 import dev.hintmap.format.Layouts;
+import dev.hintmap.store.Version1Reader;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -52,7 +54,7 @@ class UpgradeCommandTest {
     @Test
     void theLibraryRefusesTheVersionOneGoldenFileNamingTheUpgradeCommand() throws IOException {
         Path file = v1Copy("old.hints");
-        HintFileException e = org.junit.jupiter.api.Assertions.assertThrows(HintFileException.class,
+        HintFileException e = assertThrows(HintFileException.class,
                 () -> HintStore.open(file, HintStoreOptions.defaults().readOnly(true)));
         assertEquals(HintFileException.Problem.UNSUPPORTED_VERSION, e.problem());
         assertTrue(e.getMessage().contains("hintmap upgrade " + file), e.getMessage());
@@ -135,7 +137,7 @@ class UpgradeCommandTest {
     @Test
     void aDamagedVersionOneSlotIsReportedAndTheRestCarriedOver() throws IOException {
         Path file = v1Copy("damaged.hints");
-        List<RegionRecord> before = HintFiles.readVersion1(file).regions();
+        List<RegionRecord> before = Version1Reader.read(file, HintStoreOptions.defaults()).regions();
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
             raf.seek(Layouts.HDR_SLOTS_OFFSET);
             long slots = Long.reverseBytes(raf.readLong());

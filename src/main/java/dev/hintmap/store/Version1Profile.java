@@ -1,10 +1,12 @@
-package dev.hintmap;
+package dev.hintmap.store;
 
+import dev.hintmap.RegionRecord;
 import java.util.List;
 
 /**
- * What a hint file of format version 1 holds, read by {@link HintFiles#readVersion1} so that
- * {@code hintmap upgrade} can write it again as version 2 (FORMAT.md §12).
+ * What a hint file of format version 1 holds, read by {@link Version1Reader#read} so that
+ * {@code hintmap upgrade} can write it again as version 2 (FORMAT.md §12). Not API: the command
+ * line tool, in the same module, is its only user (docs/DESIGN.md §1).
  *
  * @param capacity the file's capacity
  * @param maxNameBytes the file's longest accepted name
@@ -23,21 +25,7 @@ public record Version1Profile(int capacity, int maxNameBytes, long hotThresholdN
         List<RegionRecord> regions, int unsoundSlots, List<Long> liveWriterPids,
         long evictions, long recoveries, long droppedInserts, long stolenLocks) {
 
-    /**
-     * Copies the lists.
-     *
-     * @param capacity the file's capacity
-     * @param maxNameBytes the file's longest accepted name
-     * @param hotThresholdNs the file's hot threshold
-     * @param createdEpochMs when the version-1 file was created
-     * @param regions every sound region, in slot order
-     * @param unsoundSlots used slots that held no sound region
-     * @param liveWriterPids processes still attached as writers
-     * @param evictions the {@code evictions} counter
-     * @param recoveries the {@code recoveries} counter
-     * @param droppedInserts the {@code dropped_inserts} counter
-     * @param stolenLocks the {@code stolen_locks} counter
-     */
+    /** Copies the lists. */
     public Version1Profile {
         regions = List.copyOf(regions);
         liveWriterPids = List.copyOf(liveWriterPids);
