@@ -7,8 +7,12 @@ import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import dev.hintmap.HintSnapshot;
 import dev.hintmap.HintStore;
+import dev.hintmap.RegionOrder;
 import dev.hintmap.RegionRecord;
+import java.io.FilterWriter;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.Writer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -85,10 +89,10 @@ final class DumpCommand implements Callable<Integer> {
     static Comparator<RegionRecord> comparator(Sort sort) {
         return switch (sort) {
             case name -> Comparator.comparing(RegionRecord::name);
-            case total -> dev.hintmap.RegionOrder.TOTAL_NS.comparator();
-            case mean -> dev.hintmap.RegionOrder.MEAN_NS.comparator();
-            case count -> dev.hintmap.RegionOrder.COUNT.comparator();
-            case max -> dev.hintmap.RegionOrder.MAX_NS.comparator();
+            case total -> RegionOrder.TOTAL_NS.comparator();
+            case mean -> RegionOrder.MEAN_NS.comparator();
+            case count -> RegionOrder.COUNT.comparator();
+            case max -> RegionOrder.MAX_NS.comparator();
         };
     }
 
@@ -153,13 +157,13 @@ final class DumpCommand implements Callable<Integer> {
     }
 
     /** Lets Jackson close its generator without closing the command's output. */
-    static final class NonClosingWriter extends java.io.FilterWriter {
-        NonClosingWriter(java.io.Writer out) {
+    static final class NonClosingWriter extends FilterWriter {
+        NonClosingWriter(Writer out) {
             super(out);
         }
 
         @Override
-        public void close() throws java.io.IOException {
+        public void close() throws IOException {
             flush();
         }
     }
