@@ -29,6 +29,6 @@ class ShortOptionsTest {
         Path file = Cli.writtenByJava(dir.resolve("d.hints"));
         Cli.Result r = Cli.run("dump", "-f", "json", file.toString()).expect(ExitCode.USAGE);
         assertTrue(r.err().contains("-f"), r.err());
-        assertEquals(Cli.run("dump", "--format", "json", file.toString()).expect(0).out().charAt(0), '{');
+        assertEquals('{', Cli.run("dump", "--format", "json", file.toString()).expect(0).out().charAt(0));
     }
 }
