@@ -63,7 +63,7 @@ static const char *path_dir(const char *path, char *buf, size_t len) {
  * failure (EIO included) is ignored and nothing is reported: the file is published and usable
  * whatever fsync says; only whether its name survives a machine crash is in doubt, and a creation
  * that failed here could not take the name back (other processes may already use the file). */
-static void dir_fsync(const char *path) {
+static void sync_directory(const char *path) {
     char dirbuf[PATH_MAX];
     const char *dir = path_dir(path, dirbuf, sizeof dirbuf);
     if (dir == NULL) return;
@@ -76,7 +76,7 @@ static void dir_fsync(const char *path) {
 /* §5 step 1: removes the siblings `<name>.<pid>.<16 hex digits>.tmp` of path that this user
  * owns and whose creator is no longer running (it died in steps 2-4). Best effort: every
  * failure is ignored, and a name that does not match exactly is never touched. */
-static void stray_cleanup(const char *path) {
+static void remove_stray_temporaries(const char *path) {
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
     size_t blen = strlen(base);
@@ -115,10 +115,10 @@ static int space_errno(int e) { return e == ENOSPC || e == EDQUOT || e == EFBIG;
 /* §5 creation, steps 1-5. Returns HM_OK when the file is published at the path, by this process
  * or by another that won link() (the caller then opens what is at the path). On every path the
  * temporary file is unlinked: a failed creation leaves nothing at the path. */
-static int file_create(hm_open_ctx *ctx, const hm_options *o, const hm_test_create_hooks *hooks) {
+static int create_file(hm_open_ctx *ctx, const hm_options *o, const hm_test_create_hooks *hooks) {
     hm_geometry g;
     hmi_geometry_compute(o->capacity, o->max_name_bytes, &g);
-    stray_cleanup(ctx->path);                                                           /* 1 */
+    remove_stray_temporaries(ctx->path);                                                           /* 1 */
     const mode_t mode = (o->flags & HM_OPEN_GROUP_SHARED) ? 0660 : 0600;
     size_t plen = strlen(ctx->path);
     char *tmp = malloc(plen + 64);
@@ -191,7 +191,7 @@ static int file_create(hm_open_ctx *ctx, const hm_options *o, const hm_test_crea
         goto out;
     }
     if (link(tmp, ctx->path) == 0) {                                                        /* 5 */
-        dir_fsync(ctx->path);
+        sync_directory(ctx->path);
     } else if (errno != EEXIST) {
         /* EEXIST: another process created the path first; the caller opens that file */
         int e = errno;
@@ -206,7 +206,9 @@ out:
     return rc;
 }
 
-static int options_check(hm_open_ctx *ctx, const hm_options *o, const hm_file_header *h) {
+/* §5 "Options": each option the caller set (set_mask, or a value other than the default) must
+ * equal the existing file's field. */
+static int check_options(hm_open_ctx *ctx, const hm_options *o, const hm_file_header *h) {
     int cap_set = (o->set_mask & HM_OPT_CAPACITY) || o->capacity != HM_DEFAULT_CAPACITY;
     int mnb_set = (o->set_mask & HM_OPT_MAX_NAME_BYTES) || o->max_name_bytes != HM_DEFAULT_MAX_NAME_BYTES;
     int hot_set = (o->set_mask & HM_OPT_HOT_THRESHOLD) || o->hot_threshold_ns != HM_DEFAULT_HOT_THRESHOLD_NS;
@@ -225,8 +227,8 @@ static int options_check(hm_open_ctx *ctx, const hm_options *o, const hm_file_he
 /* §5 step 0 owner rule, on the values of an fstat of the descriptor. Returns 0 when allowed, or
  * why not: 1 another owner, 2 (group-shared) the file's group is not one of ours, 3 (group-shared)
  * the file is writable by others. */
-int hmi_owner_rule(uid_t file_uid, gid_t file_gid, mode_t mode, uid_t euid, gid_t egid, const gid_t *groups,
-                   int ngroups, uint32_t flags) {
+int hmi_owner_refusal(uid_t file_uid, gid_t file_gid, mode_t mode, uid_t euid, gid_t egid, const gid_t *groups,
+                      int ngroups, uint32_t flags) {
     if (file_uid == euid || (flags & HM_OPEN_ALLOW_FOREIGN_OWNER)) return 0;
     if (!(flags & HM_OPEN_GROUP_SHARED)) return 1;
     int member = file_gid == egid;
@@ -236,7 +238,7 @@ int hmi_owner_rule(uid_t file_uid, gid_t file_gid, mode_t mode, uid_t euid, gid_
 }
 
 /* The ACL part of the group-shared rule, on the descriptor. */
-static int acl_check(hm_open_ctx *ctx, int fd, const struct stat *st) {
+static int check_acl(hm_open_ctx *ctx, int fd, const struct stat *st) {
     unsigned char stack_buf[4 + 8 * 64];
     unsigned char *buf = stack_buf;
     ssize_t n = fgetxattr(fd, HM_ACL_XATTR, buf, sizeof stack_buf);
@@ -274,7 +276,7 @@ static int acl_check(hm_open_ctx *ctx, int fd, const struct stat *st) {
     return rc;
 }
 
-static int owner_check(hm_open_ctx *ctx, int fd, const struct stat *st, uint32_t flags) {
+static int check_owner(hm_open_ctx *ctx, int fd, const struct stat *st, uint32_t flags) {
     const uid_t euid = geteuid();
     const gid_t egid = getegid();
     gid_t stack_groups[64];
@@ -289,12 +291,12 @@ static int owner_check(hm_open_ctx *ctx, int fd, const struct stat *st, uint32_t
         }
         if (n < 0) n = 0; /* no supplementary groups known: only the effective group counts */
     }
-    int why = hmi_owner_rule(st->st_uid, st->st_gid, st->st_mode, euid, egid, groups, n, flags);
+    int why = hmi_owner_refusal(st->st_uid, st->st_gid, st->st_mode, euid, egid, groups, n, flags);
     if (groups != stack_groups) free(groups);
     switch (why) {
     case 0:
         /* accepted by the group-shared rule (another owner, not allowed explicitly): its ACL too */
-        if (st->st_uid != euid && !(flags & HM_OPEN_ALLOW_FOREIGN_OWNER)) return acl_check(ctx, fd, st);
+        if (st->st_uid != euid && !(flags & HM_OPEN_ALLOW_FOREIGN_OWNER)) return check_acl(ctx, fd, st);
         return HM_OK;
     case 1:
         return OFAIL(ctx, HM_EOWNER,
@@ -320,7 +322,7 @@ static int owner_check(hm_open_ctx *ctx, int fd, const struct stat *st, uint32_t
  * Linux 6.18), which every file made by creation step 3 has, and which fault in without
  * allocating. So the file "has a hole" only when SEEK_HOLE finds one before file_bytes AND
  * fewer than file_bytes bytes are allocated to it (st_blocks, 512-byte units). */
-static int sparse_allocate(hm_open_ctx *ctx, int fd, const struct stat *st, uint64_t file_bytes, int read_only) {
+static int allocate_holes(hm_open_ctx *ctx, int fd, const struct stat *st, uint64_t file_bytes, int read_only) {
     off_t hole = lseek(fd, 0, SEEK_HOLE);
     if (hole < 0) return HM_OK; /* FORMAT §5 step 4a: a failing lseek (no SEEK_HOLE here) reads as no hole */
     const uint64_t allocated = st->st_blocks > 0 ? (uint64_t)st->st_blocks * 512u : 0;
@@ -361,14 +363,20 @@ static const char *file_type_name(mode_t m) {
     return "not a regular file";
 }
 
-/* §5 opening, steps 0 (after open) to 6, on the descriptor fd. On success the store owns fd. */
-static int open_existing(hm_open_ctx *ctx, int fd, const hm_options *o, hm_store **out) {
-    struct stat st;
-    if (fstat(fd, &st) != 0) return OFAIL(ctx, HM_EIO, "cannot stat: %s [check fstat]", strerror(errno));
-    if (!S_ISREG(st.st_mode))
+/* §5 step 0 on the descriptor actually opened: a regular file (a FIFO or a device opened
+ * O_NONBLOCK is refused here, before any read could block), and the owner rule. */
+static int check_opened(hm_open_ctx *ctx, int fd, uint32_t flags, struct stat *st) {
+    if (fstat(fd, st) != 0) return OFAIL(ctx, HM_EIO, "cannot stat: %s [check fstat]", strerror(errno));
+    if (!S_ISREG(st->st_mode))
         return OFAIL(ctx, HM_ENOTHINT, "not a hint file: %s [check file type, expected a regular file]",
-                     file_type_name(st.st_mode));
-    int rc = owner_check(ctx, fd, &st, o->flags);
+                     file_type_name(st->st_mode));
+    return check_owner(ctx, fd, st, flags);
+}
+
+/* §5 opening, steps 0 (after open) to 6, on the descriptor fd. On success the store owns fd. */
+static int open_descriptor(hm_open_ctx *ctx, int fd, const hm_options *o, hm_store **out) {
+    struct stat st;
+    int rc = check_opened(ctx, fd, o->flags, &st);
     if (rc < 0) return rc;
     uint64_t size = (uint64_t)st.st_size;
     hm_file_header h;
@@ -386,9 +394,9 @@ static int open_existing(hm_open_ctx *ctx, int fd, const hm_options *o, hm_store
     hm_geometry g;
     rc = hmi_header_validate(ctx, &h, size, &g);
     if (rc < 0) return rc;
-    rc = options_check(ctx, o, &h);
+    rc = check_options(ctx, o, &h);
     if (rc < 0) return rc;
-    rc = sparse_allocate(ctx, fd, &st, g.file_bytes, o->read_only != 0);
+    rc = allocate_holes(ctx, fd, &st, g.file_bytes, o->read_only != 0);
     if (rc < 0) return rc;
 
     size_t plen = strlen(ctx->path);
@@ -500,7 +508,7 @@ int hmi_open_impl(const char *path, const hm_options *opts, hm_store **out, char
          * from blocking the open; everything after is checked on the descriptor */
         int fd = open(path, (o.read_only ? O_RDONLY : O_RDWR) | O_CLOEXEC | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW));
         if (fd >= 0) {
-            int rc = open_existing(&ctx, fd, &o, out);
+            int rc = open_descriptor(&ctx, fd, &o, out);
             if (rc < 0) close(fd); /* on success the store keeps it until hm_close() */
             return rc;
         }
@@ -521,7 +529,7 @@ int hmi_open_impl(const char *path, const hm_options *opts, hm_store **out, char
         if (follow && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
             return OFAIL(&ctx, HM_EIO,
                          "is a dangling symbolic link: hintmap does not create a file through a link [check symlink]");
-        int rc = file_create(&ctx, &o, hooks);
+        int rc = create_file(&ctx, &o, hooks);
         if (rc < 0) return rc;
         /* created (or lost the race to another creator): open what is at the path now */
     }

@@ -77,20 +77,20 @@ void hm_options_set_hot_threshold_ns(hm_options *o, uint64_t v) {
 
 /* ------------------------------------------------------------------ public record / lookup */
 
-static unsigned name_hint_of(const char *name, size_t name_len) {
+static unsigned name_cache_index(const char *name, size_t name_len) {
     /* Fibonacci hashing of the pointer and length: neighbouring buffers spread over the table */
     uint64_t h = ((uint64_t)(uintptr_t)name ^ (uint64_t)name_len << 48) * 0x9E3779B97F4A7C15u;
-    return (unsigned)(h >> 54) & (HM_NAME_HINTS - 1); /* the top 10 bits */
+    return (unsigned)(h >> 54) & (HM_NAME_CACHE_ENTRIES - 1); /* the top 10 bits */
 }
 
-/* The fast path of a repeated name (the runtime's common case, a region's name kept in one
- * buffer): the slot the same pointer and length last recorded into, if it still holds exactly
+/* The fast path of a repeated name through the name cache (the runtime's common case, a region's
+ * name kept in one buffer): the slot the same pointer and length last recorded into, if it still holds exactly
  * these bytes, compared under its lock. Its stored name is sound (valid UTF-8, §8 step 2c), so
  * equal bytes need neither the UTF-8 check nor the hash nor the probe. Returns 1 when it
  * recorded, 0 to take the full path, <0 on a lock give-up (§6.2). */
-static int record_by_hint(hm_store *s, const char *name, size_t name_len, uint64_t ns, uint64_t bytes) {
+static int record_cached(hm_store *s, const char *name, size_t name_len, uint64_t ns, uint64_t bytes) {
     if (name == NULL || name_len == 0 || name_len > s->max_name_bytes) return 0;
-    uint32_t k1 = atomic_load_explicit(&s->name_hint[name_hint_of(name, name_len)], RLX); /* relaxed: a hint */
+    uint32_t k1 = atomic_load_explicit(&s->name_cache[name_cache_index(name, name_len)], RLX); /* relaxed: a guess, checked under the slot lock */
     if (k1 == 0 || k1 > s->capacity) return 0;
     return hmi_slot_record_if_named(s, k1 - 1, name, (uint32_t)name_len, ns, bytes);
 }
@@ -99,7 +99,7 @@ int hm_record(hm_store *s, const char *name, size_t name_len, uint64_t kernel_ns
     CHECK_STORE(s);
     if (s->read_only) return hmi_fail(s, HM_EREADONLY, "cannot record: store was opened read-only");
     uint64_t ns = clamp63(kernel_ns), bytes = clamp63(bytes_touched);
-    int hinted = s->capacity == 0 ? 0 : record_by_hint(s, name, name_len, ns, bytes);
+    int hinted = s->capacity == 0 ? 0 : record_cached(s, name, name_len, ns, bytes);
     if (hinted > 0) return HM_OK;
     if (hinted < 0) return HM_DROPPED; /* §6.2 give up, as on the full path */
     uint64_t words[HM_MAX_NAME_WORDS];
@@ -109,7 +109,7 @@ int hm_record(hm_store *s, const char *name, size_t name_len, uint64_t kernel_ns
     uint32_t k;
     uint64_t g;
     rc = hmi_record_name(s, &nm, ns, bytes, &k, &g);
-    if (rc == HM_OK) atomic_store_explicit(&s->name_hint[name_hint_of(name, name_len)], k + 1, RLX); /* relaxed: a hint */
+    if (rc == HM_OK) atomic_store_explicit(&s->name_cache[name_cache_index(name, name_len)], k + 1, RLX); /* relaxed: a guess, checked under the slot lock */
     return rc;
 }
 

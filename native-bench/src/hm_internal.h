@@ -95,7 +95,7 @@ int hm_test_owner_rule(uid_t file_uid, gid_t file_gid, mode_t mode, uid_t euid, 
 #define HM_ERR_BYTES         512
 #define HM_LOCK_WAIT_LIMIT_NS UINT64_C(5000000000) /* §6.2 lock_wait_limit: give up after 5 s */
 #define HM_GIVEUP_MEMO       16      /* (lock, owner word) pairs a store remembers giving up on */
-#define HM_NAME_HINTS        1024    /* where a caller's name pointer last found its region (hm_record): 4 KiB */
+#define HM_NAME_CACHE_ENTRIES 1024   /* the name cache: where a caller's name pointer last found its region (hm_record): 4 KiB */
 #define HM_CHECK_PERIOD_NS   UINT64_C(1000000)    /* §6.2/§6.3: 1 ms between liveness checks of one holder */
 
 #define RLX memory_order_relaxed
@@ -144,10 +144,11 @@ struct hm_store {
     unsigned giveup_next;
     uint64_t giveup_recheck_ns;      /* HM_CHECK_PERIOD_NS (changed only by a test hook)       */
     hm_giveup giveup[HM_GIVEUP_MEMO];
-    /* hm_record's guess of the slot a (name pointer, length) pair last recorded into, slot + 1, 0 =
-     * none: only a hint, since every use compares the caller's bytes with the slot's name (a
-     * caller may reuse one buffer for many names); relaxed, any thread may overwrite it */
-    _Atomic uint32_t name_hint[HM_NAME_HINTS];
+    /* The name cache (Java: EncodedNames.CachedName), hm_record's guess of the slot a (name pointer,
+     * length) pair last recorded into, slot + 1, 0 = none: only a guess, since every use compares
+     * the caller's bytes with the slot's name (a caller may reuse one buffer for many names);
+     * relaxed, any thread may overwrite it */
+    _Atomic uint32_t name_cache[HM_NAME_CACHE_ENTRIES];
     _Atomic uint64_t liveness_checks; /* owner liveness checks made (a test hook reads it)       */
     /* §6.3 last rule: how /proc/self/maps names this store's mapping, learnt at the first
      * liveness check that needs it (self_map is written once, under map_mu, before the
@@ -289,8 +290,8 @@ HMI_INTERNAL int hmi_open_impl(const char *path, const hm_options *opts, hm_stor
                                const hm_test_create_hooks *hooks);
 /* §5 step 0 owner rule on the values of an fstat: 0 allowed, 1 another owner, 2 (group-shared)
  * the file's group is not one of ours, 3 (group-shared) the file is writable by others. */
-HMI_INTERNAL int hmi_owner_rule(uid_t file_uid, gid_t file_gid, mode_t mode, uid_t euid, gid_t egid,
-                                const gid_t *groups, int ngroups, uint32_t flags);
+HMI_INTERNAL int hmi_owner_refusal(uid_t file_uid, gid_t file_gid, mode_t mode, uid_t euid, gid_t egid,
+                                   const gid_t *groups, int ngroups, uint32_t flags);
 
 /* ------------------------------------------------------------------ posix_acl.c */
 

@@ -61,7 +61,7 @@ int hm_test_open_hooked(const char *path, const hm_options *opts, hm_store **out
 
 int hm_test_owner_rule(uid_t file_uid, gid_t file_gid, mode_t mode, uid_t euid, gid_t egid, const gid_t *groups,
                        int ngroups, uint32_t flags) {
-    return hmi_owner_rule(file_uid, file_gid, mode, euid, egid, groups, ngroups, flags) == 0 ? HM_OK : HM_EOWNER;
+    return hmi_owner_refusal(file_uid, file_gid, mode, euid, egid, groups, ngroups, flags) == 0 ? HM_OK : HM_EOWNER;
 }
 
 uint64_t hm_test_liveness_checks(hm_store *s) {

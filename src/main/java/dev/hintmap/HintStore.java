@@ -67,7 +67,8 @@ import java.util.function.Consumer;
 public final class HintStore implements AutoCloseable {
     private final MappedStore mapped;
     private final StoreEngine engine;
-    private final long hotThresholdNs;
+    /** Read directly by {@link Region#isHot()}, which checked that the store is open already. */
+    final long hotThresholdNs;
     private final int capacity;
     /** {@link HintStoreOptions#rejectLongNames()}: names over the limit are an error, not shortened. */
     private final boolean rejectLongNames;
@@ -773,11 +774,6 @@ public final class HintStore implements AutoCloseable {
     /** What a failed access to the mapping throws ({@link MappedStore#accessFailed}). */
     RuntimeException accessFailed(Throwable e) {
         return mapped.accessFailed(e);
-    }
-
-    /** The hot threshold without the open check, for handles that checked already. */
-    long hotThreshold() {
-        return hotThresholdNs;
     }
 
     MappedStore mapped() {

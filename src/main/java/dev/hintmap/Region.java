@@ -130,7 +130,7 @@ public final class Region {
      */
     public boolean isHot() {
         Snapshot s = EncodedNames.scratch().snapshot;
-        return read(s) && s.isHot(store.hotThreshold());
+        return read(s) && s.isHot(store.hotThresholdNs);
     }
 
     /**

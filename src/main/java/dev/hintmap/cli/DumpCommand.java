@@ -58,7 +58,7 @@ final class DumpCommand implements Callable<Integer> {
     @Mixin
     RegionFilter filter;
 
-    @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", defaultValue = "table",
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
             description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
     Format format;
 

@@ -6,7 +6,7 @@ package dev.hintmap.store;
  * {@code MemorySegment} plumbing while the hot path allocates nothing.
  *
  * <p>Recording by name would cost a UTF-8 encoding and a hash per call. Each thread therefore
- * keeps a small direct-mapped cache keyed by the identity of the name's {@code String} (a
+ * keeps a name cache, direct-mapped and keyed by the identity of the name's {@code String} (a
  * runtime passes the same generator-name instance on every dispatch): a hit reuses the
  * encoded name and the (slot, gen) it last resolved to in that store, so a record by name
  * costs what a record through a {@code Region} handle costs. A stale slot is caught by the
@@ -19,13 +19,17 @@ public final class EncodedNames {
      * and a collision re-encodes the name on every call, which for a 200-byte kernel name costs more
      * than the record itself: LongNameBench).
      */
-    private static final int CACHE_ENTRIES = 1024;
+    private static final int NAME_CACHE_ENTRIES = 1024;
     /** An entry's buffer to start with (128 bytes); it grows once for a longer name (kernel names run 100–400). */
     private static final int CACHED_NAME_WORDS = 16;
 
     private EncodedNames() {}
 
-    /** One cached name: its encoding and, for one store, where it was last found. */
+    /**
+     * One entry of the name cache: a name's encoding and, for one store, where it was last found.
+     * C's twin is {@code hm_store.name_cache} (hm_internal.h), keyed by the caller's pointer and
+     * length, which keeps only the slot: C's caller owns the bytes, so there is nothing to encode.
+     */
     public static final class CachedName {
         public final EncodedName name;
         StoreEngine engine;
@@ -49,7 +53,7 @@ public final class EncodedNames {
         public final EncodedName name = new EncodedName();
         public final Snapshot snapshot = new Snapshot();
         /** Filled on first use of each entry: a thread pays for the names it uses, not for the table. */
-        final CachedName[] cache = new CachedName[CACHE_ENTRIES];
+        final CachedName[] nameCache = new CachedName[NAME_CACHE_ENTRIES];
     }
 
     private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
@@ -69,10 +73,10 @@ public final class EncodedNames {
             throw new IllegalArgumentException("region name is null");
         }
         int h = name.hashCode();
-        int i = (h ^ (h >>> 16)) & (CACHE_ENTRIES - 1);
-        CachedName entry = scratch.cache[i];
+        int i = (h ^ (h >>> 16)) & (NAME_CACHE_ENTRIES - 1);
+        CachedName entry = scratch.nameCache[i];
         if (entry == null) {
-            entry = scratch.cache[i] = new CachedName(new EncodedName(CACHED_NAME_WORDS));
+            entry = scratch.nameCache[i] = new CachedName(new EncodedName(CACHED_NAME_WORDS));
         }
         if (entry.name.source != name) {
             entry.engine = null;

@@ -15,6 +15,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.regex.Matcher;
@@ -53,7 +54,7 @@ public final class HintFileOpener {
                         | (options.followSymlinks() ? 0 : PosixFiles.O_NOFOLLOW), 0);
             } catch (PosixException e) {
                 if (e.errno == PosixFiles.ENOENT && !options.readOnly() && !created) {
-                    int ours = create(file, options, settings, false, null);
+                    int ours = createFile(file, options, settings, false, null);
                     PosixFiles.close(ours);
                     created = true; // published by us or by a racing creator: open that file
                     continue;
@@ -91,7 +92,7 @@ public final class HintFileOpener {
                 throw notRegular(like, likeStat);
             }
         }
-        int fd = create(file, writable, settings, true, likeStat);
+        int fd = createFile(file, writable, settings, true, likeStat);
         // Ours, whoever owns it now (like): the owner rule concerns files others may have put there.
         return openDescriptor(file, fd, writable.allowForeignOwner(true), settings);
     }
@@ -205,8 +206,8 @@ public final class HintFileOpener {
     }
 
     /** The JDK's own exception for a missing file (what callers test for), caused by the system call's error. */
-    private static java.nio.file.NoSuchFileException missing(Path file, Exception cause) {
-        java.nio.file.NoSuchFileException e = new java.nio.file.NoSuchFileException(file.toString(), null, cause.getMessage());
+    private static NoSuchFileException missing(Path file, Exception cause) {
+        NoSuchFileException e = new NoSuchFileException(file.toString(), null, cause.getMessage());
         e.initCause(cause);
         return e;
     }
@@ -366,7 +367,7 @@ public final class HintFileOpener {
     }
 
     /**
-     * FORMAT.md §5 opening step 5a: a file with unallocated ranges (a sparse copy made by
+     * FORMAT.md §5 opening step 4a: a file with unallocated ranges (a sparse copy made by
      * {@code cp --sparse=always}, {@code rsync -S}, {@code tar -S}; a punched hole) passes every
      * check, but on a full filesystem the first write to such a page — or, on tmpfs, even a read
      * — raises {@code SIGBUS}, which kills a C process and the JVM's interpreter inside a CAS. A
@@ -433,7 +434,7 @@ public final class HintFileOpener {
      * @return the descriptor of the file created (read-write; the caller closes it), published at
      *     {@code file} unless another creator published first ({@code exclusive} false)
      */
-    private static int create(Path file, HintStoreOptions options, StoreSettings settings, boolean exclusive,
+    private static int createFile(Path file, HintStoreOptions options, StoreSettings settings, boolean exclusive,
             PosixFiles.Stat like) throws IOException {
         Header header = headerFor(options);
         long fileBytes = header.geometry().fileBytes();
@@ -559,6 +560,7 @@ public final class HintFileOpener {
 
     // ------------------------------------------------------------------ options (an existing file's layout wins)
 
+    /** §5 "Options": each option the caller set explicitly must equal the existing file's field. */
     private static void checkOptions(Path file, Header header, HintStoreOptions options) throws HintFileException {
         if (options.isCapacitySet() && options.capacity() != header.geometry().capacity()) {
             throw mismatch(file, "capacity", options.capacity(), header.geometry().capacity());

@@ -4,12 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hintmap.HintStore;
+import dev.hintmap.HintStoreOptions;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -74,22 +83,22 @@ class TopWatchTest {
      * reader of a pipe goes away: the next write fails, and the view ends (exit 0). The test
      * waits on what the view printed, never on time.
      */
-    static final class Screen extends java.io.Writer {
+    static final class Screen extends Writer {
         private final StringBuilder text = new StringBuilder();
         private boolean hungUp;
 
         @Override
-        public synchronized void write(char[] c, int off, int len) throws java.io.IOException {
+        public synchronized void write(char[] c, int off, int len) throws IOException {
             if (hungUp) {
-                throw new java.io.IOException("the reader went away");
+                throw new IOException("the reader went away");
             }
             text.append(c, off, len);
         }
 
         @Override
-        public synchronized void flush() throws java.io.IOException {
+        public synchronized void flush() throws IOException {
             if (hungUp) {
-                throw new java.io.IOException("the reader went away");
+                throw new IOException("the reader went away");
             }
         }
 
@@ -105,7 +114,7 @@ class TopWatchTest {
         }
 
         /** Waits until {@code what} was printed (60 s at most: then the test fails, whatever the load). */
-        void await(java.util.function.Supplier<String> where, String what, Thread top) throws InterruptedException {
+        void await(Supplier<String> where, String what, Thread top) throws InterruptedException {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!where.get().contains(what)) {
                 assertTrue(System.nanoTime() < deadline && top.isAlive(), "\"" + what + "\" printed:\n" + where.get());
@@ -115,9 +124,9 @@ class TopWatchTest {
     }
 
     /** A live view of {@code file} with no --iterations, on a thread; stdout goes to {@code screen}. */
-    private static Thread watch(Path file, Screen screen, java.io.StringWriter err, int[] exit) {
+    private static Thread watch(Path file, Screen screen, StringWriter err, int[] exit) {
         return Thread.ofPlatform().start(() -> exit[0] = HintmapCli.run(new String[] {"top", "--watch", "--interval", "20",
-                file.toString()}, new java.io.PrintWriter(screen, true), new java.io.PrintWriter(err, true)));
+                file.toString()}, new PrintWriter(screen, true), new PrintWriter(err, true)));
     }
 
     /** Issue 12: started before the runtime, the live view waits for the file, then shows it. */
@@ -125,7 +134,7 @@ class TopWatchTest {
     void onAFileThatDoesNotExistYetItWaitsThenShowsIt() throws Exception {
         Path file = dir.resolve("later.hints");
         Screen screen = new Screen();
-        java.io.StringWriter err = new java.io.StringWriter(); // synchronized: safe to poll
+        StringWriter err = new StringWriter(); // synchronized: safe to poll
         int[] exit = {-1};
         Thread top = watch(file, screen, err, exit);
         screen.await(err::toString, "waiting for " + file, top);
@@ -144,15 +153,15 @@ class TopWatchTest {
     void aFileRemovedUnderTheViewIsWaitedForAgainAndTheNextOneShown() throws Exception {
         Path file = Cli.writtenByJava(dir.resolve("removed.hints"));
         Screen screen = new Screen();
-        java.io.StringWriter err = new java.io.StringWriter();
+        StringWriter err = new StringWriter();
         int[] exit = {-1};
         Thread top = watch(file, screen, err, exit);
         screen.await(screen::text, "--- refresh 2 at ", top);
         Files.delete(file);
         screen.await(err::toString, "waiting for " + file, top);
         String kernel = "void at::native::vectorized_elementwise_kernel<4, CUDAFunctor_add<float>>(int)";
-        try (dev.hintmap.HintStore next = dev.hintmap.HintStore.open(file,
-                dev.hintmap.HintStoreOptions.defaults().maxNameBytes(128))) {
+        try (HintStore next = HintStore.open(file,
+                HintStoreOptions.defaults().maxNameBytes(128))) {
             next.record(kernel, 250_000, 1 << 20);
         }
         screen.await(screen::text, "vectorized_elementwise_kernel", top);
@@ -163,7 +172,7 @@ class TopWatchTest {
         assertEquals("waiting for " + file + "\n", err.toString());
         String[] frames = screen.text().split("--- refresh ");
         assertTrue(frames[1].contains("gemm_bf16_128x128x64"), frames[1]);
-        String firstOfTheNewFile = java.util.Arrays.stream(frames).filter(f -> f.contains("vectorized_elementwise_kernel"))
+        String firstOfTheNewFile = Arrays.stream(frames).filter(f -> f.contains("vectorized_elementwise_kernel"))
                 .findFirst().orElseThrow();
         assertFalse(firstOfTheNewFile.contains("gemm_bf16_128x128x64"), firstOfTheNewFile);
         assertFalse(firstOfTheNewFile.contains("RATE"), "no rates across two files:\n" + firstOfTheNewFile);
@@ -195,10 +204,10 @@ class TopWatchTest {
     void theLiveViewFollowsAFileRenamedOntoItsPath() throws Exception {
         Path file = Cli.writtenByJava(dir.resolve("watched.hints"));
         Path replacement = dir.resolve("replacement.hints");
-        try (dev.hintmap.HintStore other = dev.hintmap.HintStore.open(replacement, dev.hintmap.HintStoreOptions.defaults())) {
+        try (HintStore other = HintStore.open(replacement, HintStoreOptions.defaults())) {
             other.record("arrived_after_the_rename", 5_000_000, 1);
         }
-        java.io.StringWriter screen = new java.io.StringWriter();
+        StringWriter screen = new StringWriter();
         Thread renamer = Thread.ofPlatform().start(() -> {
             try {
                 // rename once the second frame is out: frames 1-2 show the old file, frame 5 the new
@@ -209,14 +218,14 @@ class TopWatchTest {
                     }
                     Thread.sleep(5);
                 }
-                Files.move(replacement, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                Files.move(replacement, file, StandardCopyOption.ATOMIC_MOVE,
+                        StandardCopyOption.REPLACE_EXISTING);
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
         });
         int exit = HintmapCli.run(new String[] {"top", "--watch", "--interval", "400", "--iterations", "5", file.toString()},
-                new java.io.PrintWriter(screen, true), new java.io.PrintWriter(new java.io.StringWriter(), true));
+                new PrintWriter(screen, true), new PrintWriter(new StringWriter(), true));
         renamer.join();
         assertEquals(0, exit);
         String out = screen.toString();
@@ -226,11 +235,11 @@ class TopWatchTest {
     }
 
     private static void awaitFile(Path file) throws InterruptedException {
-        for (int i = 0; i < 200 && !Files.exists(file); i++) {
-            Thread.sleep(50);
-        }
-        assertTrue(Files.exists(file), "hm-bench created " + file);
         long deadline = System.nanoTime() + 60_000_000_000L;
+        while (!Files.exists(file)) {
+            assertTrue(System.nanoTime() < deadline, "hm-bench created " + file);
+            Thread.sleep(20);
+        }
         while (dispatches(file) < 300) { // a few hundred samples in, so that rates are above 0
             assertTrue(System.nanoTime() < deadline, "hm-bench recorded 300 samples into " + file);
             Thread.sleep(20);
@@ -238,12 +247,12 @@ class TopWatchTest {
     }
 
     private static long dispatches(Path file) {
-        try (dev.hintmap.HintStore store = dev.hintmap.HintStore.open(file,
-                dev.hintmap.HintStoreOptions.defaults().readOnly(true))) {
+        try (HintStore store = HintStore.open(file,
+                HintStoreOptions.defaults().readOnly(true))) {
             long[] total = new long[1];
             store.forEach(r -> total[0] += r.dispatchCount());
             return total[0];
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return 0; // not published yet
         }
     }
