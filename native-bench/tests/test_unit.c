@@ -1341,7 +1341,7 @@ static void test_crashed_structural_change_is_repaired_from_journal(void) {
     CHECK_EQ(atomic_load(&hm_test_slot(s, k2)->gen) & 1, 0);
 
     /* journaled but gen even: a death before step 7 (or after step 11's gen): the region is whole
-     * and is kept, its completed records with it (§8 step 1; spin model finding F2) */
+     * and is kept, its completed records with it (§8 step 1) */
     uint32_t k4;
     CHECK_EQ(hm_test_slot_of(s, "j4", 2, &k4), HM_OK);
     atomic_store(&h->journal_slot, (uint64_t)k4 + 1);

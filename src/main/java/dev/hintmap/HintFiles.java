@@ -12,6 +12,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import java.util.Properties;
 
 /**
  * Operations on hint files as files, for tools: checking one without recording anything into it,
@@ -47,7 +48,7 @@ public final class HintFiles {
                 if (in == null) {
                     return "unknown";
                 }
-                java.util.Properties p = new java.util.Properties();
+                Properties p = new Properties();
                 p.load(in);
                 String v = p.getProperty("version", "");
                 return v.isEmpty() || v.startsWith("${") ? "unknown" : v;

@@ -1,6 +1,7 @@
 package dev.hintmap;
 
 import dev.hintmap.format.Saturating;
+import java.math.BigInteger;
 /**
  * What a store knows about one region: running sums since the region was (last) inserted.
  * Sums saturate at {@link Long#MAX_VALUE}.
@@ -112,8 +113,8 @@ public record RegionRecord(String name, long dispatchCount, long kernelNsTotal, 
 
     /** {@code min(2^63-1, floor(value * numerator / denominator))}, exactly. */
     private static long scale(long value, long numerator, long denominator) {
-        java.math.BigInteger scaled = java.math.BigInteger.valueOf(value).multiply(java.math.BigInteger.valueOf(numerator))
-                .divide(java.math.BigInteger.valueOf(denominator));
+        BigInteger scaled = BigInteger.valueOf(value).multiply(BigInteger.valueOf(numerator))
+                .divide(BigInteger.valueOf(denominator));
         return scaled.bitLength() < 64 ? scaled.longValue() : Long.MAX_VALUE;
     }
 
