@@ -3,7 +3,7 @@
  * C1 U+0080..U+009F) as \xNN, lower-case hex of its code point; a backslash doubled when an x,
  * another backslash or a control character follows it, else as itself; every other byte as it is.
  * A name may hold NUL (FORMAT.md §1), so the length, not a terminator, ends it. Used by hm-dump
- * and tested by test_unit. */
+ * and tested by test_unit and, against the Java tables, by cli.NativeDumpNamesTest. */
 #ifndef HM_NAME_PRINT_H
 #define HM_NAME_PRINT_H
 
