@@ -100,7 +100,7 @@ typedef struct shared {
 
 /* The anonymous shared mapping: the flags, then one result per thread, then the tallies. A struct with a
  * flexible array member, so the results start at thread_result's alignment (sizeof(shared) is 12: placed by
- * hand right after it, every uint64_t of them was misaligned, which UBSan reports). */
+ * hand right after it, every uint64_t of them would be misaligned, which UBSan reports). */
 typedef struct shared_area {
     shared sh;
     thread_result results[];

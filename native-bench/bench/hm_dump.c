@@ -6,16 +6,21 @@
  *
  * With names given after the file, it looks each up with hm_lookup instead and prints
  * "absent <name>" for a region the file does not hold. Opens the file read-only and runs
- * hm_check() first (a file truncated, resized or replaced since it was mapped is an error). */
+ * hm_check() first (a file truncated, resized or replaced since it was mapped is an error).
+ * A name is printed whole, NUL bytes included, with control characters escaped as the Java
+ * CLI's tables escape them (hm_name_print.h). */
 #include "hintmap.h"
+#include "hm_name_print.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 static void print_record(const char *name, size_t len, const hm_region_record *r) {
-    printf("region %.*s %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", (int)len, name, r->dispatch_count,
-           r->kernel_ns_total, r->kernel_ns_max, r->bytes_total);
+    fputs("region ", stdout);
+    hm_name_print(stdout, name, len);
+    printf(" %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", r->dispatch_count, r->kernel_ns_total,
+           r->kernel_ns_max, r->bytes_total);
 }
 
 int main(int argc, char **argv) {
@@ -46,7 +51,9 @@ int main(int argc, char **argv) {
             if (rc == HM_OK) {
                 print_record(argv[i], strlen(argv[i]), &r);
             } else if (rc == HM_ENOTFOUND) {
-                printf("absent %s\n", argv[i]);
+                fputs("absent ", stdout);
+                hm_name_print(stdout, argv[i], strlen(argv[i]));
+                fputc('\n', stdout);
             } else {
                 fprintf(stderr, "hm-dump: %s: %s\n", argv[i], hm_strerror(rc));
                 hm_close(s);

@@ -176,7 +176,7 @@ int hm_stats_get(hm_store *s, hm_stats *out) {
     out->live_count = atomic_load_explicit(&h->live_count, RLX);
     out->high_water = atomic_load_explicit(&h->high_water, RLX);
     /* §5 step 5: a statistics counter with the top bit set is damaged and reads as 0, as in Java's
-     * HintStore.info() (v1 C returned the stored word); its next increment stores 2^63-1 (§1) */
+     * HintStore.info(); its next increment stores 2^63-1 (§1) */
     out->evictions = counter_value(atomic_load_explicit(&h->evictions, RLX));
     out->recoveries = counter_value(atomic_load_explicit(&h->recoveries, RLX));
     out->dropped_inserts = counter_value(atomic_load_explicit(&h->dropped_inserts, RLX));

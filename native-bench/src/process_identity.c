@@ -45,8 +45,8 @@ static int proc_stat_read(uint64_t pid, char *state, uint64_t *start_ticks) {
 }
 
 /* The fields of a /proc/<pid>/stat text (§3.5): 1 parsed, -1 cannot tell -- no ')', fewer than 22
- * fields, an empty text included (§6.3: the owner is then alive, no lock is taken on a guess; v1
- * read an empty file as no process). */
+ * fields, an empty text included (§6.3: the owner is then alive, no lock is taken on a guess: an
+ * empty file can be a read racing the exit of a live process). */
 int hmi_stat_parse(char *buf, size_t got, char *state, uint64_t *start_ticks) {
     if (got == 0) return -1;
     /* Field 2 (comm) may contain spaces and ')': fields 3.. start after the LAST ')'. */

@@ -1054,8 +1054,8 @@ static void test_statistics_counters_saturate_at_max(void) {
 }
 
 /* §5 step 5, §7.5, §9.1: a statistics counter whose top bit a damaged file set reads as 0 from
- * hm_stats_get (v1 C returned the word), and its next increment stores 2^63-1 (§1); a live_count
- * with the top bit set reads as 0 from hm_size (v1 C: capacity). */
+ * hm_stats_get, and its next increment stores 2^63-1 (§1); a live_count with the top bit set
+ * reads as 0 from hm_size. */
 static void test_damaged_counters_and_live_count_read_as_zero(void) {
     hm_options o = opts(2, 0, 0);
     hm_store *s;
@@ -1102,8 +1102,8 @@ static void test_damaged_counters_and_live_count_read_as_zero(void) {
 }
 
 /* §3.5, §6.3: the parser of /proc/<pid>/stat. Fields 3.. start after the LAST ')'; a text that
- * is empty, has no ')' or fewer than 22 fields cannot tell, which makes the owner alive (v1 C read
- * an empty file as no process, so a lock could be stolen on a read racing the exit). */
+ * is empty, has no ')' or fewer than 22 fields cannot tell, which makes the owner alive (an empty
+ * file read as no process would let a lock be stolen on a read racing the exit). */
 static void test_stat_parse_empty_or_short_means_alive(void) {
     char state = 0;
     uint64_t start = 0;

@@ -12,6 +12,7 @@
 #include "hm_test.h"
 #include "test_concurrent.h"
 #include "test_hardening.h"
+#include "../bench/hm_name_print.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -1370,7 +1371,7 @@ static void test_crashed_structural_change_is_repaired_from_journal(void) {
     CHECK_EQ(atomic_load(&hm_test_slot(s, k2)->gen) & 1, 0);
 
     /* journaled but gen even: a death before step 7 (or after step 11's gen): the region is whole
-     * and is kept, its completed records with it (§8 step 1; spin model finding F2) */
+     * and is kept, its completed records with it (§8 step 1) */
     uint32_t k4;
     CHECK_EQ(hm_test_slot_of(s, "j4", 2, &k4), HM_OK);
     atomic_store(&h->journal_slot, (uint64_t)k4 + 1);
@@ -1621,6 +1622,49 @@ static void test_version_macros_match_hm_version(void) {
     CHECK(strcmp(HM_VERSION_STRING, want) == 0);
 }
 
+/* What hm_name_print writes for name[0, len), NUL-terminated in buf. */
+static const char *printed(const char *name, size_t len, char *buf, size_t cap) {
+    FILE *f = fmemopen(buf, cap, "w");
+    if (f == NULL) return "";
+    hm_name_print(f, name, len);
+    fclose(f);
+    return buf;
+}
+
+/* FORMAT §1 allows NUL in names: hm-dump prints the whole name, escaped as the Java CLI's
+ * Table.printable escapes it, so the two tools print one name alike. */
+static void test_hm_dump_prints_whole_names_escaped_as_the_java_cli(void) {
+    char b[256];
+    CHECK(strcmp(printed("gemm", 4, b, sizeof b), "gemm") == 0);
+    CHECK(strcmp(printed("a\0b", 3, b, sizeof b), "a\\x00b") == 0);          /* NUL inside: not the end */
+    CHECK(strcmp(printed("t\tn\n\x1b[1m\x7f", 9, b, sizeof b), "t\\x09n\\x0a\\x1b[1m\\x7f") == 0);
+    CHECK(strcmp(printed("c1\xc2\x85!", 5, b, sizeof b), "c1\\x85!") == 0);   /* U+0085, a C1 control */
+    CHECK(strcmp(printed("\xc2\xa0", 2, b, sizeof b), "\xc2\xa0") == 0);       /* U+00A0 is no control */
+    CHECK(strcmp(printed("a\\b", 3, b, sizeof b), "a\\b") == 0);              /* a lone backslash stays */
+    CHECK(strcmp(printed("a\\x", 3, b, sizeof b), "a\\\\x") == 0);          /* before x: doubled */
+    CHECK(strcmp(printed("\\\\", 2, b, sizeof b), "\\\\\\") == 0);      /* before \: doubled, last stays */
+    CHECK(strcmp(printed("\\\n", 2, b, sizeof b), "\\\\\\x0a") == 0);    /* before a control: doubled */
+    CHECK(strcmp(printed("\\\xc2\x90", 3, b, sizeof b), "\\\\\\x90") == 0); /* before a C1 control */
+    CHECK(strcmp(printed("end\\", 4, b, sizeof b), "end\\") == 0);
+
+    /* Through the library: a name with a NUL is its own region, read back whole by hm_region_at. */
+    hm_options o = opts_cap(8);
+    hm_store *s;
+    OPEN_OK(s, tpath("nul.hm"), &o);
+    static const char nul_name[] = {'k', '\0', 'v', '\t', '2'};
+    CHECK_EQ(hm_record(s, nul_name, sizeof nul_name, 100, 1), HM_OK);
+    CHECK_EQ(hm_record(s, "k", 1, 300, 1), HM_OK);
+    hm_region_record r;
+    CHECK_EQ(hm_lookup(s, nul_name, sizeof nul_name, &r), HM_OK);
+    CHECK_EQ(r.kernel_ns_total, 100);
+    char name[1025];
+    size_t len = 0;
+    CHECK_EQ(hm_region_at(s, 0, name, sizeof name, &len, &r), HM_OK);
+    CHECK_EQ(len, sizeof nul_name);
+    CHECK(strcmp(printed(name, len, b, sizeof b), "k\\x00v\\x092") == 0);
+    CHECK_EQ(hm_close(s), HM_OK);
+}
+
 int main(int argc, char **argv) {
     if (argc > 1) g_vectors = argv[1];
     static const hm_test_case cases[] = {
@@ -1646,6 +1690,7 @@ int main(int argc, char **argv) {
         {"recovery_frees_unsound_slots", test_recovery_frees_unsound_slots},
         {"v1_file_is_refused_naming_hintmap_upgrade", test_v1_file_is_refused_naming_hintmap_upgrade},
         {"damaged_header_is_refused_and_file_left_unmodified", test_damaged_header_is_refused_and_file_left_unmodified},
+        {"hm_dump_prints_whole_names_escaped_as_the_java_cli", test_hm_dump_prints_whole_names_escaped_as_the_java_cli},
         {"dead_owners_slot_lock_is_stolen_live_owners_is_waited_for", test_dead_owners_slot_lock_is_stolen_live_owners_is_waited_for},
         {"zombie_leader_with_live_threads_keeps_its_locks", test_zombie_leader_with_live_threads_keeps_its_locks},
         {"dead_struct_lock_holder_is_repaired_by_next_insert", test_dead_struct_lock_holder_is_repaired_by_next_insert},

@@ -1,5 +1,7 @@
 package dev.hintmap;
 
+import java.util.Objects;
+
 /**
  * Options for creating or opening a {@link HintStore}. Immutable: start from {@link #defaults()}
  * and derive values with the withers, each of which returns a new instance.
@@ -301,7 +303,7 @@ public final class HintStoreOptions {
 
     @Override
     public int hashCode() {
-        return java.util.Objects.hash(capacity, hotThresholdNs, maxNameBytes, flags, explicit);
+        return Objects.hash(capacity, hotThresholdNs, maxNameBytes, flags, explicit);
     }
 
     @Override

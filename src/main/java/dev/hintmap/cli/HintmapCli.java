@@ -12,6 +12,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -98,7 +99,7 @@ public final class HintmapCli implements Runnable {
     }
 
     /** The names {@link #commandLine(String[])} builds alone, for the test that keeps them equal to the annotation's. */
-    static java.util.Set<String> leanCommands() {
+    static Set<String> leanCommands() {
         return LEAN.keySet();
     }
 

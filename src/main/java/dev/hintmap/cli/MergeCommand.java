@@ -2,6 +2,7 @@ package dev.hintmap.cli;
 
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -159,7 +160,7 @@ final class MergeCommand implements Callable<Integer> {
         }
         try {
             return Files.exists(a) && Files.exists(b) && Files.isSameFile(a, b);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return false; // cannot tell: opening it will report what is wrong
         }
     }

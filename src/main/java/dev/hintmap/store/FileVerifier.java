@@ -13,6 +13,7 @@ import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -31,7 +32,7 @@ public final class FileVerifier {
     private static final long RETRY_PAUSE_NANOS = 2_000_000;
     private static final long OWNER_INDEX_MASK = 0xFFFF_FFFFL;
     /** The monotonic counters of the header, by field name. */
-    private static final Map<String, Long> COUNTERS = new java.util.TreeMap<>(Map.of(
+    private static final Map<String, Long> COUNTERS = new TreeMap<>(Map.of(
             "evictions", Layouts.HDR_EVICTIONS, "recoveries", Layouts.HDR_RECOVERIES,
             "dropped_inserts", Layouts.HDR_DROPPED_INSERTS, "stolen_locks", Layouts.HDR_STOLEN_LOCKS));
 
@@ -122,9 +123,9 @@ public final class FileVerifier {
     // ------------------------------------------------------------------ header, coordination, writers
 
     private void checkHeaderReserved() {
-        checkZero("header", -1, Layouts.HDR_REF_TABLE_OFFSET + 8, Layouts.HDR_HEADER_CHECKSUM, "reserved (line 1)");
-        checkZero("header", -1, Layouts.HDR_STOLEN_LOCKS + 8, Layouts.HEADER.byteSize(), "reserved (line 3 and beyond)");
-        checkZero("reference table", -1, slots.ref(slots.capacity), geometry.slotsOffset(), "padding");
+        noteReserved("header", -1, Layouts.HDR_REF_TABLE_OFFSET + 8, Layouts.HDR_HEADER_CHECKSUM, "reserved (line 1)");
+        noteReserved("header", -1, Layouts.HDR_STOLEN_LOCKS + 8, Layouts.HEADER.byteSize(), "reserved (line 3 and beyond)");
+        noteReserved("reference table", -1, slots.ref(slots.capacity), geometry.slotsOffset(), "padding");
     }
 
     /** §3.9: a reference byte is 0 or 1; another value is damage (readers take it as 1). */
@@ -142,7 +143,7 @@ public final class FileVerifier {
         long indexSeq = Memory.acquireLong(seg, Layouts.HDR_INDEX_SEQ);
         boolean holderAlive = structureLockHolderAlive();
         if (structLock != 0 && !validOwner(structLock)) {
-            error("coordination", -1, -1, "struct_lock", ownerProblem(structLock));
+            note("coordination", -1, -1, "struct_lock", ownerProblem(structLock));
         }
         if (!holderAlive && (journal != 0 || (indexSeq & 1) != 0)) {
             error("coordination", -1, -1, "journal_slot",
@@ -191,11 +192,11 @@ public final class FileVerifier {
                 continue;
             }
             if (ProcessIdentity.pidOf(token) == 0) {
-                error("writer-table", -1, -1, "token", "entry " + i + " holds token 0x" + Long.toHexString(token)
-                        + ", which names process id 0");
+                note("writer-table", -1, -1, "token", "entry " + i + " holds token 0x" + Long.toHexString(token)
+                        + ", which names process id 0, no process: dead (reclaimed by the next writer that attaches)");
             } else if (generation == 0) {
-                error("writer-table", -1, -1, "generation", "entry " + i
-                        + " is claimed but its generation is 0 (a claim makes it at least 1)");
+                note("writer-table", -1, -1, "generation", "entry " + i + " is claimed but its generation is 0: a claim"
+                        + " whose generation is not stored yet, or that died before storing it, or 2^64 claims wrapped it");
             } else if (!writers.isAlive(token)) {
                 deadEntries++;
             }
@@ -213,7 +214,8 @@ public final class FileVerifier {
 
     private String ownerProblem(long owner) {
         return "holds owner word 0x" + Long.toHexString(owner) + " naming writer entry "
-                + ((owner & OWNER_INDEX_MASK) - 1) + ", outside [0, " + (writers.entries() - 1) + "]";
+                + ((owner & OWNER_INDEX_MASK) - 1) + ", outside [0, " + (writers.entries() - 1) + "]"
+                + ": a dead owner (FORMAT.md §6.3), taken over by the next writer that needs the lock";
     }
 
     /** Returns false when the word is a valid owner that is no longer running. */
@@ -222,7 +224,7 @@ public final class FileVerifier {
             return true;
         }
         if (!validOwner(lock)) {
-            error("slot", k, -1, "lock", ownerProblem(lock));
+            note("slot", k, -1, "lock", ownerProblem(lock));
             return true;
         }
         return !writers.isDead(lock, 0);
@@ -233,8 +235,9 @@ public final class FileVerifier {
     private void checkNeverUsed(int k, long slot) {
         for (long offset = 0; offset < Layouts.SLOT_COPIES; offset += 8) {
             if (Memory.plainLong(seg, slot + offset) != 0) {
-                error("slot", k, -1, "gen", "slot at or beyond high_water " + Memory.acquireLong(seg, Layouts.HDR_HIGH_WATER)
-                        + " has a non-zero control line (offset " + offset + "): it was used, but high_water says never");
+                note("slot", k, -1, "gen", "slot at or beyond high_water " + Memory.acquireLong(seg, Layouts.HDR_HIGH_WATER)
+                        + " has a non-zero control line (offset " + offset + "): no reader looks there, and the"
+                        + " insertion that reaches it takes it over (FORMAT.md §9.1)");
                 return;
             }
         }
@@ -244,7 +247,7 @@ public final class FileVerifier {
     private String checkSlot(int k, long slot) {
         long gen = Memory.acquireLong(seg, Slots.gen(slot));
         int length = Memory.opaqueInt(seg, Slots.nameLen(slot));
-        checkZero("slot", k, slot + Layouts.SLOT_NAME_LEN + 4, slot + Layouts.SLOT_COPIES, "reserved");
+        noteReserved("slot", k, slot + Layouts.SLOT_NAME_LEN + 4, slot + Layouts.SLOT_COPIES, "reserved");
         if ((gen & 1) != 0) {
             if (!structureLockHolderAlive()) {
                 error("slot", k, -1, "gen", "is odd (" + gen + "): the slot is BUSY but no structural change is under way");
@@ -252,8 +255,7 @@ public final class FileVerifier {
             return null;
         }
         if (length == 0) {
-            checkZero("slot", k, Slots.nameWord(slot, 0), Slots.nameWord(slot, slots.nameAreaWords), "name");
-            return null;
+            return null; // FREE: its other bytes are not read (§7.4 step 10 leaves the evicted name there)
         }
         NameFlaws flaws = new NameFlaws(k);
         boolean soundName = SlotSoundness.nameSound(seg, slots, slot, length, name, flaws);
@@ -388,6 +390,17 @@ public final class FileVerifier {
     }
 
     // ------------------------------------------------------------------ helpers
+
+    /** Notes a non-zero byte in {@code [from, to)}: reserved bytes a later version may use (§9.1). */
+    private void noteReserved(String area, long slot, long from, long to, String field) {
+        for (long offset = from; offset < to; offset++) {
+            if (seg.get(ValueLayout.JAVA_BYTE, offset) != 0) {
+                note(area, slot, -1, field, "byte at file offset " + offset + " is not zero (reserved or padding:"
+                        + " no reader of this version reads it)");
+                return;
+            }
+        }
+    }
 
     /** Requires bytes {@code [from, to)} of the file to be zero; returns whether they are. */
     private boolean checkZero(String area, long slot, long from, long to, String field) {

@@ -3,7 +3,7 @@ package dev.hintmap.store;
 /**
  * A test's view into the critical sections of {@link StoreEngine}: called with a lock held, so
  * that a test can throw there (a {@code StackOverflowError}, an {@code InternalError}, a runtime
- * exception) and check that every exit releases the lock (RELIABILITY.md "Adversarial round 2").
+ * exception) and check that every exit releases the lock ({@code LockReleaseOnThrowTest}).
  */
 @FunctionalInterface
 public interface HeldLockProbe {

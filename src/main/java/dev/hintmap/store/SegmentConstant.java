@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 
 /**
  * One store's mapping as a compile-time constant: an instance of a hidden class, defined per
@@ -27,7 +28,7 @@ interface SegmentConstant {
             try {
                 MethodHandles.Lookup lookup = MethodHandles.lookup().defineHiddenClassWithClassData(template, segment, true);
                 return (SegmentConstant) lookup.findConstructor(lookup.lookupClass(),
-                        java.lang.invoke.MethodType.methodType(void.class)).invoke();
+                        MethodType.methodType(void.class)).invoke();
             } catch (Throwable e) {
                 // fall through: hints must not fail to open for the sake of a faster access
             }

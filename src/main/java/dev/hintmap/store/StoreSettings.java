@@ -1,6 +1,7 @@
 package dev.hintmap.store;
 
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Settings of one store that only tests change, given at construction (as the C library's
@@ -19,14 +20,14 @@ public final class StoreSettings {
     /** How long a lock holding our owner word with no progress is taken for held (LeakedLockSweep). */
     final long leakedLockNanos;
     /** Null outside tests: counts every liveness check of a lock holder. */
-    final java.util.concurrent.atomic.AtomicLong livenessChecks;
+    final AtomicLong livenessChecks;
     /** Null outside tests. */
     final HeldLockProbe heldLockProbe;
     /** Null outside tests: runs in a creator between allocating and publishing its temporary file (§5 steps 3–5). */
     final Runnable beforePublish;
 
     private StoreSettings(long lockWaitLimitNanos, long giveUpRecheckNanos, long leakedLockNanos,
-            java.util.concurrent.atomic.AtomicLong livenessChecks, HeldLockProbe heldLockProbe, Runnable beforePublish) {
+            AtomicLong livenessChecks, HeldLockProbe heldLockProbe, Runnable beforePublish) {
         if (lockWaitLimitNanos < 0 || giveUpRecheckNanos < 0 || leakedLockNanos < 0) {
             throw new IllegalArgumentException("negative time: " + lockWaitLimitNanos + ", " + giveUpRecheckNanos + " ns");
         }
@@ -54,7 +55,7 @@ public final class StoreSettings {
     }
 
     /** Counts every liveness check of a lock holder into {@code counter}. */
-    public StoreSettings countLivenessChecks(java.util.concurrent.atomic.AtomicLong counter) {
+    public StoreSettings countLivenessChecks(AtomicLong counter) {
         return new StoreSettings(lockWaitLimitNanos, giveUpRecheckNanos, leakedLockNanos, Objects.requireNonNull(counter, "counter"),
                 heldLockProbe, beforePublish);
     }

@@ -13,6 +13,7 @@ import dev.hintmap.format.Layouts;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -156,6 +157,23 @@ class MergeDecayVerifyTest {
         assertTrue(r.out().contains("ERROR slot 3 [hash]: is 0x0000000000003039 but hm64 of the name is"), r.out());
         assertTrue(r.out().contains("[live_count]: is 99"), r.out());
         assertTrue(r.out().contains("FAILED " + file), r.out());
+    }
+
+    /** FORMAT.md §9.1: a reserved byte and a dead owner word are notes, printed, and the file verifies (exit 0). */
+    @Test
+    void verifyPrintsNotesAndExitsZeroWhenThereIsNoProblem() throws Exception {
+        Path file = Cli.writtenByJava(dir.resolve("n.hints"));
+        FileGeometryOffsets g = new FileGeometryOffsets(Cli.SAMPLES_CAPACITY);
+        corrupt(file, m -> {
+            m.set(ValueLayout.JAVA_BYTE, 1000, (byte) 5);             // header reserved
+            m.set(ValueLayout.JAVA_BYTE, g.slot(0) + 40, (byte) 1);   // slot reserved
+            m.set(Layouts.U64, Layouts.HDR_STRUCT_LOCK, 7L << 32);    // names entry -1
+        });
+        Cli.Result r = Cli.run("verify", file.toString()).expect(ExitCode.OK);
+        assertTrue(r.out().contains("NOTE header [reserved (line 3 and beyond)]: byte at file offset 1000"), r.out());
+        assertTrue(r.out().contains("NOTE slot 0 [reserved]"), r.out());
+        assertTrue(r.out().contains("NOTE coordination [struct_lock]"), r.out());
+        assertTrue(r.out().contains("OK " + file) && r.out().contains(" 0 problem(s)"), r.out());
     }
 
     /** Issue 12: a file that does not open is no usable hint file (3), not a hint file with problems (1). */

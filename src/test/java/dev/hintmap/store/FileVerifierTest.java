@@ -18,6 +18,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -73,6 +74,24 @@ class FileVerifierTest {
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("no ERROR " + area + " slot " + slot + " [" + field + "] in "
                         + report.findings()));
+    }
+
+    /** The NOTE at {@code area}, {@code slot}, {@code field}; the report is ok (a note is not a problem, §9.1). */
+    private static Finding expectNote(VerifyReport report, String area, long slot, String field) {
+        assertTrue(report.ok(), "expected no error: " + report.findings());
+        return report.findings().stream()
+                .filter(f -> f.severity() == Severity.NOTE && f.area().equals(area) && f.slot() == slot
+                        && f.field().equals(field))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no NOTE " + area + " slot " + slot + " [" + field + "] in "
+                        + report.findings()));
+    }
+
+    /** Stores the §3.1 checksum of the header as it now is, so that a planted change is not a corrupt header. */
+    private static void rechecksum(Memory m) {
+        byte[] covered = m.segment.asSlice(Layouts.HDR_FORMAT_VERSION, Layouts.HDR_HEADER_CHECKSUM - Layouts.HDR_FORMAT_VERSION)
+                .toArray(ValueLayout.JAVA_BYTE);
+        Memory.plainLong(m.segment, Layouts.HDR_HEADER_CHECKSUM, Hm64.ofBytes(covered, covered.length));
     }
 
     /** The index entry that names {@code slot}. */
@@ -224,10 +243,26 @@ class FileVerifierTest {
     }
 
     @Test
-    void aNonZeroReservedHeaderByteIsFound() throws Exception {
+    void aNonZeroReservedHeaderByteIsANote() throws Exception {
         Path file = sixRegions();
         corrupt(file, m -> m.segment.set(ValueLayout.JAVA_BYTE, 300, (byte) 1));
-        assertTrue(expectError(verify(file), "header", -1, "reserved (line 3 and beyond)").message().contains("300"));
+        assertTrue(expectNote(verify(file), "header", -1, "reserved (line 3 and beyond)").message().contains("300"));
+    }
+
+    @Test
+    void nonZeroReservedBytesOfLinesOneAndThreeAreNotes() throws Exception {
+        Path file = sixRegions();
+        corrupt(file, m -> {
+            m.segment.set(ValueLayout.JAVA_BYTE, 104, (byte) 1);   // reserved, under the checksum
+            m.segment.set(ValueLayout.JAVA_BYTE, 119, (byte) 2);
+            m.segment.set(ValueLayout.JAVA_BYTE, 208, (byte) 3);   // line 3 after stolen_locks
+            m.segment.set(ValueLayout.JAVA_BYTE, 4095, (byte) 4);  // the header's last byte
+            rechecksum(m);
+        });
+        VerifyReport report = verify(file);
+        assertTrue(expectNote(report, "header", -1, "reserved (line 1)").message().contains("104"));
+        assertTrue(expectNote(report, "header", -1, "reserved (line 3 and beyond)").message().contains("208"));
+        assertEquals(6, report.regions());
     }
 
     @Test
@@ -257,17 +292,32 @@ class FileVerifierTest {
     }
 
     @Test
-    void aStructureLockNamingNoWriterEntryIsFound() throws Exception {
+    void aStructureLockNamingNoWriterEntryIsANoteItsOwnerIsDead() throws Exception {
         Path file = sixRegions();
         corrupt(file, m -> Memory.plainLong(m.segment, Layouts.HDR_STRUCT_LOCK, WriterTable.ownerWord(5000, 1)));
-        assertTrue(expectError(verify(file), "coordination", -1, "struct_lock").message().contains("5000"));
+        assertTrue(expectNote(verify(file), "coordination", -1, "struct_lock").message().contains("5000"));
     }
 
     @Test
-    void aWriterTokenNamingProcessZeroIsFound() throws Exception {
+    void aWriterTokenNamingProcessZeroIsANoteItNamesNoLiveProcess() throws Exception {
         Path file = sixRegions();
         corrupt(file, m -> Memory.plainLong(m.segment, new WriterTable(m, GEOMETRY, null).entryOffset(9) + Layouts.WRITER_TOKEN, 5));
-        assertTrue(expectError(verify(file), "writer-table", -1, "token").message().contains("entry 9"));
+        assertTrue(expectNote(verify(file), "writer-table", -1, "token").message().contains("entry 9"));
+    }
+
+    /** §6.1: a claim stores its token, then its generation; a claimer seen (or dead) in between leaves 0. */
+    @Test
+    void aClaimedWriterEntryWithGenerationZeroIsANote() throws Exception {
+        Path file = sixRegions();
+        long self = ProcessHandle.current().pid();
+        String stat = Files.readString(Path.of("/proc/self/stat"));
+        long token = ProcessIdentity.token(self, Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[19]));
+        corrupt(file, m -> {
+            long entry = new WriterTable(m, GEOMETRY, null).entryOffset(11);
+            Memory.plainLong(m.segment, entry + Layouts.WRITER_TOKEN, token);
+            Memory.plainLong(m.segment, entry + Layouts.WRITER_GENERATION, 0);
+        });
+        assertTrue(expectNote(verify(file), "writer-table", -1, "generation").message().contains("entry 11"));
     }
 
     // ------------------------------------------------------------------ slots
@@ -336,7 +386,50 @@ class FileVerifierTest {
         });
         VerifyReport report = verify(file);
         expectError(report, "slot", 1, "ref");
-        expectError(report, "slot", 2, "reserved");
+        Finding reserved = report.findings().stream()
+                .filter(f -> f.area().equals("slot") && f.slot() == 2 && f.field().equals("reserved")).findFirst()
+                .orElseThrow(() -> new AssertionError("no finding for slot 2's reserved bytes: " + report.findings()));
+        assertEquals(Severity.NOTE, reserved.severity(), "reserved bytes are a note (§9.1)");
+    }
+
+    @Test
+    void nonZeroReservedSlotBytesAloneAreANote() throws Exception {
+        Path file = sixRegions();
+        corrupt(file, m -> {
+            m.segment.set(ValueLayout.JAVA_BYTE, SLOTS.slot(3) + 36, (byte) 1);  // first reserved byte (v1's referenced)
+            m.segment.set(ValueLayout.JAVA_BYTE, SLOTS.slot(3) + 63, (byte) 1);  // last one
+        });
+        VerifyReport report = verify(file);
+        assertTrue(expectNote(report, "slot", 3, "reserved").message().contains(Long.toString(SLOTS.slot(3) + 36)));
+        assertEquals(6, report.regions(), "the slot stays a LIVE region");
+    }
+
+    /**
+     * §7.4 step 10: an insertion that finds no index entry sets {@code name_len = 0} and leaves
+     * the name, hash and record it wrote: a FREE slot with leftovers, which recovery skips unread.
+     */
+    @Test
+    void aFreeSlotWithTheLeftoversOfStepTenIsSound() throws Exception {
+        Path file = sixRegions();
+        corrupt(file, m -> {
+            long slot = SLOTS.slot(6);
+            byte[] name = "left-over".getBytes(StandardCharsets.UTF_8);
+            MemorySegment.copy(name, 0, m.segment, ValueLayout.JAVA_BYTE, Slots.nameWord(slot, 0), name.length);
+            Memory.plainLong(m.segment, Slots.hash(slot), Hm64.ofBytes(name, name.length));
+            Memory.plainLong(m.segment, Slots.gen(slot), 2);
+            Memory.plainLong(m.segment, Slots.seq(slot), 1);
+            long copy = Slots.copy(slot, 1);
+            RecordCopies.plainDispatchCount(m.segment, copy, 1);
+            RecordCopies.plainKernelNsTotal(m.segment, copy, 500);
+            RecordCopies.plainKernelNsMax(m.segment, copy, 500);
+            Memory.plainInt(m.segment, Slots.nameLen(slot), 0);
+            Memory.plainLong(m.segment, Layouts.HDR_HIGH_WATER, 7);
+            Memory.plainLong(m.segment, Layouts.HDR_CLOCK_HAND, 6);
+        });
+        VerifyReport report = verify(file);
+        assertTrue(report.ok(), report.findings().toString());
+        assertTrue(report.findings().stream().noneMatch(f -> f.slot() == 6), report.findings().toString());
+        assertEquals(6, report.regions());
     }
 
     @Test
@@ -348,15 +441,31 @@ class FileVerifierTest {
         });
         VerifyReport report = verify(file);
         expectError(report, "slot", 5, "gen");
-        expectError(report, "slot", 4, "lock");
+        Finding lock = report.findings().stream().filter(f -> f.slot() == 4 && f.field().equals("lock")).findFirst()
+                .orElseThrow(() -> new AssertionError("no finding for slot 4's lock: " + report.findings()));
+        assertEquals(Severity.NOTE, lock.severity(), "a lock word naming no entry is a dead owner (§6.3): a note");
         expectError(report, "index", 5, "index"); // BUSY is not LIVE: its entry names no region
     }
 
+    /** Owner word low bits 0 name entry -1, and 1025 names one past the table: both dead by §6.3. */
     @Test
-    void aSlotUsedBeyondHighWaterIsFound() throws Exception {
+    void lockWordsNamingEntryZeroOrBeyondTheTableAreNotes() throws Exception {
+        Path file = sixRegions();
+        corrupt(file, m -> {
+            Memory.plainLong(m.segment, Slots.lock(SLOTS.slot(1)), 7L << 32);                               // low bits 0
+            Memory.plainLong(m.segment, Slots.lock(SLOTS.slot(2)), WriterTable.ownerWord(GEOMETRY.writerEntries(), 1)); // entry 1024
+        });
+        VerifyReport report = verify(file);
+        assertTrue(expectNote(report, "slot", 1, "lock").message().contains("entry -1"));
+        assertTrue(expectNote(report, "slot", 2, "lock").message().contains("entry 1024"));
+        assertEquals(6, report.regions());
+    }
+
+    @Test
+    void aControlLineUsedBeyondHighWaterIsANote() throws Exception {
         Path file = sixRegions();
         corrupt(file, m -> Memory.plainLong(m.segment, Slots.gen(SLOTS.slot(7)), 2));
-        assertTrue(expectError(verify(file), "slot", 7, "gen").message().contains("high_water"));
+        assertTrue(expectNote(verify(file), "slot", 7, "gen").message().contains("high_water"));
     }
 
     @Test
