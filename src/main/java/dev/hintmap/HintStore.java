@@ -5,7 +5,7 @@ import dev.hintmap.format.StoredName;
 import dev.hintmap.store.EncodedNames;
 import dev.hintmap.store.HintFileOpener;
 import dev.hintmap.store.MappedStore;
-import dev.hintmap.store.Snapshot;
+import dev.hintmap.store.SlotRecord;
 import dev.hintmap.store.StoreEngine;
 import dev.hintmap.store.StoreSettings;
 import java.io.IOException;
@@ -205,7 +205,7 @@ public final class HintStore implements AutoCloseable {
      * @throws IllegalStateException if the store is closed
      */
     public boolean isHot(String name) {
-        Snapshot s = find(name);
+        SlotRecord s = find(name);
         return s != null && s.isHot(hotThresholdNs);
     }
 
@@ -219,7 +219,7 @@ public final class HintStore implements AutoCloseable {
      * @throws IllegalStateException if the store is closed
      */
     public long dispatchCount(String name) {
-        Snapshot s = find(name);
+        SlotRecord s = find(name);
         return s == null ? 0 : s.dispatchCount();
     }
 
@@ -233,7 +233,7 @@ public final class HintStore implements AutoCloseable {
      * @throws IllegalStateException if the store is closed
      */
     public long meanKernelNs(String name) {
-        Snapshot s = find(name);
+        SlotRecord s = find(name);
         return s == null ? 0 : s.meanKernelNs();
     }
 
@@ -275,7 +275,7 @@ public final class HintStore implements AutoCloseable {
      * @throws IllegalStateException if the store is closed
      */
     public Optional<RegionRecord> recordFor(String name) {
-        Snapshot s = find(name);
+        SlotRecord s = find(name);
         if (s == null) {
             return Optional.empty();
         }
@@ -471,7 +471,7 @@ public final class HintStore implements AutoCloseable {
         requireSameFile();
         Comparator<RegionRecord> hotter = order.comparator();
         PriorityQueue<RegionRecord> top = new PriorityQueue<>(Math.min(k, 1024), hotter.reversed()); // head: coldest kept
-        Snapshot s = new Snapshot();
+        SlotRecord s = new SlotRecord();
         RegionView view = new RegionView(engine.maxNameBytes(), hotThresholdNs);
         try {
             int slots = engine.highWater();
@@ -712,13 +712,13 @@ public final class HintStore implements AutoCloseable {
 
     // ------------------------------------------------------------------ internals
 
-    private Snapshot find(String name) {
-        Snapshot s = EncodedNames.scratch().snapshot;
+    private SlotRecord find(String name) {
+        SlotRecord s = EncodedNames.scratch().snapshot;
         return find(name, s) ? s : null;
     }
 
     /** Looks {@code name} up and reads its record into {@code out}; {@code out} is filled only when true. */
-    private boolean find(String name, Snapshot out) {
+    private boolean find(String name, SlotRecord out) {
         mapped.requireOpen();
         EncodedNames.Scratch scratch = EncodedNames.scratch();
         EncodedNames.CachedName cached = EncodedNames.cached(scratch, name, engine.maxNameBytes(), rejectLongNames);

@@ -1,7 +1,7 @@
 package dev.hintmap;
 
 import dev.hintmap.format.RecordRules;
-import dev.hintmap.store.Snapshot;
+import dev.hintmap.store.SlotRecord;
 import java.util.Objects;
 
 /**
@@ -24,7 +24,7 @@ import java.util.Objects;
  */
 public final class MutableRecord {
     /** Filled by the store's read protocol directly, so a query copies each field once. */
-    final Snapshot values = new Snapshot();
+    final SlotRecord values = new SlotRecord();
 
     /** An empty holder: every field 0, as after {@link #clear()}. */
     public MutableRecord() {}

@@ -2,7 +2,7 @@ package dev.hintmap;
 
 import dev.hintmap.store.EncodedName;
 import dev.hintmap.store.EncodedNames;
-import dev.hintmap.store.Snapshot;
+import dev.hintmap.store.SlotRecord;
 import dev.hintmap.store.StoreEngine;
 import java.util.Objects;
 
@@ -104,7 +104,7 @@ public final class Region {
      * @throws java.io.UncheckedIOException as for {@link #readInto(MutableRecord)}
      */
     public long dispatchCount() {
-        Snapshot s = EncodedNames.scratch().snapshot;
+        SlotRecord s = EncodedNames.scratch().snapshot;
         return read(s) ? s.dispatchCount() : 0;
     }
 
@@ -116,7 +116,7 @@ public final class Region {
      * @throws java.io.UncheckedIOException as for {@link #readInto(MutableRecord)}
      */
     public long meanKernelNs() {
-        Snapshot s = EncodedNames.scratch().snapshot;
+        SlotRecord s = EncodedNames.scratch().snapshot;
         return read(s) ? s.meanKernelNs() : 0;
     }
 
@@ -129,7 +129,7 @@ public final class Region {
      * @throws java.io.UncheckedIOException as for {@link #readInto(MutableRecord)}
      */
     public boolean isHot() {
-        Snapshot s = EncodedNames.scratch().snapshot;
+        SlotRecord s = EncodedNames.scratch().snapshot;
         return read(s) && s.isHot(store.hotThresholdNs);
     }
 
@@ -138,7 +138,7 @@ public final class Region {
      * the record path last put it, else a lookup by the encoded name (§7.3), whose slot is then
      * remembered. {@code out} is filled only when it returns true.
      */
-    private boolean read(Snapshot out) {
+    private boolean read(SlotRecord out) {
         store.checkOpen();
         try {
             StoreEngine engine = store.engine();

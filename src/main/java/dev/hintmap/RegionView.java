@@ -1,7 +1,7 @@
 package dev.hintmap;
 
 import dev.hintmap.format.RecordRules;
-import dev.hintmap.store.Snapshot;
+import dev.hintmap.store.SlotRecord;
 import dev.hintmap.store.StoreEngine;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
@@ -18,7 +18,7 @@ import java.util.Objects;
  * {@link #nameBytes(byte[])}, and decode a {@code String} only for the regions that need one.
  */
 public final class RegionView {
-    final Snapshot values = new Snapshot();
+    final SlotRecord values = new SlotRecord();
     /** The name as the slot stores it: UTF-8 bytes packed little-endian into words. */
     final long[] words;
     int nameLength;

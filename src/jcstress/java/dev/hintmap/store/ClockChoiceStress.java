@@ -30,8 +30,8 @@ public final class ClockChoiceStress {
         final EncodedName a = StressStores.name("A");
         final EncodedName b = StressStores.name("B");
         final EncodedName c = StressStores.name("C");
-        final Snapshot scratch1 = new Snapshot();
-        final Snapshot scratch2 = new Snapshot();
+        final SlotRecord scratch1 = new SlotRecord();
+        final SlotRecord scratch2 = new SlotRecord();
 
         public Full() {
             engine.record(a, 1, 1, scratch1);
@@ -39,7 +39,7 @@ public final class ClockChoiceStress {
         }
 
         int count(EncodedName name) {
-            Snapshot s = new Snapshot();
+            SlotRecord s = new SlotRecord();
             return engine.resolve(name, s) ? (int) s.dispatchCount : 0;
         }
     }

@@ -30,8 +30,8 @@ public final class EvictReuseStress {
         final StoreEngine engine = StressStores.engine(1);
         final EncodedName a = StressStores.name("region-A");
         final EncodedName b = StressStores.name("region-B");
-        final Snapshot scratch1 = new Snapshot();
-        final Snapshot scratch2 = new Snapshot();
+        final SlotRecord scratch1 = new SlotRecord();
+        final SlotRecord scratch2 = new SlotRecord();
         final long[] nameOut = new long[2];
         /** The resolution a Region handle of A holds. */
         final int slotA;
@@ -48,7 +48,7 @@ public final class EvictReuseStress {
         }
 
         /** The total of {@code name}'s record, 0 when absent, {@code -count} when the count is not 1 or 2. */
-        int total(EncodedName name, Snapshot s) {
+        int total(EncodedName name, SlotRecord s) {
             if (!engine.resolve(name, s)) {
                 return 0;
             }
@@ -82,7 +82,7 @@ public final class EvictReuseStress {
 
         @Arbiter
         public void arbiter(OneSlot s, IIII_Result r) {
-            Snapshot snap = new Snapshot();
+            SlotRecord snap = new SlotRecord();
             if (s.engine.resolve(s.a, snap)) {
                 r.r1 = (int) snap.dispatchCount;
                 r.r2 = (int) snap.kernelNsTotal;

@@ -25,8 +25,8 @@ public final class InsertInsertStress {
         final StoreEngine engine;
         final EncodedName name1 = StressStores.name("conv");
         final EncodedName name2 = StressStores.name("conv"); // each writer encodes the name itself
-        final Snapshot scratch1 = new Snapshot();
-        final Snapshot scratch2 = new Snapshot();
+        final SlotRecord scratch1 = new SlotRecord();
+        final SlotRecord scratch2 = new SlotRecord();
 
         Store(int capacity) {
             engine = StressStores.engine(capacity);
@@ -34,7 +34,7 @@ public final class InsertInsertStress {
 
         void result(IIII_Result r) {
             r.r1 = engine.size();
-            Snapshot s = new Snapshot();
+            SlotRecord s = new SlotRecord();
             if (engine.resolve(name1, s)) {
                 r.r2 = (int) s.dispatchCount;
                 r.r3 = (int) s.kernelNsTotal;

@@ -23,8 +23,8 @@ public final class InsertSizeStress {
     public static class Empty {
         final StoreEngine engine = StressStores.engine(4);
         final EncodedName name = StressStores.name("fresh");
-        final Snapshot writerScratch = new Snapshot();
-        final Snapshot readerScratch = new Snapshot();
+        final SlotRecord writerScratch = new SlotRecord();
+        final SlotRecord readerScratch = new SlotRecord();
     }
 
     @JCStressTest

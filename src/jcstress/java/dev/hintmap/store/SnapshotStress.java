@@ -36,8 +36,8 @@ public final class SnapshotStress {
     public static class Region {
         final StoreEngine engine = StressStores.engine(1);
         final EncodedName name = StressStores.name("gemm");
-        final Snapshot writerScratch = new Snapshot();
-        final Snapshot readerScratch = new Snapshot();
+        final SlotRecord writerScratch = new SlotRecord();
+        final SlotRecord readerScratch = new SlotRecord();
         final long[] nameOut = new long[2];
 
         public Region() {
@@ -52,7 +52,7 @@ public final class SnapshotStress {
     }
 
     /** Reads {@link #UPDATES} times, as long as the writer writes; reports the first torn or absent read, else the last. */
-    static void readRepeatedly(java.util.function.BooleanSupplier read, Snapshot s, IIII_Result r) {
+    static void readRepeatedly(java.util.function.BooleanSupplier read, SlotRecord s, IIII_Result r) {
         for (int i = 0; i < UPDATES; i++) {
             decode(read.getAsBoolean(), s, r);
             if (r.r1 == 0 || r.r1 != r.r2 || r.r1 != r.r3 || r.r1 != r.r4) {
@@ -62,7 +62,7 @@ public final class SnapshotStress {
     }
 
     /** The n that each field implies, or (0,0,0,0) when absent. */
-    static void decode(boolean found, Snapshot s, IIII_Result r) {
+    static void decode(boolean found, SlotRecord s, IIII_Result r) {
         if (!found) {
             r.r1 = r.r2 = r.r3 = r.r4 = 0;
             return;

@@ -24,8 +24,8 @@ public final class TwoWritersStress {
     public static class Region {
         final StoreEngine engine = StressStores.engine(4);
         final EncodedName name = StressStores.name("gemm");
-        final Snapshot scratch1 = new Snapshot();
-        final Snapshot scratch2 = new Snapshot();
+        final SlotRecord scratch1 = new SlotRecord();
+        final SlotRecord scratch2 = new SlotRecord();
         final int slot;
         final long gen;
 
@@ -36,14 +36,14 @@ public final class TwoWritersStress {
         }
 
         /** What a {@code Region} handle does: record into the resolved slot, re-resolve if stale. */
-        void recordByHandle(long ns, long bytes, Snapshot scratch) {
+        void recordByHandle(long ns, long bytes, SlotRecord scratch) {
             if (!engine.recordInto(slot, gen, ns, bytes)) {
                 engine.record(name, ns, bytes, scratch);
             }
         }
 
         void result(IIII_Result r) {
-            Snapshot s = new Snapshot();
+            SlotRecord s = new SlotRecord();
             if (engine.resolve(name, s)) {
                 r.r1 = (int) s.dispatchCount;
                 r.r2 = (int) s.kernelNsTotal;

@@ -51,7 +51,7 @@ public final class EncodedNames {
     /** One thread's reusable encoding buffer, snapshot and name cache. */
     public static final class Scratch {
         public final EncodedName name = new EncodedName();
-        public final Snapshot snapshot = new Snapshot();
+        public final SlotRecord snapshot = new SlotRecord();
         /** Filled on first use of each entry: a thread pays for the names it uses, not for the table. */
         final CachedName[] nameCache = new CachedName[NAME_CACHE_ENTRIES];
     }
@@ -97,13 +97,13 @@ public final class EncodedNames {
 
     /** Records by name and returns where the sample went, or null when it was dropped. */
     public static Resolution recordResolving(StoreEngine engine, EncodedName name, long kernelNs, long bytes) {
-        Snapshot s = scratch().snapshot;
+        SlotRecord s = scratch().snapshot;
         engine.record(name, kernelNs, bytes, s);
         return s.slot >= 0 ? new Resolution(s.slot, s.gen) : null;
     }
 
     /** Records by name through the thread's cache (see the class comment). */
-    public static void record(StoreEngine engine, CachedName entry, Snapshot scratch, long kernelNs, long bytes) {
+    public static void record(StoreEngine engine, CachedName entry, SlotRecord scratch, long kernelNs, long bytes) {
         if (entry.engine == engine && entry.slot >= 0 && engine.recordInto(entry.slot, entry.gen, kernelNs, bytes)) {
             return;
         }
@@ -112,7 +112,7 @@ public final class EncodedNames {
     }
 
     /** Looks a name up through the thread's cache; fills {@code out} and returns true when present. */
-    public static boolean resolve(StoreEngine engine, CachedName entry, Snapshot out) {
+    public static boolean resolve(StoreEngine engine, CachedName entry, SlotRecord out) {
         if (entry.engine == engine && entry.slot >= 0 && engine.slotRead(entry.slot, entry.name, null, out) > 0) {
             return true; // the slot still holds this name (whatever its generation: it is this region)
         }

@@ -3,6 +3,7 @@ package dev.hintmap.store;
 import dev.hintmap.VerifyReport;
 import dev.hintmap.VerifyReport.Finding;
 import dev.hintmap.VerifyReport.Severity;
+import dev.hintmap.format.RecordRules;
 import dev.hintmap.format.StoredName;
 import dev.hintmap.format.FileGeometry;
 import dev.hintmap.format.Layouts;
@@ -43,7 +44,7 @@ public final class FileVerifier {
     private final WriterTable writers;
     /** Reads each record with the one seqlock loop of the read path (§7.2.1). */
     private final StoreEngine engine;
-    private final Snapshot record = new Snapshot();
+    private final SlotRecord record = new SlotRecord();
     private final List<Finding> findings = new ArrayList<>();
     /** The name of the slot being checked. */
     private final EncodedName name = new EncodedName();
@@ -308,7 +309,10 @@ public final class FileVerifier {
         long total = record.kernelNsTotal;
         long max = record.kernelNsMax;
         long bytes = record.bytesTotal;
-        boolean sound = true;
+        if (RecordRules.isSound(count, total, max, bytes)) {
+            return true;
+        }
+        // The verdict is RecordRules'; what follows only names the §7.2.1 invariants it failed.
         String fields = String.format("(count %s, total %s, max %s, bytes %s)", Long.toUnsignedString(count),
                 Long.toUnsignedString(total), Long.toUnsignedString(max), Long.toUnsignedString(bytes));
         if (count < 0 || total < 0 || max < 0 || bytes < 0) {
@@ -317,17 +321,14 @@ public final class FileVerifier {
         }
         if (count == 0) {
             error("slot", k, -1, "dispatch_count", "is 0 in a LIVE region " + fields + "; expected > 0");
-            sound = false;
         }
         if (max > total) {
             error("slot", k, -1, "kernel_ns_max", "is above kernel_ns_total " + fields);
-            sound = false;
         }
-        if (count > 0 && total / count > max) {
+        if (count > 0 && RecordRules.mean(total, count) > max) {
             error("slot", k, -1, "kernel_ns_total", "gives a mean above kernel_ns_max " + fields);
-            sound = false;
         }
-        return sound;
+        return false;
     }
 
     // ------------------------------------------------------------------ index

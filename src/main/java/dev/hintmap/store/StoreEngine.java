@@ -168,20 +168,20 @@ public final class StoreEngine {
      *
      * @return the name length when the slot is LIVE, else 0
      */
-    public int slotRead(int k, long[] nameWords, Snapshot out) {
+    public int slotRead(int k, long[] nameWords, SlotRecord out) {
         return slotRead(mapping.segment(), k, null, nameWords, false, out);
     }
 
-    /** As {@link #slotRead(int, long[], Snapshot)}, succeeding only if the slot holds {@code name}. */
-    int slotRead(int k, EncodedName name, long[] nameWords, Snapshot out) {
+    /** As {@link #slotRead(int, long[], SlotRecord)}, succeeding only if the slot holds {@code name}. */
+    int slotRead(int k, EncodedName name, long[] nameWords, SlotRecord out) {
         return slotRead(mapping.segment(), k, name, nameWords, false, out);
     }
 
     /**
-     * As {@link #slotRead(int, long[], Snapshot)}, with the record as the slot stores it, even one
+     * As {@link #slotRead(int, long[], SlotRecord)}, with the record as the slot stores it, even one
      * that §7.2.1 rejects: for verify, which reports what is wrong with it.
      */
-    int slotReadAsStored(int k, Snapshot out) {
+    int slotReadAsStored(int k, SlotRecord out) {
         return slotRead(mapping.segment(), k, null, null, true, out);
     }
 
@@ -197,7 +197,7 @@ public final class StoreEngine {
      * @return the name length when the slot is LIVE (and holds {@code name}), else 0
      */
     private int slotRead(MemorySegment seg, int k, EncodedName name, long[] nameWords, boolean asStored,
-            Snapshot out) {
+            SlotRecord out) {
         long slot = slots.slot(k);
         for (int attempt = 0; attempt < MAX_READ_ATTEMPTS; attempt++) {
             long g1 = Memory.acquireLong(seg, Slots.gen(slot));
@@ -259,7 +259,7 @@ public final class StoreEngine {
     }
 
     /** Finds the region {@code name} (§7.3) and reads its record into {@code out}. */
-    public boolean resolve(EncodedName name, Snapshot out) {
+    public boolean resolve(EncodedName name, SlotRecord out) {
         if (slots.capacity == 0) {
             return false;
         }
@@ -300,7 +300,7 @@ public final class StoreEngine {
      * @param k any slot number; one out of range reads as absent
      * @return true when {@code out} was filled with the region's consistent record
      */
-    public boolean readIfNamed(int k, EncodedName name, Snapshot out) {
+    public boolean readIfNamed(int k, EncodedName name, SlotRecord out) {
         return k >= 0 && k < slots.capacity && slotRead(mapping.segment(), k, name, null, false, out) > 0;
     }
 
@@ -311,7 +311,7 @@ public final class StoreEngine {
      * absent. On return {@code scratch.slot}/{@code gen} name the slot recorded into, or slot is
      * -1 when the region could not be inserted (probe bound, §7.4 step 10).
      */
-    public void record(EncodedName name, long kernelNs, long bytes, Snapshot scratch) {
+    public void record(EncodedName name, long kernelNs, long bytes, SlotRecord scratch) {
         add(name, 1, kernelNs, kernelNs, bytes, scratch);
     }
 
@@ -322,7 +322,7 @@ public final class StoreEngine {
      * record. The caller guarantees the record's invariants (§7.2.1). Where it went is reported as
      * for {@link #record}.
      */
-    public void add(EncodedName name, long count, long total, long max, long bytes, Snapshot scratch) {
+    public void add(EncodedName name, long count, long total, long max, long bytes, SlotRecord scratch) {
         leaks.sweepIfNeeded();
         try {
             for (int attempt = 0; attempt < MAX_RECORD_ATTEMPTS; attempt++) {
@@ -470,7 +470,7 @@ public final class StoreEngine {
      *     be present, with {@code scratch.slot}/{@code gen} naming it: the caller records there
      *     after the structure lock is released
      */
-    private boolean recordStructural(EncodedName name, Snapshot scratch) {
+    private boolean recordStructural(EncodedName name, SlotRecord scratch) {
         MemorySegment seg = mapping.segment();
         boolean held = false;
         try {
@@ -608,7 +608,7 @@ public final class StoreEngine {
      * does; the structure lock and the slot lock are held throughout, so this thread's plain
      * loads read what it (or the previous holder, ordered by the lock's acquire) stored.
      */
-    private void slotAssign(int k, EncodedName name, Snapshot scratch) {
+    private void slotAssign(int k, EncodedName name, SlotRecord scratch) {
         MemorySegment seg = mapping.segment();
         long slot = slots.slot(k); // its lock is held (lockVictim)
         // 5: opaque (C relaxed), as FORMAT §3.2 says: only a later struct_lock holder acts on it,
@@ -761,7 +761,7 @@ public final class StoreEngine {
         }
         long live = 0;
         EncodedName stored = new EncodedName(); // recovery only: allocation is fine here
-        Snapshot record = new Snapshot();
+        SlotRecord record = new SlotRecord();
         for (int k = 0; k < highWater; k++) {
             long slot = slots.slot(k);
             int length = Memory.plainInt(seg, Slots.nameLen(slot));

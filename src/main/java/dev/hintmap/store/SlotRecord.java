@@ -6,7 +6,7 @@ import dev.hintmap.format.RecordRules;
  * A consistent copy of one slot's record, filled in place by the read protocol (§7.2.1) so
  * queries allocate nothing. Also carries the resolved slot and generation.
  */
-public final class Snapshot {
+public final class SlotRecord {
     int slot = -1;
     long gen;
     long dispatchCount;
@@ -63,7 +63,7 @@ public final class Snapshot {
     }
 
     /** Copies {@code other}'s record (and slot) into this one. */
-    public void copyFrom(Snapshot other) {
+    public void copyFrom(SlotRecord other) {
         slot = other.slot;
         gen = other.gen;
         dispatchCount = other.dispatchCount;
