@@ -54,7 +54,7 @@ static inline uint64_t hm_sat_add(uint64_t a, uint64_t b) {
 /*
  * The rules on one record (FORMAT §7.2.1, §3.1), each the only one in the C code; Java's are
  * format/RecordRules, with the same arithmetic. A mean is compared with a bound by multiplying,
- * exactly and without overflow in 128 bits: floor(total / count) >= b is total >= b * count, and
+ * exactly and without overflow (hm_product_or_above): floor(total / count) >= b is total >= b * count, and
  * floor(total / count) <= b is total < (b + 1) * count (a 64-bit division costs more than the
  * rest of a record read, and every read checks soundness).
  *
@@ -63,17 +63,24 @@ static inline uint64_t hm_sat_add(uint64_t a, uint64_t b) {
  * floor(kernel_ns_total / dispatch_count) <= kernel_ns_max, every field <= 2^63-1. A record that
  * breaks one comes from a damaged file.
  */
+/* a * b when it fits in 64 bits, else a value above HM_VALUE_MAX (so above any sound total):
+ * exact for every comparison with a total. Neither a division nor 128 bits on the common path
+ * (both below 2^32); the division only for a count or bound of 2^32 and more. */
+static inline uint64_t hm_product_or_above(uint64_t a, uint64_t b) {
+    if (((a | b) >> 32) == 0) return a * b;
+    if (a != 0 && b > HM_VALUE_MAX / a) return HM_VALUE_MAX + 1;
+    return a * b;
+}
+
 static inline int hm_record_sound(uint64_t count, uint64_t total, uint64_t max, uint64_t bytes) {
-    __extension__ typedef unsigned __int128 u128;
     return count != 0 && count <= HM_VALUE_MAX && total <= HM_VALUE_MAX && max <= total && bytes <= HM_VALUE_MAX &&
-           (u128)total < ((u128)max + 1) * count;
+           total < hm_product_or_above(max + 1, count);
 }
 
 /* hm_record_hot: count > 0 and floor(total / count) >= threshold_ns (hm_is_hot); a record without
  * dispatches has no mean and is never hot, as an absent region is not. */
 static inline int hm_record_hot(uint64_t count, uint64_t total, uint64_t threshold_ns) {
-    __extension__ typedef unsigned __int128 u128;
-    return count != 0 && (u128)total >= (u128)threshold_ns * count;
+    return count != 0 && total >= hm_product_or_above(threshold_ns, count);
 }
 
 /*

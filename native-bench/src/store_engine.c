@@ -430,7 +430,9 @@ static int slot_assign(hm_store *s, uint32_t k, const hm_name *nm, uint64_t ns, 
         rc = HM_DROPPED;
     }
     atomic_store_explicit(&sl->gen, busy + 1, REL);       /* 11: release: even, publishes the slot */
-    atomic_store_explicit(&h->index_seq, iseq + 2, REL);   /*     release: even, index stable */
+    /* release: even, index stable; a pending rebuild keeps it odd until the rebuild ends, so a
+     * death before then leaves the §8 trigger (odd index_seq) and lookups never trust the gap */
+    if (!rebuild) atomic_store_explicit(&h->index_seq, iseq + 2, REL);
     atomic_store_explicit(&h->journal_slot, 0, REL);       /*     release: change complete */
     lock_release(&sl->lock);
     if (rebuild) {

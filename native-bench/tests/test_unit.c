@@ -748,6 +748,36 @@ static uint64_t index_at(hm_store *s, uint32_t j) {
     return atomic_load(&((_Atomic uint64_t *)((unsigned char *)h + h->index_offset))[j]);
 }
 
+/* §7.4 step 8 on a damaged index: a victim without an entry is evicted, the index rebuilt after
+ * step 11 with no recovery counted, and index_seq odd from step 6 until the rebuild ends (2 in
+ * all), so a death in between would leave §8's trigger. The twin of Java's EvictionIndexDeleteTest. */
+static void test_victim_without_an_index_entry_is_evicted_and_the_index_rebuilt(void) {
+    hm_options o = opts_cap(2);
+    hm_store *s;
+    OPEN_OK(s, tpath("lost-entry.hm"), &o);
+    CHECK_EQ(t_rec(s, "a", 100, 10), HM_OK);
+    CHECK_EQ(t_rec(s, "b", 100, 10), HM_OK);
+    hm_file_header *h = hm_test_mapping(s);
+    for (uint32_t j = 0; j < h->index_entries; j++)
+        atomic_store(&((_Atomic uint64_t *)((unsigned char *)h + h->index_offset))[j], 0); /* every entry lost */
+    uint64_t seq_before = atomic_load(&h->index_seq);
+    CHECK_EQ(t_rec(s, "c", 100, 10), HM_OK);
+    hm_region_record r;
+    CHECK_EQ(hm_lookup(s, "c", 1, &r), HM_OK);
+    CHECK_EQ_U64(r.dispatch_count, 1);
+    hm_stats st;
+    CHECK_EQ(hm_stats_get(s, &st), HM_OK);
+    CHECK_EQ(st.evictions, 1);
+    CHECK_EQ(st.recoveries, 0); /* a rebuild after step 11 is no recovery */
+    CHECK_EQ_U64(atomic_load(&h->index_seq), seq_before + 2);
+    CHECK_EQ_U64(atomic_load(&h->journal_slot), 0);
+    uint64_t size;
+    CHECK_EQ(hm_size(s, &size), HM_OK);
+    CHECK_EQ_U64(size, 2);
+    CHECK(index_consistent(s));
+    hm_close(s);
+}
+
 /* §3.8, §7.4 step 8: a cluster of colliding homes; evicting the region in its middle moves the
  * entries behind it back by their own dist -- an entry at its home stays, the others move and
  * their dist shrinks by what they moved -- without reading any slot (the moved entries' slots
@@ -1685,6 +1715,7 @@ int main(int argc, char **argv) {
         {"random_churn_matches_model_counts_and_index_invariant", test_random_churn_matches_model_counts_and_index_invariant},
         {"insert_beyond_probe_bound_is_dropped", test_insert_beyond_probe_bound_is_dropped},
         {"backward_shift_deletion_keeps_dist_without_reading_slots", test_backward_shift_deletion_keeps_dist_without_reading_slots},
+        {"victim_without_an_index_entry_is_evicted_and_the_index_rebuilt", test_victim_without_an_index_entry_is_evicted_and_the_index_rebuilt},
         {"lookup_compares_tag_and_dist", test_lookup_compares_tag_and_dist},
         {"reference_table_and_clock_hand_by_byte_alone", test_reference_table_and_clock_hand_by_byte_alone},
         {"recovery_frees_unsound_slots", test_recovery_frees_unsound_slots},

@@ -58,18 +58,27 @@ final class OwnerLock {
     /** The give-up memo (C {@code giveup}): process-local, under its own monitor. */
     private final GiveUp[] giveUp = new GiveUp[GIVE_UP_MEMO];
     /** Entries in use, written under the memo's monitor and read without it as a hint (C {@code giveup_count}). */
-    private int giveUpCount;
+    private volatile int giveUpCount;
     /** The entry a full memo overwrites next (C {@code giveup_next}). */
     private int giveUpNext;
 
     /** Acquisitions of the structure lock by this process: its progress, for the leak sweep. */
     volatile long structAcquisitions;
+    /**
+     * Liveness checks made by a thread of ours that holds the structure lock while it waits for a
+     * slot lock (a victim's, or one recovery frees): progress too, for the leak sweep, since such a
+     * wait may last the whole wait limit, longer than the structure lock's leak period.
+     */
+    volatile long structHolderWaits;
+    /** The thread of ours holding the structure lock, else null; compared only with the current thread. */
+    private Thread structHolder;
     /** Frees a lock of ours that a throwable left behind; null until an engine attaches it. */
     private LeakedLockSweep leaks;
 
     /** A lock given up on (C {@code hm_giveup}); {@code lock} 0: unused. */
     private static final class GiveUp {
-        long lock;
+        /** Volatile: {@link #giveUpForget} scans it without the monitor before confirming under it. */
+        volatile long lock;
         long owner;
         /** {@link System#nanoTime()} of the last liveness check of the pair. */
         long checkedNanos;
@@ -133,6 +142,7 @@ final class OwnerLock {
     private void acquired(long offset) {
         if (offset == Layouts.HDR_STRUCT_LOCK) {
             structAcquisitions++; // under the lock just taken: one writer at a time
+            structHolder = Thread.currentThread();
         }
         if (giveUpCount != 0) {
             giveUpForget(offset); // the word was 0 (or dead): it changed since anyone gave up on it
@@ -198,6 +208,9 @@ final class OwnerLock {
                     continue;
                 }
                 nextCheck = now + CHECK_PERIOD_NANOS;
+            }
+            if (structHolder == Thread.currentThread() && offset != Layouts.HDR_STRUCT_LOCK) {
+                structHolderWaits++; // the structure lock's holder is alive and waiting (LeakedLockSweep)
             }
             if (holder == owner && leaks != null && leaks.freeIfLeaked(offset)) {
                 continue; // our own word, left behind by a throwable and now freed (LeakedLockSweep)
@@ -296,6 +309,14 @@ final class OwnerLock {
         if (probe != null) {
             probe.whileHeld(HeldLockProbe.Section.RELEASE);
         }
+        if (offset == Layouts.HDR_STRUCT_LOCK) {
+            structHolder = null; // before the store: the next holder sets it after its CAS
+        }
         Memory.releaseLong(seg, offset, 0L);
+    }
+
+    /** The leak sweep freed our structure lock: no thread of ours holds it. */
+    void structureLockFreed() {
+        structHolder = null;
     }
 }

@@ -609,6 +609,7 @@ public final class StoreEngine {
      * loads read what it (or the previous holder, ordered by the lock's acquire) stored.
      */
     private void slotAssign(int k, EncodedName name, SlotRecord scratch) {
+        needsRebuild = false; // this change's own finding only: a throwable may have left an earlier one set
         MemorySegment seg = mapping.segment();
         long slot = slots.slot(k); // its lock is held (lockVictim)
         // 5: opaque (C relaxed), as FORMAT §3.2 says: only a later struct_lock holder acts on it,
@@ -657,7 +658,11 @@ public final class StoreEngine {
         }
         Memory.releaseLong(seg, Layouts.HDR_LIVE_COUNT, live); // release, while index_seq is odd (§7.5)
         Memory.releaseLong(seg, Slots.gen(slot), busy + 1); // 11: release: even, publishes the slot
-        Memory.releaseLong(seg, Layouts.HDR_INDEX_SEQ, indexSeq + 2); // release: even, index stable
+        if (!needsRebuild) {
+            // release: even, index stable; a pending rebuild keeps it odd until the rebuild ends, so a
+            // death before then leaves the §8 trigger (odd index_seq) and lookups never trust the gap
+            Memory.releaseLong(seg, Layouts.HDR_INDEX_SEQ, indexSeq + 2);
+        }
         Memory.releaseLong(seg, Layouts.HDR_JOURNAL_SLOT, 0L); // release: change complete (§3.2, as C)
     }
 
