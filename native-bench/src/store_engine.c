@@ -34,9 +34,15 @@ static inline int slot_name_is(const hm_slot *sl, const char *name, uint32_t len
         memcpy(&w, name + 8 * i, 8); /* little-endian target, as the name words (hintmap_format.h) */
         if (atomic_load_explicit(&sl->name[i], RLX) != w) return 0; /* relaxed: see above */
     }
-    if (len % 8 == 0) return 1;
+    uint32_t tail = len % 8;
+    if (tail == 0) return 1;
     uint64_t w = 0;
-    for (uint32_t b = 0; b < len % 8; b++) w |= (uint64_t)(unsigned char)name[8 * whole + b] << (8 * b);
+    if (whole > 0) { /* the last 8 bytes, shifted down to the tail: one load instead of a byte loop */
+        memcpy(&w, name + len - 8, 8);
+        w >>= 8 * (8 - tail);
+    } else {
+        for (uint32_t b = 0; b < tail; b++) w |= (uint64_t)(unsigned char)name[b] << (8 * b);
+    }
     return atomic_load_explicit(&sl->name[whole], RLX) == w; /* relaxed: see above */
 }
 

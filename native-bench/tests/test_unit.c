@@ -440,6 +440,40 @@ static void test_lookup_through_a_rewritten_name_buffer_answers_for_the_bytes_at
     CHECK_EQ(hm_close(s), HM_OK);
 }
 
+/* The name cache itself: with the index emptied, a lookup can only find a region through the slot its
+ * name pointer was found in before. Each name of 1..24 bytes (whole words, tails, both) is found so,
+ * and with any one byte changed in place it is not: the slot's name is compared byte for byte. */
+static void test_lookup_by_a_remembered_name_pointer_reads_its_slot_and_compares_every_byte(void) {
+    hm_options o = opts_cap(32);
+    hm_store *s;
+    OPEN_OK(s, tpath("hint.hm"), &o);
+    char names[24][32];
+    for (int l = 1; l <= 24; l++) {
+        for (int b = 0; b < l; b++) names[l - 1][b] = (char)('a' + (l + b) % 26);
+        CHECK_EQ(hm_record(s, names[l - 1], (size_t)l, (uint64_t)l, 0), HM_OK);
+        hm_region_record r;
+        CHECK_EQ(hm_lookup(s, names[l - 1], (size_t)l, &r), HM_OK); /* remembers the slot */
+    }
+    hm_file_header *h = hm_test_mapping(s);
+    _Atomic uint64_t *index = (_Atomic uint64_t *)((unsigned char *)h + h->index_offset);
+    for (uint32_t j = 0; j < h->index_entries; j++) atomic_store(&index[j], 0); /* the full path finds nothing now */
+    for (int l = 1; l <= 24; l++) {
+        char *n = names[l - 1];
+        hm_region_record r;
+        CHECK_EQ(hm_lookup(s, n, (size_t)l, &r), HM_OK);
+        CHECK_EQ(r.kernel_ns_total, l);
+        for (int b = 0; b < l; b++) {
+            char was = n[b];
+            n[b] = (char)('A' + b % 26);
+            CHECK_EQ(hm_lookup(s, n, (size_t)l, &r), HM_ENOTFOUND);
+            n[b] = was;
+        }
+        CHECK_EQ(hm_is_hot(s, n, (size_t)l), 0); /* l ns: not hot (threshold 100,000 ns) */
+        CHECK_EQ(hm_lookup(s, n, (size_t)l, &r), HM_OK);
+    }
+    CHECK_EQ(hm_close(s), HM_OK);
+}
+
 /* The record rules (hintmap_format.h, Java's RecordRules) equal exact arithmetic: the division
  * they replace on small values, and 128-bit division at the edges of [0, 2^63-1]. */
 static int exact_hot(uint64_t count, uint64_t total, uint64_t threshold) {
@@ -1767,6 +1801,8 @@ int main(int argc, char **argv) {
         {"record_rules_equal_exact_arithmetic", test_record_rules_equal_exact_arithmetic},
         {"lookup_by_name_after_its_cached_slot_went_to_another_region_is_absent_then_its_own",
          test_lookup_by_name_after_its_cached_slot_went_to_another_region_is_absent_then_its_own},
+        {"lookup_by_a_remembered_name_pointer_reads_its_slot_and_compares_every_byte",
+         test_lookup_by_a_remembered_name_pointer_reads_its_slot_and_compares_every_byte},
         {"lookup_through_a_rewritten_name_buffer_answers_for_the_bytes_at_the_call",
          test_lookup_through_a_rewritten_name_buffer_answers_for_the_bytes_at_the_call},
         {"records_accumulate_count_total_max_and_bytes", test_records_accumulate_count_total_max_and_bytes},
