@@ -24,6 +24,19 @@
  * With --shared, other writers record into the same file at the same time; the region
  * lines are then this run's share for the caller to add up, and verify is skipped.
  *
+ * With --read QUERY it measures reads instead of records: the parent first records into every region
+ * (odd regions hot, even ones not: kernel ns twice or half the file's hot threshold, one sample each),
+ * then the threads read the same Zipf-drawn regions by name (hm_is_hot, hm_lookup) or, with -H,
+ * through handles (hm_region_lookup), answering QUERY: is-hot, dispatch-count or record (the four
+ * fields). The result line has the same form (records= counts reads, ns_per_record is ns per read),
+ * no region lines are printed, and one more line says whether every read found its region:
+ *
+ *   read query=Q handles=H reads=N hits=M answers=A ok | ... FAILED
+ *
+ * hits counts reads that found the region (is-hot: that answered what the region's record says, since
+ * hm_is_hot answers 0 for an absent region too); answers adds up what they answered (is-hot, record:
+ * the reads that answered hot; dispatch-count: the counts). The run fails (exit 1) unless hits == reads. "verify" then checks that reading changed no record.
+ *
  * With --disjoint, every thread (of every process) draws from its own R regions instead of
  * sharing one set: thread g records into regions g*R .. g*R+R-1 (same Zipf skew within its set),
  * so the file holds R x threads x processes regions and no two threads touch the same slot --
@@ -59,6 +72,10 @@
 
 typedef enum { DIST_LOGNORMAL, DIST_UNIFORM, DIST_FIXED } dist_kind;
 
+/* --read: what each read answers (READ_NONE: the benchmark records) */
+typedef enum { READ_NONE, READ_IS_HOT, READ_DISPATCH_COUNT, READ_RECORD } read_query;
+static const char *const READ_QUERY_NAMES[] = {"", "is-hot", "dispatch-count", "record"};
+
 typedef struct config {
     const char *path;
     int keep;
@@ -83,6 +100,7 @@ typedef struct config {
     uint32_t max_name_bytes; /* max_name_bytes when creating the file (0: the default) */
     double rate;          /* records per second per thread, 0 = as fast as possible */
     int stuck_runs;       /* --stuck: runs of the give-up measurement (0 = normal benchmark) */
+    read_query read;      /* --read: reads instead of records */
 } config;
 
 /* Shared between processes (anonymous MAP_SHARED): tallies and timing per thread. */
@@ -90,6 +108,7 @@ typedef struct thread_result {
     uint64_t records;
     uint64_t start_ns, end_ns;
     uint64_t errors, dropped;
+    uint64_t hits, answers; /* --read: reads that found their region, the sum of their answers (read_loop) */
 } thread_result;
 
 typedef struct shared {
@@ -118,6 +137,7 @@ typedef struct worker {
     uint64_t *tally; /* regions x {count, kernel_ns, bytes} */
     int global_id;
     uint32_t base;   /* the first region this thread draws from */
+    const uint8_t *expect_hot; /* --read: per region, whether its record (before the run) is hot */
 } worker;
 
 static uint64_t mono_ns(void) {
@@ -161,6 +181,50 @@ static uint64_t kernel_draw(const config *c, uint64_t *x) {
     return (uint64_t)v;
 }
 
+/* --read: reads sreg[n % SAMPLES] until limit or deadline, by name or through handles; counts the
+ * reads that found their region (*hits_out) and adds up their answers (*answers_out: is-hot and
+ * record: the reads that answered hot; dispatch-count: the counts read). Returns the reads made. */
+static uint64_t read_loop(const worker *w, hm_region *const *handles, const uint32_t *sreg, uint64_t limit,
+                          uint64_t deadline, uint64_t *hits_out, uint64_t *answers_out) {
+    const config *c = w->cfg;
+    hm_store *s = w->store;
+    const uint64_t threshold = hm_hot_threshold_ns(s);
+    uint64_t n = 0, hits = 0, answers = 0;
+    for (; n < limit; n++) {
+        if ((n & 4095) == 0 && !c->records && mono_ns() >= deadline) break;
+        uint32_t r = sreg[n & (SAMPLES - 1)];
+        hm_region_record rec;
+        int rc, is_hot;
+        switch (c->read) {
+        case READ_IS_HOT:
+            if (handles) {
+                rc = hm_region_lookup(handles[r], &rec);
+                is_hot = rc == HM_OK && hm_record_hot(rec.dispatch_count, rec.kernel_ns_total, threshold);
+            } else {
+                rc = hm_is_hot(s, w->names[r], w->name_lens[r]);
+                is_hot = rc == 1;
+                rc = rc < 0 ? rc : HM_OK; /* absent is 0, "not hot": the answer check below catches it */
+            }
+            hits += rc == HM_OK && is_hot == w->expect_hot[r];
+            answers += (uint64_t)is_hot;
+            break;
+        case READ_DISPATCH_COUNT:
+        case READ_RECORD:
+        default:
+            rc = handles ? hm_region_lookup(handles[r], &rec) : hm_lookup(s, w->names[r], w->name_lens[r], &rec);
+            if (rc == HM_OK) {
+                hits++;
+                answers += c->read == READ_DISPATCH_COUNT ? rec.dispatch_count
+                                                          : (uint64_t)hm_record_hot(rec.dispatch_count, rec.kernel_ns_total, threshold);
+            }
+            break;
+        }
+    }
+    *hits_out = hits;
+    *answers_out = answers;
+    return n;
+}
+
 static void *worker_main(void *p) {
     worker *w = p;
     const config *c = w->cfg;
@@ -192,7 +256,10 @@ static void *worker_main(void *p) {
     uint64_t n = 0, errors = 0, dropped = 0;
     const double bpn = c->bytes_per_ns;
     uint64_t start = mono_ns();
-    if (!atomic_load(&w->sh->failed)) {
+    if (c->read != READ_NONE && !atomic_load(&w->sh->failed)) {
+        n = read_loop(w, handles, sreg, c->records ? c->records : UINT64_MAX,
+                      c->records ? UINT64_MAX : start + (uint64_t)(c->duration * 1e9), &res->hits, &res->answers);
+    } else if (!atomic_load(&w->sh->failed)) {
         uint64_t limit = c->records ? c->records : UINT64_MAX;
         uint64_t deadline = c->records ? UINT64_MAX : start + (uint64_t)(c->duration * 1e9);
         const double ns_per_record = c->rate > 0 ? 1e9 / c->rate : 0;
@@ -238,7 +305,7 @@ static void *worker_main(void *p) {
 
 /* One process: open its own store, run T threads. Returns 0 on success. */
 static int run_process(const config *c, int proc, const double *cdf, char **names, size_t *lens,
-                       shared *sh, thread_result *results, uint64_t *tallies) {
+                       const uint8_t *expect_hot, shared *sh, thread_result *results, uint64_t *tallies) {
     hm_options o;
     hm_options_init(&o);
     if (c->capacity_set) hm_options_set_capacity(&o, c->capacity);
@@ -261,7 +328,7 @@ static int run_process(const config *c, int proc, const double *cdf, char **name
     for (int t = 0; t < c->threads; t++) {
         int g = proc * c->threads + t;
         ws[t] = (worker){c, s, cdf, names, lens, sh, &results[g], tallies + (size_t)g * 3 * c->regions, g,
-                         c->disjoint ? (uint32_t)g * c->span : 0};
+                         c->disjoint ? (uint32_t)g * c->span : 0, expect_hot};
         if (pthread_create(&tids[t], NULL, worker_main, &ws[t]) != 0) {
             fprintf(stderr, "hm-bench: pthread_create: %s\n", strerror(errno));
             atomic_store(&sh->failed, 1);
@@ -380,7 +447,10 @@ static void usage(FILE *f) {
             "                         (lognormal:20000:1.0)\n"
             "  -B, --bytes-per-ns F   bytes touched per kernel ns (8)\n"
             "  -S, --seed N           RNG seed (1)\n"
-            "  -H, --handles          record through pre-resolved handles\n"
+            "  -H, --handles          record (or --read) through pre-resolved handles\n"
+            "      --read QUERY       read instead of record, QUERY is-hot | dispatch-count | record: each\n"
+            "                         region is recorded once first (odd regions hot), then read by name\n"
+            "                         (hm_is_hot, hm_lookup) or with -H through handles (hm_region_lookup)\n"
             "  -q, --quiet            no per-region lines\n"
             "      --stuck[=RUNS]     measure ns per sample dropped on a lock held by a live child (7 runs)\n"
             "  -h, --help\n");
@@ -424,6 +494,7 @@ int main(int argc, char **argv) {
         {"prefix", required_argument, 0, 'P'},    {"rate", required_argument, 0, 'R'},
         {"name-bytes", required_argument, 0, 'N'}, {"max-name-bytes", required_argument, 0, 'M'},
         {"stuck", optional_argument, 0, 'U'},     {"disjoint", no_argument, 0, 'J'},
+        {"read", required_argument, 0, 'Q'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     int opt;
@@ -452,6 +523,12 @@ int main(int argc, char **argv) {
         case 'R': c.rate = strtod(optarg, &end); if (*end || c.rate < 0) goto bad; break;
         case 'q': c.print_regions = 0; break;
         case 'U': c.stuck_runs = optarg ? (int)strtol(optarg, &end, 10) : 7; if ((optarg && *end) || c.stuck_runs < 1 || c.stuck_runs > 1000) goto bad; break;
+        case 'Q':
+            c.read = READ_NONE;
+            for (int q = READ_IS_HOT; q <= READ_RECORD; q++)
+                if (strcmp(optarg, READ_QUERY_NAMES[q]) == 0) c.read = (read_query)q;
+            if (c.read == READ_NONE) goto bad;
+            break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -466,6 +543,10 @@ int main(int argc, char **argv) {
         c.path = defpath;
     }
     if (c.stuck_runs > 0) return run_stuck(&c);
+    if (c.read != READ_NONE && c.rate > 0) {
+        fprintf(stderr, "hm-bench: --read reads as fast as it can: --rate is for records\n");
+        return 2;
+    }
     int nthreads = c.threads * c.processes;
     c.span = c.regions;
     if (c.disjoint) {
@@ -526,6 +607,21 @@ int main(int argc, char **argv) {
     char err[512];
     int orc = hm_open_ex(c.path, &o, &s, err, sizeof err);
     if (orc < 0) { fprintf(stderr, "hm-bench: %s: %s\n", hm_strerror(orc), err); return 1; }
+    uint8_t *expect_hot = calloc(c.regions, 1);
+    if (!expect_hot) return 1;
+    if (c.read != READ_NONE) { /* the regions to read: one sample each, odd ones hot */
+        uint64_t thr = hm_hot_threshold_ns(s);
+        for (uint32_t i = 0; i < c.regions; i++) {
+            uint64_t ns = i & 1 ? (thr > HM_VALUE_MAX / 2 ? HM_VALUE_MAX : 2 * thr) : thr / 2;
+            if (hm_record(s, names[i], lens[i], ns, 8) < 0) {
+                fprintf(stderr, "hm-bench: record %s: %s\n", names[i], hm_last_error(s));
+                return 1;
+            }
+            hm_region_record r;
+            expect_hot[i] = hm_lookup(s, names[i], lens[i], &r) == HM_OK &&
+                            hm_record_hot(r.dispatch_count, r.kernel_ns_total, thr);
+        }
+    }
     hm_region_record *before = calloc(c.regions, sizeof *before);
     if (!before) return 1;
     for (uint32_t i = 0; i < c.regions; i++)
@@ -535,10 +631,11 @@ int main(int argc, char **argv) {
     c.capacity = hm_capacity(s);
 
     printf("config file=%s processes=%d threads=%d regions=%u disjoint=%d zipf=%.3f kernel=%s:%g:%g handles=%d capacity=%u seed=%" PRIu64
-           " %s=%g\n",
+           " %s=%g%s%s\n",
            c.path, c.processes, c.threads, c.regions, c.disjoint, c.zipf,
            c.dist == DIST_LOGNORMAL ? "lognormal" : c.dist == DIST_UNIFORM ? "uniform" : "fixed", c.d1, c.d2, c.handles,
-           c.capacity, c.seed, c.records ? "records_per_thread" : "duration_s", c.records ? (double)c.records : c.duration);
+           c.capacity, c.seed, c.records ? "records_per_thread" : "duration_s", c.records ? (double)c.records : c.duration,
+           c.read != READ_NONE ? " read=" : "", READ_QUERY_NAMES[c.read]);
     fflush(stdout);
 
     /* every writer process is a forked child (also for -p 1), so that all configurations
@@ -558,7 +655,7 @@ int main(int argc, char **argv) {
         if (pids[p] == 0) {
             /* a worker never outlives hm-bench: a test that kills hm-bench leaves no writer recording on */
             if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(1);
-            _exit(run_process(&c, p, cdf, names, lens, sh, results, tallies));
+            _exit(run_process(&c, p, cdf, names, lens, expect_hot, sh, results, tallies));
         }
     }
     while (atomic_load(&sh->ready) < nthreads && !atomic_load(&sh->failed)) sched_yield();
@@ -570,9 +667,11 @@ int main(int argc, char **argv) {
     free(pids);
     if (atomic_load(&sh->failed)) rc = 1;
 
-    uint64_t records = 0, tmin = UINT64_MAX, tmax = 0, tsum = 0, errors = 0, dropped = 0;
+    uint64_t records = 0, tmin = UINT64_MAX, tmax = 0, tsum = 0, errors = 0, dropped = 0, hits = 0, answers = 0;
     for (int g = 0; g < nthreads; g++) {
         records += results[g].records;
+        hits += results[g].hits;
+        answers += results[g].answers;
         errors += results[g].errors;
         dropped += results[g].dropped;
         if (results[g].start_ns < tmin) tmin = results[g].start_ns;
@@ -584,13 +683,18 @@ int main(int argc, char **argv) {
            " dropped=%" PRIu64 "\n",
            records, secs, secs > 0 ? (double)records / secs : 0, records ? secs * 1e9 / (double)records : 0,
            records ? (double)tsum / (double)records : 0, errors, dropped);
+    if (c.read != READ_NONE) {
+        printf("read query=%s handles=%d reads=%" PRIu64 " hits=%" PRIu64 " answers=%" PRIu64 " %s\n", READ_QUERY_NAMES[c.read],
+               c.handles, records, hits, answers, hits == records ? "ok" : "FAILED");
+        if (hits != records) rc = 1;
+    }
 
     uint64_t tc = 0, tk = 0, tb = 0;
     uint64_t *sum3 = calloc((size_t)c.regions * 3, sizeof *sum3);
     for (uint32_t r = 0; r < c.regions; r++) {
         for (int g = 0; g < nthreads; g++)
             for (int f = 0; f < 3; f++) sum3[3 * r + f] += tallies[((size_t)g * c.regions + r) * 3 + f];
-        if (c.print_regions)
+        if (c.print_regions && c.read == READ_NONE)
             printf("region %s %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", names[r], sum3[3 * r], sum3[3 * r + 1], sum3[3 * r + 2]);
         tc += sum3[3 * r];
         tk += sum3[3 * r + 1];
@@ -631,6 +735,7 @@ int main(int argc, char **argv) {
     if (!c.keep) unlink(c.path);
     free(sum3);
     free(before);
+    free(expect_hot);
     for (uint32_t i = 0; i < c.regions; i++) free(names[i]);
     free(names);
     free(lens);

@@ -113,16 +113,33 @@ int hm_record(hm_store *s, const char *name, size_t name_len, uint64_t kernel_ns
     return rc;
 }
 
+/* The read twin of record_cached: the slot the same pointer and length was last found in or recorded
+ * into, read consistently (§7.2.1) if it holds exactly these bytes. The bytes are compared inside the
+ * seqlock read, so the record returned and the name compared come from one consistent read: a stale
+ * guess (the slot evicted and given to another region, the caller's buffer rewritten) reads as a miss,
+ * never as another region's record, and the full path answers. Returns 1 when *out is the region's. */
+static int lookup_cached(const hm_store *s, const char *name, size_t name_len, hm_region_record *out) {
+    if (name == NULL || name_len == 0 || name_len > s->max_name_bytes) return 0;
+    uint32_t k1 = atomic_load_explicit(&s->name_cache[name_cache_index(name, name_len)], RLX); /* relaxed: a guess, checked by the seqlock read */
+    if (k1 == 0 || k1 > s->capacity) return 0;
+    return hmi_slot_read_if_named(s, k1 - 1, name, (uint32_t)name_len, out);
+}
+
 int hm_lookup(hm_store *s, const char *name, size_t name_len, hm_region_record *out) {
     CHECK_STORE(s);
     if (out == NULL) return hmi_fail(s, HM_EINVAL, "out must not be NULL");
+    if (lookup_cached(s, name, name_len, out)) return HM_OK;
     uint64_t words[HM_MAX_NAME_WORDS];
     hm_name nm;
     int rc = hmi_name_encode(s, name, name_len, words, &nm);
     if (rc < 0) return rc;
     uint32_t k;
     uint64_t g;
-    return hmi_resolve(s, &nm, &k, &g, out, NULL) ? HM_OK : HM_ENOTFOUND;
+    if (!hmi_resolve(s, &nm, &k, &g, out, NULL)) return HM_ENOTFOUND;
+    /* remember the slot only for a name looked up in its own form: a longer one is found by its stored form */
+    if (name_len <= s->max_name_bytes)
+        atomic_store_explicit(&s->name_cache[name_cache_index(name, name_len)], k + 1, RLX); /* relaxed: a guess, checked by the seqlock read */
+    return HM_OK;
 }
 
 int hm_is_hot(hm_store *s, const char *name, size_t name_len) {

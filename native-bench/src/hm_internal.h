@@ -39,7 +39,10 @@ void *hm_test_mapping(hm_store *s);
 size_t hm_test_mapping_bytes(const hm_store *s);
 /** This store's owner word (0 for read-only stores). */
 uint64_t hm_test_owner(const hm_store *s);
-/** Slot index of a LIVE region, or HM_ENOTFOUND / validation error. */
+/** Empties the name cache (hm_record, hm_lookup), so that the next call by name takes the full path
+ *  (the index probe of FORMAT §7.3). */
+void hm_test_forget_names(hm_store *s);
+/** Slot index of a LIVE region (the full path, never the name cache), or HM_ENOTFOUND / validation error. */
 int hm_test_slot_of(hm_store *s, const char *name, size_t name_len, uint32_t *slot_out);
 /** Acquires the slot lock of region `name` and returns without releasing it. */
 int hm_test_hold_slot_lock(hm_store *s, const char *name, size_t name_len);
@@ -95,7 +98,7 @@ int hm_test_owner_rule(uid_t file_uid, gid_t file_gid, mode_t mode, uid_t euid, 
 #define HM_ERR_BYTES         512
 #define HM_LOCK_WAIT_LIMIT_NS UINT64_C(5000000000) /* §6.2 lock_wait_limit: give up after 5 s */
 #define HM_GIVEUP_MEMO       16      /* (lock, owner word) pairs a store remembers giving up on */
-#define HM_NAME_CACHE_ENTRIES 1024   /* the name cache: where a caller's name pointer last found its region (hm_record): 4 KiB */
+#define HM_NAME_CACHE_ENTRIES 1024   /* the name cache: where a caller's name pointer last found its region (hm_record, hm_lookup): 4 KiB */
 #define HM_CHECK_PERIOD_NS   UINT64_C(1000000)    /* §6.2/§6.3: 1 ms between liveness checks of one holder */
 
 #define RLX memory_order_relaxed
@@ -144,9 +147,10 @@ struct hm_store {
     unsigned giveup_next;
     uint64_t giveup_recheck_ns;      /* HM_CHECK_PERIOD_NS (changed only by a test hook)       */
     hm_giveup giveup[HM_GIVEUP_MEMO];
-    /* The name cache (Java: EncodedNames.CachedName), hm_record's guess of the slot a (name pointer,
-     * length) pair last recorded into, slot + 1, 0 = none: only a guess, since every use compares
-     * the caller's bytes with the slot's name (a caller may reuse one buffer for many names);
+    /* The name cache (Java: EncodedNames.CachedName), the guess of hm_record and hm_lookup of the slot
+     * a (name pointer, length) pair last recorded into or was found in, slot + 1, 0 = none: only a
+     * guess, since every use compares the caller's bytes with the slot's name, under the slot lock
+     * (record) or in the seqlock read (lookup) (a caller may reuse one buffer for many names);
      * relaxed, any thread may overwrite it */
     _Atomic uint32_t name_cache[HM_NAME_CACHE_ENTRIES];
     _Atomic uint64_t liveness_checks; /* owner liveness checks made (a test hook reads it)       */
@@ -392,6 +396,11 @@ HMI_INTERNAL int hmi_slot_record_if_named(hm_store *s, uint32_t k, const char *n
 /* §7.2.1 consistent read of slot k (want: only if it holds that name; name_out: its words). */
 HMI_INTERNAL int hmi_slot_read(const hm_store *s, uint32_t k, const hm_name *want, hm_region_record *rec,
                                uint64_t *gen_out, uint64_t *name_out, uint32_t *len_out);
+/* §7.2.1 consistent read of slot k if it holds exactly the `len` bytes (1..max_name_bytes) at
+ * `name`, whatever its generation: 1 with rec filled, 0 not (another name, FREE, BUSY, unsound, or no
+ * consistent read within the bound). hm_lookup's fast path for a repeated name (the name cache). */
+HMI_INTERNAL int hmi_slot_read_if_named(const hm_store *s, uint32_t k, const char *name, uint32_t len,
+                                        hm_region_record *rec);
 /* §7.3: the slot of LIVE region nm, 1 found (k_out, g_out, rec filled), 0 not. */
 HMI_INTERNAL int hmi_resolve(const hm_store *s, const hm_name *nm, uint32_t *k_out, uint64_t *g_out,
                              hm_region_record *rec, int *corrupt);

@@ -24,11 +24,34 @@
 
 /* ------------------------------------------------------------------ consistent read (§7.2.1) */
 
-/* Reads slot k. With `want`, succeeds only if the slot holds that name. With name_out
- * (HM_MAX_NAME_WORDS words), copies the name words. Returns 1 with rec, gen_out, len_out
- * filled, or 0 (FREE, BUSY, other name, or no consistent read within the bound). */
-int hmi_slot_read(const hm_store *s, uint32_t k, const hm_name *want, hm_region_record *rec,
-                  uint64_t *gen_out, uint64_t *name_out, uint32_t *len_out) {
+/* Whether slot sl's stored name is exactly the `len` bytes at `name` (len >= 1), as words: the
+ * caller's bytes in little-endian words, the stored padding zero. Relaxed loads: the caller makes
+ * them exact, under the slot lock (hmi_slot_record_if_named) or by the seqlock re-check (slot_read). */
+static inline int slot_name_is(const hm_slot *sl, const char *name, uint32_t len) {
+    uint32_t whole = len / 8;
+    for (uint32_t i = 0; i < whole; i++) {
+        uint64_t w;
+        memcpy(&w, name + 8 * i, 8); /* little-endian target, as the name words (hintmap_format.h) */
+        if (atomic_load_explicit(&sl->name[i], RLX) != w) return 0; /* relaxed: see above */
+    }
+    uint32_t tail = len % 8;
+    if (tail == 0) return 1;
+    uint64_t w = 0;
+    if (whole > 0) { /* the last 8 bytes, shifted down to the tail: one load instead of a byte loop */
+        memcpy(&w, name + len - 8, 8);
+        w >>= 8 * (8 - tail);
+    } else {
+        for (uint32_t b = 0; b < tail; b++) w |= (uint64_t)(unsigned char)name[b] << (8 * b);
+    }
+    return atomic_load_explicit(&sl->name[whole], RLX) == w; /* relaxed: see above */
+}
+
+/* The one seqlock read loop (§7.2.1) behind hmi_slot_read and hmi_slot_read_if_named: the slot
+ * must hold `want` (hash, length and words) when it is given, or the `raw_len` bytes at `raw`
+ * when they are given, or any name. Inlined into each, so each compiles to its own loop. */
+static inline __attribute__((always_inline)) int slot_read(const hm_store *s, uint32_t k, const hm_name *want,
+                                                           const char *raw, uint32_t raw_len, hm_region_record *rec,
+                                                           uint64_t *gen_out, uint64_t *name_out, uint32_t *len_out) {
     hm_slot *sl = slot_at(s, k);
     for (uint32_t attempt = 0; attempt < HM_READ_ATTEMPTS; attempt++) {
         uint64_t g1 = atomic_load_explicit(&sl->gen, ACQ); /* acquire: pairs with §7.4 step 11 release of gen */
@@ -50,6 +73,10 @@ int hmi_slot_read(const hm_store *s, uint32_t k, const hm_name *want, hm_region_
             match = len == want->len && atomic_load_explicit(&sl->hash, RLX) == want->hash;
             for (uint32_t i = 0; match && i < want->nwords; i++)
                 match = atomic_load_explicit(&sl->name[i], RLX) == want->words[i];
+        } else if (match && raw != NULL) {
+            /* the name words are validated with the copy by the re-check below: equal bytes of a
+             * consistent read are the region's own name, so a stale guess never answers for another */
+            match = len == raw_len && slot_name_is(sl, raw, raw_len);
         }
         if (match && name_out != NULL) {
             uint32_t nw = (len + 7) / 8;
@@ -76,6 +103,18 @@ int hmi_slot_read(const hm_store *s, uint32_t k, const hm_name *want, hm_region_
         return 1;
     }
     return 0;
+}
+
+/* Reads slot k. With `want`, succeeds only if the slot holds that name. With name_out
+ * (HM_MAX_NAME_WORDS words), copies the name words. Returns 1 with rec, gen_out, len_out
+ * filled, or 0 (FREE, BUSY, other name, or no consistent read within the bound). */
+int hmi_slot_read(const hm_store *s, uint32_t k, const hm_name *want, hm_region_record *rec,
+                  uint64_t *gen_out, uint64_t *name_out, uint32_t *len_out) {
+    return slot_read(s, k, want, NULL, 0, rec, gen_out, name_out, len_out);
+}
+
+int hmi_slot_read_if_named(const hm_store *s, uint32_t k, const char *name, uint32_t len, hm_region_record *rec) {
+    return slot_read(s, k, NULL, name, len, rec, NULL, NULL, NULL);
 }
 
 /* ------------------------------------------------------------------ resolve (§7.3) */
@@ -168,18 +207,8 @@ int hmi_slot_record_if_named(hm_store *s, uint32_t k, const char *name, uint32_t
     hm_slot *sl = slot_at(s, k);
     if (!lock_acquire(s, &sl->lock, NULL)) return -1;
     /* relaxed: each of these changes only under this lock */
-    int same = (atomic_load_explicit(&sl->gen, RLX) & 1) == 0 && atomic_load_explicit(&sl->name_len, RLX) == len;
-    uint32_t whole = len / 8;
-    for (uint32_t i = 0; same && i < whole; i++) {
-        uint64_t w;
-        memcpy(&w, name + 8 * i, 8); /* little-endian target, as the name words (hintmap_format.h) */
-        same = atomic_load_explicit(&sl->name[i], RLX) == w;
-    }
-    if (same && len % 8 != 0) {
-        uint64_t w = 0;
-        for (uint32_t b = 0; b < len % 8; b++) w |= (uint64_t)(unsigned char)name[8 * whole + b] << (8 * b);
-        same = atomic_load_explicit(&sl->name[whole], RLX) == w; /* the stored padding is zero */
-    }
+    int same = (atomic_load_explicit(&sl->gen, RLX) & 1) == 0 && atomic_load_explicit(&sl->name_len, RLX) == len &&
+               slot_name_is(sl, name, len);
     if (same) slot_add_locked(s, k, sl, ns, bytes);
     lock_release(&sl->lock);
     return same;

@@ -26,6 +26,12 @@ hm_slot *hm_test_slot(hm_store *s, uint32_t k) {
     return s && k < s->capacity ? slot_at(s, k) : NULL;
 }
 
+void hm_test_forget_names(hm_store *s) {
+    if (s == NULL) return;
+    for (unsigned i = 0; i < HM_NAME_CACHE_ENTRIES; i++)
+        atomic_store_explicit(&s->name_cache[i], 0, RLX); /* relaxed: a guess, as every name cache store */
+}
+
 int hm_test_slot_of(hm_store *s, const char *name, size_t name_len, uint32_t *slot_out) {
     CHECK_STORE(s);
     uint64_t words[HM_MAX_NAME_WORDS];

@@ -197,6 +197,120 @@ void hm_t_concurrent_eviction(int threads, int per_thread) {
     CHECK_EQ(hm_close(sh.s), HM_OK);
 }
 
+/* ------------------------------------------------------------------ reads by name under churn */
+
+/* Region i's every sample is (i + 1) * 1000 ns and 2 * that many bytes: a record read for name i that
+ * belongs to another region, or mixes two, breaks cr_own. */
+enum { CR_NAMES = 48, CR_READERS = 2 };
+static uint64_t cr_ns(int i) { return (uint64_t)(i + 1) * 1000u; }
+static int cr_own(int i, const hm_region_record *r) {
+    return r->dispatch_count > 0 && r->kernel_ns_max == cr_ns(i) && r->kernel_ns_total == r->dispatch_count * cr_ns(i) &&
+           r->bytes_total == 2 * r->kernel_ns_total;
+}
+
+typedef struct cr_shared {
+    hm_store *s;
+    int per_thread;
+    char names[CR_NAMES][24]; /* fixed buffers: their pointers are what the name cache remembers */
+    _Atomic int writers_left;
+    _Atomic long wrong, found, absent, errors;
+} cr_shared;
+
+typedef struct cr_thread {
+    cr_shared *sh;
+    int id;
+} cr_thread;
+
+static void *cr_writer(void *p) {
+    cr_thread *t = p;
+    cr_shared *sh = t->sh;
+    uint64_t x = 0x9E3779B97F4A7C15u * (uint64_t)(t->id + 1);
+    char nb[24];
+    for (int n = 0; n < sh->per_thread; n++) {
+        int i = (int)(xs(&x) % CR_NAMES);
+        const char *name = sh->names[i];
+        if (n & 1) { /* half through a rewritten buffer, half through the fixed one */
+            memcpy(nb, sh->names[i], sizeof nb);
+            name = nb;
+        }
+        if (hm_record(sh->s, name, strlen(name), cr_ns(i), 2 * cr_ns(i)) != HM_OK) atomic_fetch_add(&sh->errors, 1);
+    }
+    atomic_fetch_sub(&sh->writers_left, 1);
+    return NULL;
+}
+
+/* Reads by name while writers evict: through the fixed buffers (the name cache hits, and goes stale
+ * when a region is evicted and its slot given to another) and through one rewritten buffer (the same
+ * pointer for every name). Every record found is the named region's own; hm_is_hot agrees with it. */
+static void *cr_reader(void *p) {
+    cr_thread *t = p;
+    cr_shared *sh = t->sh;
+    uint64_t x = 12345u + (uint64_t)t->id;
+    char nb[24];
+    long wrong = 0, found = 0, absent = 0;
+    /* at least 1,000 reads, so that a reader scheduled late still reads found and absent names */
+    for (long n = 0; atomic_load(&sh->writers_left) > 0 || n < 1000; n++) {
+        int i = (int)(xs(&x) % CR_NAMES);
+        const char *name = sh->names[i];
+        if (xs(&x) & 1) {
+            memcpy(nb, sh->names[i], sizeof nb);
+            name = nb;
+        }
+        hm_region_record r;
+        int rc = hm_lookup(sh->s, name, strlen(name), &r);
+        if (rc == HM_OK) {
+            found++;
+            if (!cr_own(i, &r)) wrong++;
+        } else if (rc == HM_ENOTFOUND) {
+            absent++;
+        } else {
+            atomic_fetch_add(&sh->errors, 1);
+        }
+        int hot = hm_is_hot(sh->s, name, strlen(name)); /* threshold 24,500 ns: hot only from i = 24 on */
+        if (hot < 0) atomic_fetch_add(&sh->errors, 1);
+        if (hot == 1 && i < 24) wrong++;
+    }
+    atomic_fetch_add(&sh->wrong, wrong);
+    atomic_fetch_add(&sh->found, found);
+    atomic_fetch_add(&sh->absent, absent);
+    return NULL;
+}
+
+void hm_t_concurrent_named_reads(int writers, int per_thread) {
+    CHECK(writers <= CT_MAX_THREADS);
+    hm_options o;
+    hm_options_init(&o);
+    hm_options_set_capacity(&o, 8);
+    hm_options_set_hot_threshold_ns(&o, 24500);
+    cr_shared *sh = calloc(1, sizeof *sh);
+    CHECK(sh != NULL);
+    sh->per_thread = per_thread;
+    for (int i = 0; i < CR_NAMES; i++) snprintf(sh->names[i], sizeof sh->names[i], "cr-region-%03d", i);
+    CHECK_EQ(hm_open(tpath("cr.hm"), &o, &sh->s), HM_OK);
+    cr_thread ts[CT_MAX_THREADS + CR_READERS];
+    pthread_t th[CT_MAX_THREADS + CR_READERS];
+    atomic_store(&sh->writers_left, writers);
+    for (int i = 0; i < writers + CR_READERS; i++) {
+        ts[i] = (cr_thread){sh, i};
+        CHECK(pthread_create(&th[i], NULL, i < writers ? cr_writer : cr_reader, &ts[i]) == 0);
+    }
+    for (int i = 0; i < writers + CR_READERS; i++) pthread_join(th[i], NULL);
+    CHECK_EQ(atomic_load(&sh->errors), 0);
+    CHECK_EQ(atomic_load(&sh->wrong), 0);
+    CHECK(atomic_load(&sh->found) > 0);
+    CHECK(atomic_load(&sh->absent) > 0); /* the churn did evict under the readers */
+    hm_stats st;
+    CHECK_EQ(hm_stats_get(sh->s, &st), HM_OK);
+    CHECK(st.evictions > 0);
+    for (int i = 0; i < CR_NAMES; i++) { /* after the churn: each present region is its own */
+        hm_region_record r;
+        int rc = hm_lookup(sh->s, sh->names[i], strlen(sh->names[i]), &r);
+        CHECK(rc == HM_ENOTFOUND || (rc == HM_OK && cr_own(i, &r)));
+    }
+    CHECK_EQ(hm_close(sh->s), HM_OK);
+    free(sh);
+}
+
 /* ------------------------------------------------------------------ give up (FORMAT §6.2) */
 
 /* Threads give up together on a slot lock a live process holds, then record into another region

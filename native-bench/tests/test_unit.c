@@ -354,6 +354,125 @@ static void test_one_name_buffer_reused_for_many_names_and_evictions_counts_each
     CHECK_EQ(hm_close(s), HM_OK);
 }
 
+/* hm_lookup and hm_is_hot remember, by the caller's pointer and length, the slot a name was found in
+ * (the name cache of hm_record). After that region is evicted and its slot given to another region
+ * of the same length, the same pointer finds the region absent (never the other region's record),
+ * and after the region is recorded again, its own record. */
+static void test_lookup_by_name_after_its_cached_slot_went_to_another_region_is_absent_then_its_own(void) {
+    hm_options o = opts_cap(2);
+    hm_options_set_hot_threshold_ns(&o, 1000);
+    hm_store *s;
+    OPEN_OK(s, tpath("hint.hm"), &o);
+    char alpha[] = "region-alpha", beta[] = "region-betaa", gamma[] = "region-gamma";
+    const size_t n = sizeof alpha - 1;
+    CHECK_EQ(hm_record(s, alpha, n, 5000, 1), HM_OK); /* hot */
+    hm_region_record r;
+    for (int i = 0; i < 3; i++) { /* the first lookup fills the cache, the next ones use it */
+        CHECK_EQ(hm_lookup(s, alpha, n, &r), HM_OK);
+        CHECK_EQ(r.kernel_ns_total, 5000);
+        CHECK_EQ(hm_is_hot(s, alpha, n), 1);
+    }
+    uint32_t k_alpha, k;
+    CHECK_EQ(hm_test_slot_of(s, alpha, n, &k_alpha), HM_OK);
+    /* capacity 2: beta and gamma (not hot) evict alpha; one of them takes its slot */
+    for (int i = 0; i < 8 && hm_test_slot_of(s, alpha, n, &k) == HM_OK; i++) {
+        CHECK_EQ(hm_record(s, beta, n, 10, 2), HM_OK);
+        CHECK_EQ(hm_record(s, gamma, n, 20, 3), HM_OK);
+    }
+    CHECK_EQ(hm_test_slot_of(s, alpha, n, &k), HM_ENOTFOUND);
+    int taken = (hm_test_slot_of(s, beta, n, &k) == HM_OK && k == k_alpha) ||
+                (hm_test_slot_of(s, gamma, n, &k) == HM_OK && k == k_alpha);
+    CHECK(taken);
+    CHECK_EQ(hm_lookup(s, alpha, n, &r), HM_ENOTFOUND);
+    CHECK_EQ(hm_is_hot(s, alpha, n), 0);
+    CHECK_EQ(hm_lookup(s, alpha, n, &r), HM_ENOTFOUND); /* twice: a miss leaves nothing behind */
+    /* alpha again, into some slot: the same pointer finds its own record, one sample */
+    CHECK_EQ(hm_record(s, alpha, n, 7000, 1), HM_OK);
+    CHECK_EQ(hm_lookup(s, alpha, n, &r), HM_OK);
+    CHECK_EQ(r.dispatch_count, 1);
+    CHECK_EQ(r.kernel_ns_total, 7000);
+    CHECK_EQ(hm_is_hot(s, alpha, n), 1);
+    CHECK_EQ(hm_close(s), HM_OK);
+}
+
+/* A name buffer rewritten in place: the same pointer and length now spell another name. hm_lookup
+ * and hm_is_hot answer for the bytes at the call, whatever slot the pointer last found: another
+ * present region's record, or absent, never the record of the name the buffer held before. */
+static void test_lookup_through_a_rewritten_name_buffer_answers_for_the_bytes_at_the_call(void) {
+    hm_options o = opts_cap(8);
+    hm_options_set_hot_threshold_ns(&o, 1000);
+    hm_store *s;
+    OPEN_OK(s, tpath("hint.hm"), &o);
+    char buf[32];
+    for (int i = 0; i < 6; i++) { /* region_0i: mean (i + 1) * 400 ns, hot from i = 2 on */
+        int m = snprintf(buf, sizeof buf, "region_%02d", i);
+        CHECK_EQ(hm_record(s, buf, (size_t)m, (uint64_t)(i + 1) * 400, (uint64_t)i), HM_OK);
+    }
+    for (int round = 0; round < 200; round++) {
+        int i = (round * 5) % 9; /* 0..8: six present names, three absent ones, through one buffer */
+        int m = snprintf(buf, sizeof buf, "region_%02d", i);
+        hm_region_record r;
+        int rc = hm_lookup(s, buf, (size_t)m, &r);
+        if (i < 6) {
+            CHECK_EQ(rc, HM_OK);
+            CHECK_EQ(r.dispatch_count, 1);
+            CHECK_EQ(r.kernel_ns_total, (uint64_t)(i + 1) * 400);
+            CHECK_EQ(r.bytes_total, (uint64_t)i);
+        } else {
+            CHECK_EQ(rc, HM_ENOTFOUND);
+        }
+        CHECK_EQ(hm_is_hot(s, buf, (size_t)m), i >= 2 && i < 6);
+        CHECK_EQ(hm_lookup(s, buf, (size_t)m, &r), rc); /* again, through the slot just remembered */
+    }
+    /* one byte changed in place, the length kept: the full path answers */
+    int m = snprintf(buf, sizeof buf, "region_%02d", 4);
+    hm_region_record r;
+    CHECK_EQ(hm_lookup(s, buf, (size_t)m, &r), HM_OK);
+    buf[m - 1] = '1';
+    CHECK_EQ(hm_lookup(s, buf, (size_t)m, &r), HM_OK);
+    CHECK_EQ(r.kernel_ns_total, 800);
+    buf[m - 1] = 'x';
+    CHECK_EQ(hm_lookup(s, buf, (size_t)m, &r), HM_ENOTFOUND);
+    CHECK_EQ(hm_is_hot(s, buf, (size_t)m), 0);
+    /* a rewritten buffer must still be a valid name: the checks of the full path apply */
+    buf[m - 1] = (char)0xC3;
+    CHECK_EQ(hm_lookup(s, buf, (size_t)m, &r), HM_EBADNAME);
+    CHECK_EQ(hm_close(s), HM_OK);
+}
+
+/* The name cache itself: with the index emptied, a lookup can only find a region through the slot its
+ * name pointer was found in before. Each name of 1..24 bytes (whole words, tails, both) is found so,
+ * and with any one byte changed in place it is not: the slot's name is compared byte for byte. */
+static void test_lookup_by_a_remembered_name_pointer_reads_its_slot_and_compares_every_byte(void) {
+    hm_options o = opts_cap(32);
+    hm_store *s;
+    OPEN_OK(s, tpath("hint.hm"), &o);
+    char names[24][32];
+    for (int l = 1; l <= 24; l++) {
+        for (int b = 0; b < l; b++) names[l - 1][b] = (char)('a' + (l + b) % 26);
+        CHECK_EQ(hm_record(s, names[l - 1], (size_t)l, (uint64_t)l, 0), HM_OK);
+        hm_region_record r;
+        CHECK_EQ(hm_lookup(s, names[l - 1], (size_t)l, &r), HM_OK); /* remembers the slot */
+    }
+    hm_file_header *h = hm_test_mapping(s);
+    _Atomic uint64_t *index = (_Atomic uint64_t *)((unsigned char *)h + h->index_offset);
+    for (uint32_t j = 0; j < h->index_entries; j++) atomic_store(&index[j], 0); /* the full path finds nothing now */
+    for (int l = 1; l <= 24; l++) {
+        char *n = names[l - 1];
+        hm_region_record r;
+        CHECK_EQ(hm_lookup(s, n, (size_t)l, &r), HM_OK);
+        CHECK_EQ(r.kernel_ns_total, l);
+        for (int b = 0; b < l; b++) {
+            char was = n[b];
+            n[b] = (char)('A' + b % 26);
+            CHECK_EQ(hm_lookup(s, n, (size_t)l, &r), HM_ENOTFOUND);
+            n[b] = was;
+        }
+        CHECK_EQ(hm_is_hot(s, n, (size_t)l), 0); /* l ns: not hot (threshold 100,000 ns) */
+        CHECK_EQ(hm_lookup(s, n, (size_t)l, &r), HM_OK);
+    }
+    CHECK_EQ(hm_close(s), HM_OK);
+}
 
 /* The record rules (hintmap_format.h, Java's RecordRules) equal exact arithmetic: the division
  * they replace on small values, and 128-bit division at the edges of [0, 2^63-1]. */
@@ -857,6 +976,7 @@ static void test_lookup_compares_tag_and_dist(void) {
     hm_region_record r;
     CHECK_EQ(t_look(s, "x", &r), HM_OK);
     atomic_store(&index[j], hm_index_with_dist(e, 1)); /* damaged: dist 1 at its home */
+    hm_test_forget_names(s); /* the probe, not the slot the name cache remembers for "x" */
     CHECK_EQ(t_look(s, "x", &r), HM_ENOTFOUND);
     atomic_store(&index[j], e);
     CHECK_EQ(t_look(s, "x", &r), HM_OK);
@@ -1514,6 +1634,7 @@ static void test_processes_recording_together_lose_no_sample(void) {
 static void test_concurrent_writers_sum_exactly_and_reader_never_sees_torn_copy_asan(void) { hm_t_concurrent_totals(4, 30000); }
 static void test_concurrent_inserts_and_evictions_keep_counts_and_index_consistent_asan(void) { hm_t_concurrent_eviction(4, 20000); }
 static void test_threads_give_up_on_live_holder_and_record_elsewhere_asan(void) { hm_t_concurrent_giveup(4); }
+static void test_reads_by_name_under_eviction_never_return_another_regions_record_asan(void) { hm_t_concurrent_named_reads(3, 20000); }
 
 /* Java's Problem.MISSING (HintFileOpener): nothing at the path of a read-only open, and no
  * directory to create a file in, are HM_EMISSING ("no hints yet"), not HM_EIO; nothing is created. */
@@ -1708,6 +1829,12 @@ int main(int argc, char **argv) {
          test_long_names_follow_the_shared_vectors_and_are_found_by_the_full_name},
         {"close_releases_writer_entry_and_readers_claim_none", test_close_releases_writer_entry_and_readers_claim_none},
         {"record_rules_equal_exact_arithmetic", test_record_rules_equal_exact_arithmetic},
+        {"lookup_by_name_after_its_cached_slot_went_to_another_region_is_absent_then_its_own",
+         test_lookup_by_name_after_its_cached_slot_went_to_another_region_is_absent_then_its_own},
+        {"lookup_by_a_remembered_name_pointer_reads_its_slot_and_compares_every_byte",
+         test_lookup_by_a_remembered_name_pointer_reads_its_slot_and_compares_every_byte},
+        {"lookup_through_a_rewritten_name_buffer_answers_for_the_bytes_at_the_call",
+         test_lookup_through_a_rewritten_name_buffer_answers_for_the_bytes_at_the_call},
         {"records_accumulate_count_total_max_and_bytes", test_records_accumulate_count_total_max_and_bytes},
         {"capacity_zero_file_drops_every_record", test_capacity_zero_file_drops_every_record},
         {"clock_evicts_unreferenced_region_and_spares_referenced_one", test_clock_evicts_unreferenced_region_and_spares_referenced_one},
@@ -1733,6 +1860,7 @@ int main(int argc, char **argv) {
         {"concurrent_writers_sum_exactly_and_reader_never_sees_torn_copy", test_concurrent_writers_sum_exactly_and_reader_never_sees_torn_copy_asan},
         {"concurrent_inserts_and_evictions_keep_counts_and_index_consistent", test_concurrent_inserts_and_evictions_keep_counts_and_index_consistent_asan},
         {"threads_give_up_on_live_holder_and_record_elsewhere", test_threads_give_up_on_live_holder_and_record_elsewhere_asan},
+        {"reads_by_name_under_eviction_never_return_another_regions_record", test_reads_by_name_under_eviction_never_return_another_regions_record_asan},
     };
     size_t nh;
     const hm_test_case *hard = hm_t_hardening_cases(&nh);
