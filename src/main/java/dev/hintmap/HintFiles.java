@@ -1,6 +1,7 @@
 package dev.hintmap;
 
 import dev.hintmap.format.Layouts;
+import dev.hintmap.format.ReleaseVersion;
 import dev.hintmap.store.FileVerifier;
 import dev.hintmap.store.HintFileOpener;
 import dev.hintmap.store.NewFiles;
@@ -12,7 +13,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
-import java.util.Properties;
 
 /**
  * Operations on hint files as files, for tools: checking one without recording anything into it,
@@ -36,26 +36,7 @@ public final class HintFiles {
      * @return the release version
      */
     public static String version() {
-        return BuildVersion.VALUE;
-    }
-
-    /** Read once, on first use: the filtered resource the build writes beside the classes. */
-    private static final class BuildVersion {
-        static final String VALUE = read();
-
-        private static String read() {
-            try (InputStream in = HintFiles.class.getResourceAsStream("build.properties")) {
-                if (in == null) {
-                    return "unknown";
-                }
-                Properties p = new Properties();
-                p.load(in);
-                String v = p.getProperty("version", "");
-                return v.isEmpty() || v.startsWith("${") ? "unknown" : v;
-            } catch (IOException e) {
-                return "unknown";
-            }
-        }
+        return ReleaseVersion.VALUE;
     }
 
     /**

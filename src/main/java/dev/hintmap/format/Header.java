@@ -2,7 +2,6 @@ package dev.hintmap.format;
 
 import dev.hintmap.HintFileException;
 import dev.hintmap.HintFileException.Problem;
-import dev.hintmap.HintFiles;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
@@ -162,7 +161,7 @@ public record Header(FileGeometry geometry, long hotThresholdNs, long createdEpo
      * beside the library's jar (README "Install the hintmap command").
      */
     private static String upgradeCommandSource(Path file) {
-        String version = HintFiles.version();
+        String version = ReleaseVersion.VALUE;
         if (version.equals("unknown")) {
             return " (the hintmap command: README \"Install the hintmap command\")";
         }
