@@ -83,16 +83,29 @@ static unsigned name_cache_index(const char *name, size_t name_len) {
     return (unsigned)(h >> 54) & (HM_NAME_CACHE_ENTRIES - 1); /* the top 10 bits */
 }
 
+/* The slot + 1 the name cache remembers for this pointer and length, or 0. Relaxed: a guess,
+ * which every user checks against the slot's stored name (under its lock, or inside a seqlock
+ * read) before it trusts it. A name over the limit is never cached: it is stored in its stored form. */
+static uint32_t name_cache_guess(const hm_store *s, const char *name, size_t name_len) {
+    if (name == NULL || name_len == 0 || name_len > s->max_name_bytes) return 0;
+    uint32_t k1 = atomic_load_explicit(&s->name_cache[name_cache_index(name, name_len)], RLX);
+    return k1 <= s->capacity ? k1 : 0;
+}
+
+/* Remembers slot k for this pointer and length (relaxed: a guess, as name_cache_guess says). */
+static void name_cache_remember(hm_store *s, const char *name, size_t name_len, uint32_t k) {
+    if (name_len <= s->max_name_bytes)
+        atomic_store_explicit(&s->name_cache[name_cache_index(name, name_len)], k + 1, RLX);
+}
+
 /* The fast path of a repeated name through the name cache (the runtime's common case, a region's
  * name kept in one buffer): the slot the same pointer and length last recorded into, if it still holds exactly
  * these bytes, compared under its lock. Its stored name is sound (valid UTF-8, §8 step 2c), so
  * equal bytes need neither the UTF-8 check nor the hash nor the probe. Returns 1 when it
  * recorded, 0 to take the full path, <0 on a lock give-up (§6.2). */
 static int record_cached(hm_store *s, const char *name, size_t name_len, uint64_t ns, uint64_t bytes) {
-    if (name == NULL || name_len == 0 || name_len > s->max_name_bytes) return 0;
-    uint32_t k1 = atomic_load_explicit(&s->name_cache[name_cache_index(name, name_len)], RLX); /* relaxed: a guess, checked under the slot lock */
-    if (k1 == 0 || k1 > s->capacity) return 0;
-    return hmi_slot_record_if_named(s, k1 - 1, name, (uint32_t)name_len, ns, bytes);
+    uint32_t k1 = name_cache_guess(s, name, name_len);
+    return k1 == 0 ? 0 : hmi_slot_record_if_named(s, k1 - 1, name, (uint32_t)name_len, ns, bytes);
 }
 
 int hm_record(hm_store *s, const char *name, size_t name_len, uint64_t kernel_ns, uint64_t bytes_touched) {
@@ -109,7 +122,7 @@ int hm_record(hm_store *s, const char *name, size_t name_len, uint64_t kernel_ns
     uint32_t k;
     uint64_t g;
     rc = hmi_record_name(s, &nm, ns, bytes, &k, &g);
-    if (rc == HM_OK) atomic_store_explicit(&s->name_cache[name_cache_index(name, name_len)], k + 1, RLX); /* relaxed: a guess, checked under the slot lock */
+    if (rc == HM_OK) name_cache_remember(s, name, name_len, k);
     return rc;
 }
 
@@ -119,10 +132,8 @@ int hm_record(hm_store *s, const char *name, size_t name_len, uint64_t kernel_ns
  * guess (the slot evicted and given to another region, the caller's buffer rewritten) reads as a miss,
  * never as another region's record, and the full path answers. Returns 1 when *out is the region's. */
 static int lookup_cached(const hm_store *s, const char *name, size_t name_len, hm_region_record *out) {
-    if (name == NULL || name_len == 0 || name_len > s->max_name_bytes) return 0;
-    uint32_t k1 = atomic_load_explicit(&s->name_cache[name_cache_index(name, name_len)], RLX); /* relaxed: a guess, checked by the seqlock read */
-    if (k1 == 0 || k1 > s->capacity) return 0;
-    return hmi_slot_read_if_named(s, k1 - 1, name, (uint32_t)name_len, out);
+    uint32_t k1 = name_cache_guess(s, name, name_len);
+    return k1 == 0 ? 0 : hmi_slot_read_if_named(s, k1 - 1, name, (uint32_t)name_len, out);
 }
 
 int hm_lookup(hm_store *s, const char *name, size_t name_len, hm_region_record *out) {
@@ -136,9 +147,7 @@ int hm_lookup(hm_store *s, const char *name, size_t name_len, hm_region_record *
     uint32_t k;
     uint64_t g;
     if (!hmi_resolve(s, &nm, &k, &g, out, NULL)) return HM_ENOTFOUND;
-    /* remember the slot only for a name looked up in its own form: a longer one is found by its stored form */
-    if (name_len <= s->max_name_bytes)
-        atomic_store_explicit(&s->name_cache[name_cache_index(name, name_len)], k + 1, RLX); /* relaxed: a guess, checked by the seqlock read */
+    name_cache_remember(s, name, name_len, k);
     return HM_OK;
 }
 

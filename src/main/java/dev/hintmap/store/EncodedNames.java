@@ -113,7 +113,7 @@ public final class EncodedNames {
 
     /** Looks a name up through the thread's cache; fills {@code out} and returns true when present. */
     public static boolean resolve(StoreEngine engine, CachedName entry, SlotRecord out) {
-        if (entry.engine == engine && entry.slot >= 0 && engine.slotRead(entry.slot, entry.name, null, out) > 0) {
+        if (entry.engine == engine && entry.slot >= 0 && engine.readIfNamed(entry.slot, entry.name, out)) {
             return true; // the slot still holds this name (whatever its generation: it is this region)
         }
         boolean found = engine.resolve(entry.name, out);

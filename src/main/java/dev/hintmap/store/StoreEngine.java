@@ -172,11 +172,6 @@ public final class StoreEngine {
         return slotRead(mapping.segment(), k, null, nameWords, false, out);
     }
 
-    /** As {@link #slotRead(int, long[], SlotRecord)}, succeeding only if the slot holds {@code name}. */
-    int slotRead(int k, EncodedName name, long[] nameWords, SlotRecord out) {
-        return slotRead(mapping.segment(), k, name, nameWords, false, out);
-    }
-
     /**
      * As {@link #slotRead(int, long[], SlotRecord)}, with the record as the slot stores it, even one
      * that §7.2.1 rejects: for verify, which reports what is wrong with it.
