@@ -260,8 +260,12 @@ int hm_region_lookup(hm_region *r, hm_region_record *out) {
     if (r == NULL || out == NULL) return HM_EINVAL;
     hm_store *s = r->s;
     if (atomic_load_explicit(&s->closed, RLX)) return HM_ECLOSED;
+    if (r->resolved) {
+        int got = hmi_slot_read_at(s, r->slot, r->gen, out); /* §7.2.2: no name compare while gen stands */
+        if (got > 0) return HM_OK;
+        if (got == 0) return HM_ENOTFOUND;
+    }
     uint64_t g;
-    if (r->resolved && hmi_slot_read(s, r->slot, &r->nm, out, &g, NULL, NULL)) return HM_OK;
     uint32_t k;
     if (hmi_resolve(s, &r->nm, &k, &g, out, NULL)) {
         r->slot = k;

@@ -401,6 +401,9 @@ HMI_INTERNAL int hmi_slot_read(const hm_store *s, uint32_t k, const hm_name *wan
  * consistent read within the bound). hm_lookup's fast path for a repeated name (the name cache). */
 HMI_INTERNAL int hmi_slot_read_if_named(const hm_store *s, uint32_t k, const char *name, uint32_t len,
                                         hm_region_record *rec);
+/* §7.2.2 handle read of slot k while its gen is still g (no name compare): 1 with rec filled, 0
+ * absent (unsound, or no consistent read within the bound), -1 stale (gen moved: resolve again). */
+HMI_INTERNAL int hmi_slot_read_at(const hm_store *s, uint32_t k, uint64_t g, hm_region_record *rec);
 /* §7.3: the slot of LIVE region nm, 1 found (k_out, g_out, rec filled), 0 not. */
 HMI_INTERNAL int hmi_resolve(const hm_store *s, const hm_name *nm, uint32_t *k_out, uint64_t *g_out,
                              hm_region_record *rec, int *corrupt);

@@ -117,6 +117,36 @@ int hmi_slot_read_if_named(const hm_store *s, uint32_t k, const char *name, uint
     return slot_read(s, k, NULL, name, len, rec, NULL, NULL, NULL);
 }
 
+int hmi_slot_read_at(const hm_store *s, uint32_t k, uint64_t g, hm_region_record *rec) {
+    hm_slot *sl = slot_at(s, k);
+    for (uint32_t attempt = 0; attempt < HM_READ_ATTEMPTS; attempt++) {
+        /* acquire: pairs with §7.4 step 11's release of gen; an odd (BUSY) gen never equals a handle's */
+        if (atomic_load_explicit(&sl->gen, ACQ) != g) return -1;
+        uint64_t s1 = atomic_load_explicit(&sl->seq, ACQ); /* acquire: pairs with §7.1 release of seq */
+        hm_record_copy *cp = &sl->copies[s1 & 1];
+        /* relaxed: validated by the seq/gen re-check below; the name is not read: while gen stays g
+         * the slot holds the name the handle matched (names change only while gen is odd, §7.2.2) */
+        uint64_t count = atomic_load_explicit(&cp->dispatch_count, RLX);
+        uint64_t total = atomic_load_explicit(&cp->kernel_ns_total, RLX);
+        uint64_t max = atomic_load_explicit(&cp->kernel_ns_max, RLX);
+        uint64_t bytes = atomic_load_explicit(&cp->bytes_total, RLX);
+        atomic_thread_fence(ACQ); /* acquire fence: orders the loads above before the re-checks */
+        uint64_t s2 = atomic_load_explicit(&sl->seq, RLX);
+        if (atomic_load_explicit(&sl->gen, RLX) != g) return -1;
+        if (s1 != s2) {
+            cpu_relax();
+            continue;
+        }
+        if (!hm_record_sound(count, total, max, bytes)) return 0;
+        rec->dispatch_count = count;
+        rec->kernel_ns_total = total;
+        rec->kernel_ns_max = max;
+        rec->bytes_total = bytes;
+        return 1;
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------------ resolve (§7.3) */
 
 int hmi_resolve(const hm_store *s, const hm_name *nm, uint32_t *k_out, uint64_t *g_out,

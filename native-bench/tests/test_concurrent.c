@@ -239,15 +239,22 @@ static void *cr_writer(void *p) {
     return NULL;
 }
 
-/* Reads by name while writers evict: through the fixed buffers (the name cache hits, and goes stale
+/* Reads by name and through handles while writers evict: by name through the fixed buffers (the name cache hits, and goes stale
  * when a region is evicted and its slot given to another) and through one rewritten buffer (the same
- * pointer for every name). Every record found is the named region's own; hm_is_hot agrees with it. */
+ * pointer for every name); through handles whose slot's generation moves under them. Every record
+ * found is the named region's own; hm_is_hot agrees with it. */
 static void *cr_reader(void *p) {
     cr_thread *t = p;
     cr_shared *sh = t->sh;
     uint64_t x = 12345u + (uint64_t)t->id;
     char nb[24];
     long wrong = 0, found = 0, absent = 0;
+    hm_region *handles[CR_NAMES]; /* this thread's own (one thread per handle), read by §7.2.2 */
+    for (int i = 0; i < CR_NAMES; i++)
+        if (hm_region_resolve(sh->s, sh->names[i], strlen(sh->names[i]), &handles[i]) != HM_OK) {
+            atomic_fetch_add(&sh->errors, 1);
+            return NULL;
+        }
     /* at least 1,000 reads, so that a reader scheduled late still reads found and absent names */
     for (long n = 0; atomic_load(&sh->writers_left) > 0 || n < 1000; n++) {
         int i = (int)(xs(&x) % CR_NAMES);
@@ -269,7 +276,17 @@ static void *cr_reader(void *p) {
         int hot = hm_is_hot(sh->s, name, strlen(name)); /* threshold 24,500 ns: hot only from i = 24 on */
         if (hot < 0) atomic_fetch_add(&sh->errors, 1);
         if (hot == 1 && i < 24) wrong++;
+        rc = hm_region_lookup(handles[i], &r); /* a slot gone to another name must not answer for it */
+        if (rc == HM_OK) {
+            found++;
+            if (!cr_own(i, &r)) wrong++;
+        } else if (rc == HM_ENOTFOUND) {
+            absent++;
+        } else {
+            atomic_fetch_add(&sh->errors, 1);
+        }
     }
+    for (int i = 0; i < CR_NAMES; i++) hm_region_free(handles[i]);
     atomic_fetch_add(&sh->wrong, wrong);
     atomic_fetch_add(&sh->found, found);
     atomic_fetch_add(&sh->absent, absent);

@@ -12,9 +12,9 @@ void hm_t_concurrent_totals(int threads, int per_thread);
 void hm_t_concurrent_eviction(int threads, int per_thread);
 
 /* `writers` churn 48 names through a capacity-8 store while two readers look them up by name
- * (hm_lookup, hm_is_hot), through fixed name buffers and one rewritten buffer: every record read is
- * the named region's own (never another's from a slot the name cache remembered), and the churn
- * made some absent. */
+ * (hm_lookup, hm_is_hot), through fixed name buffers and one rewritten buffer, and through handles
+ * (hm_region_lookup, §7.2.2): every record read is the named region's own (never another's from a
+ * slot the name cache or a handle remembered), and the churn made some absent. */
 void hm_t_concurrent_named_reads(int writers, int per_thread);
 
 /* A slot lock held by a live process (a planted owner word): `threads` writers recording into

@@ -729,6 +729,42 @@ static void test_stale_handle_reinserts_its_region_not_counting_into_another(voi
     hm_region_free(ha);
 }
 
+/* FORMAT §7.2.2: a handle reads its slot without a name compare while the slot's gen is the one it
+ * resolved (names change only while gen is odd), so a name damaged in place does not hide the region
+ * from it; a new handle, which must match the name, does not find it; a BUSY gen reads absent. */
+static void test_handle_read_trusts_an_unchanged_generation_not_the_name(void) {
+    hm_options o = opts_cap(2);
+    hm_store *s;
+    OPEN_OK(s, tpath("hg.hm"), &o);
+    const char *gemm = "void cutlass::Kernel<cutlass::gemm::GemmUniversal<float, 128, 4>>(Params const&)";
+    size_t n = strlen(gemm);
+    CHECK_EQ(t_rec(s, gemm, 700, 64), HM_OK);
+    hm_region *h;
+    CHECK_EQ(hm_region_resolve(s, gemm, n, &h), HM_OK);
+    hm_region_record r;
+    CHECK_EQ(hm_region_lookup(h, &r), HM_OK);
+    uint32_t k;
+    CHECK_EQ(hm_test_slot_of(s, gemm, n, &k), HM_OK);
+    hm_slot *sl = hm_test_slot(s, k);
+    uint64_t word = atomic_load(&sl->name[0]);
+    atomic_store(&sl->name[0], ~word); /* gen left as it was */
+    CHECK_EQ(hm_region_lookup(h, &r), HM_OK);
+    CHECK_EQ(r.kernel_ns_total, 700);
+    hm_region *fresh;
+    CHECK_EQ(hm_region_resolve(s, gemm, n, &fresh), HM_OK);
+    CHECK_EQ(hm_region_lookup(fresh, &r), HM_ENOTFOUND);
+    atomic_store(&sl->name[0], word);
+    uint64_t g = atomic_load(&sl->gen);
+    atomic_store(&sl->gen, g | 1); /* BUSY: stale for the handle, and absent by name */
+    CHECK_EQ(hm_region_lookup(h, &r), HM_ENOTFOUND);
+    atomic_store(&sl->gen, g);
+    CHECK_EQ(hm_region_lookup(h, &r), HM_OK); /* found again by name, and remembered */
+    CHECK_EQ(r.dispatch_count, 1);
+    hm_region_free(fresh);
+    hm_region_free(h);
+    CHECK_EQ(hm_close(s), HM_OK);
+}
+
 /* The C twin of `verify`'s LIVE and index rules (FORMAT §9.1): every slot below high_water is
  * FREE or LIVE and sound (valid UTF-8 name, a current record satisfying §7.2.1: hm_region_at
  * returns it, hm_lookup finds it), has exactly one index entry within max_probe of its home whose
@@ -1634,7 +1670,7 @@ static void test_processes_recording_together_lose_no_sample(void) {
 static void test_concurrent_writers_sum_exactly_and_reader_never_sees_torn_copy_asan(void) { hm_t_concurrent_totals(4, 30000); }
 static void test_concurrent_inserts_and_evictions_keep_counts_and_index_consistent_asan(void) { hm_t_concurrent_eviction(4, 20000); }
 static void test_threads_give_up_on_live_holder_and_record_elsewhere_asan(void) { hm_t_concurrent_giveup(4); }
-static void test_reads_by_name_under_eviction_never_return_another_regions_record_asan(void) { hm_t_concurrent_named_reads(3, 20000); }
+static void test_reads_by_name_or_handle_under_eviction_never_return_another_regions_record_asan(void) { hm_t_concurrent_named_reads(3, 20000); }
 
 /* Java's Problem.MISSING (HintFileOpener): nothing at the path of a read-only open, and no
  * directory to create a file in, are HM_EMISSING ("no hints yet"), not HM_EIO; nothing is created. */
@@ -1839,6 +1875,7 @@ int main(int argc, char **argv) {
         {"capacity_zero_file_drops_every_record", test_capacity_zero_file_drops_every_record},
         {"clock_evicts_unreferenced_region_and_spares_referenced_one", test_clock_evicts_unreferenced_region_and_spares_referenced_one},
         {"stale_handle_reinserts_its_region_not_counting_into_another", test_stale_handle_reinserts_its_region_not_counting_into_another},
+        {"handle_read_trusts_an_unchanged_generation_not_the_name", test_handle_read_trusts_an_unchanged_generation_not_the_name},
         {"random_churn_matches_model_counts_and_index_invariant", test_random_churn_matches_model_counts_and_index_invariant},
         {"insert_beyond_probe_bound_is_dropped", test_insert_beyond_probe_bound_is_dropped},
         {"backward_shift_deletion_keeps_dist_without_reading_slots", test_backward_shift_deletion_keeps_dist_without_reading_slots},
@@ -1860,7 +1897,7 @@ int main(int argc, char **argv) {
         {"concurrent_writers_sum_exactly_and_reader_never_sees_torn_copy", test_concurrent_writers_sum_exactly_and_reader_never_sees_torn_copy_asan},
         {"concurrent_inserts_and_evictions_keep_counts_and_index_consistent", test_concurrent_inserts_and_evictions_keep_counts_and_index_consistent_asan},
         {"threads_give_up_on_live_holder_and_record_elsewhere", test_threads_give_up_on_live_holder_and_record_elsewhere_asan},
-        {"reads_by_name_under_eviction_never_return_another_regions_record", test_reads_by_name_under_eviction_never_return_another_regions_record_asan},
+        {"reads_by_name_or_handle_under_eviction_never_return_another_regions_record", test_reads_by_name_or_handle_under_eviction_never_return_another_regions_record_asan},
     };
     size_t nh;
     const hm_test_case *hard = hm_t_hardening_cases(&nh);

@@ -205,8 +205,7 @@ public final class HintStore implements AutoCloseable {
      * @throws IllegalStateException if the store is closed
      */
     public boolean isHot(String name) {
-        SlotRecord s = find(name);
-        return s != null && s.isHot(hotThresholdNs);
+        return query(name, StoreEngine.ANSWER_HOT, null) == 1;
     }
 
     /**
@@ -219,8 +218,7 @@ public final class HintStore implements AutoCloseable {
      * @throws IllegalStateException if the store is closed
      */
     public long dispatchCount(String name) {
-        SlotRecord s = find(name);
-        return s == null ? 0 : s.dispatchCount();
+        return query(name, StoreEngine.ANSWER_COUNT, null);
     }
 
     /**
@@ -233,8 +231,7 @@ public final class HintStore implements AutoCloseable {
      * @throws IllegalStateException if the store is closed
      */
     public long meanKernelNs(String name) {
-        SlotRecord s = find(name);
-        return s == null ? 0 : s.meanKernelNs();
+        return query(name, StoreEngine.ANSWER_MEAN, null);
     }
 
     /**
@@ -257,7 +254,7 @@ public final class HintStore implements AutoCloseable {
      */
     public boolean readInto(String name, MutableRecord into) {
         Objects.requireNonNull(into, "into");
-        if (find(name, into.values)) {
+        if (query(name, StoreEngine.ANSWER_RECORD, into.values) == 1) {
             return true;
         }
         into.clear();
@@ -714,16 +711,19 @@ public final class HintStore implements AutoCloseable {
 
     private SlotRecord find(String name) {
         SlotRecord s = EncodedNames.scratch().snapshot;
-        return find(name, s) ? s : null;
+        return query(name, StoreEngine.ANSWER_RECORD, s) == 1 ? s : null;
     }
 
-    /** Looks {@code name} up and reads its record into {@code out}; {@code out} is filled only when true. */
-    private boolean find(String name, SlotRecord out) {
+    /**
+     * One query by name ({@link EncodedNames#query}): {@code out} receives the record for
+     * {@code ANSWER_RECORD}; null means the thread's scratch.
+     */
+    private long query(String name, int answer, SlotRecord out) {
         mapped.requireOpen();
         EncodedNames.Scratch scratch = EncodedNames.scratch();
         EncodedNames.CachedName cached = EncodedNames.cached(scratch, name, engine.maxNameBytes(), rejectLongNames);
         try {
-            return EncodedNames.resolve(engine, cached, out);
+            return EncodedNames.query(engine, cached, answer, hotThresholdNs, out == null ? scratch.snapshot : out);
         } catch (InternalError | IllegalStateException e) {
             throw mapped.accessFailed(e);
         }

@@ -14,22 +14,26 @@ import java.util.Objects;
  *
  * <p>Queries through a handle ({@link #readInto(MutableRecord)}, {@link #dispatchCount()},
  * {@link #meanKernelNs()}, {@link #isHot()}) answer what the same query by name answers, with one
- * consistent read of the region's record, and allocate nothing. They follow the region too: a
- * query after an eviction reads it absent, one after its re-insertion (into any slot) reads the
- * new record. A query never inserts the region.
+ * consistent read of the region's record. They follow the region too: a query after an eviction
+ * reads it absent, one after its re-insertion (into any slot) reads the new record. A query never
+ * inserts the region. While the slot a query last found the region in keeps its generation, a
+ * query compares no name, reads only the words of the record its answer needs (FORMAT.md §7.2.2)
+ * and allocates nothing; after the region moved, the one query that finds it again allocates the
+ * pair it then remembers.
  */
 public final class Region {
     private final HintStore store;
     private final EncodedName encoded;
     private final String name;
-    /** Slot and generation last resolved, or null; replaced as a whole, never mutated. */
+    /** Slot and generation the record path last resolved, or null; replaced as a whole, never mutated. */
     private volatile EncodedNames.Resolution resolution;
     /**
-     * The slot where a query last found the region, or -1: a hint, checked by name on every read
-     * (any slot holding the name is this region), so a racy plain int is enough (no tearing, any
-     * value ever stored is a valid guess).
+     * Slot and generation where a query last found the region (§7.2.2), or null. An immutable
+     * pair, so a racy plain field is enough: a thread sees null or some pair a query resolved
+     * (final fields), never one half of two; a pair gone stale is caught by its generation.
+     * Separate from {@link #resolution}, which a record's re-resolution replaces under its own rules.
      */
-    private int querySlot = -1;
+    private EncodedNames.Resolution queryAt;
 
     Region(HintStore store, EncodedName encoded, String name) {
         this.store = store;
@@ -89,7 +93,7 @@ public final class Region {
      */
     public boolean readInto(MutableRecord into) {
         Objects.requireNonNull(into, "into");
-        if (read(into.values)) {
+        if (query(StoreEngine.ANSWER_RECORD, into.values) == 1) {
             return true;
         }
         into.clear();
@@ -104,8 +108,7 @@ public final class Region {
      * @throws java.io.UncheckedIOException as for {@link #readInto(MutableRecord)}
      */
     public long dispatchCount() {
-        SlotRecord s = EncodedNames.scratch().snapshot;
-        return read(s) ? s.dispatchCount() : 0;
+        return query(StoreEngine.ANSWER_COUNT, null);
     }
 
     /**
@@ -116,8 +119,7 @@ public final class Region {
      * @throws java.io.UncheckedIOException as for {@link #readInto(MutableRecord)}
      */
     public long meanKernelNs() {
-        SlotRecord s = EncodedNames.scratch().snapshot;
-        return read(s) ? s.meanKernelNs() : 0;
+        return query(StoreEngine.ANSWER_MEAN, null);
     }
 
     /**
@@ -129,33 +131,35 @@ public final class Region {
      * @throws java.io.UncheckedIOException as for {@link #readInto(MutableRecord)}
      */
     public boolean isHot() {
-        SlotRecord s = EncodedNames.scratch().snapshot;
-        return read(s) && s.isHot(store.hotThresholdNs);
+        return query(StoreEngine.ANSWER_HOT, null) == 1;
     }
 
     /**
-     * One consistent read of the region (FORMAT.md §7.2.1): where a query last found it, else where
-     * the record path last put it, else a lookup by the encoded name (§7.3), whose slot is then
-     * remembered. {@code out} is filled only when it returns true.
+     * One query (FORMAT.md §7.2.2): through the slot and generation where a query last found the
+     * region, with no name compare and only the words the answer needs; when that pair has gone
+     * stale (or there is none yet), a lookup by the encoded name (§7.3), whose pair is then
+     * remembered (the one allocation, after a resolve).
+     *
+     * @param out the record's holder for {@code ANSWER_RECORD}; null for the other answers
+     * @return as {@link StoreEngine#slotReadAt}, never {@link StoreEngine#STALE}
      */
-    private boolean read(SlotRecord out) {
+    private long query(int answer, SlotRecord out) {
         store.checkOpen();
         try {
             StoreEngine engine = store.engine();
-            int k = querySlot;
-            if (engine.readIfNamed(k, encoded, out)) {
-                return true;
+            EncodedNames.Resolution at = queryAt;
+            if (at != null) {
+                long v = engine.slotReadAt(at.slot(), at.gen(), answer, store.hotThresholdNs, out);
+                if (v != StoreEngine.STALE) {
+                    return v;
+                }
             }
-            EncodedNames.Resolution r = resolution;
-            if (r != null && r.slot() != k && engine.readIfNamed(r.slot(), encoded, out)) {
-                querySlot = r.slot();
-                return true;
+            SlotRecord s = out != null ? out : EncodedNames.scratch().snapshot;
+            if (!engine.resolve(encoded, s)) {
+                return 0;
             }
-            if (engine.resolve(encoded, out)) {
-                querySlot = out.slot();
-                return true;
-            }
-            return false;
+            queryAt = new EncodedNames.Resolution(s.slot(), s.gen());
+            return s.answer(answer, store.hotThresholdNs);
         } catch (InternalError | IllegalStateException e) {
             throw store.accessFailed(e);
         }

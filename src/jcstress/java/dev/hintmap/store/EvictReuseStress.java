@@ -15,7 +15,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 /**
  * §7.4 steps 4–11 with §7.1's generation check: at capacity 1, inserting name B evicts name A and
  * reuses A's slot while someone still holds A's slot: a resolved {@code Region} handle
- * {@code (slot, gen)}, a lock-free lookup of A, or an iteration over slot 0. A samples are
+ * {@code (slot, gen)} recording or reading, a lock-free lookup of A, or an iteration over slot 0. A samples are
  * (1 ns, 1 byte), B samples (1000 ns, 1000 bytes), so a record's total shows whose samples it
  * holds.
  */
@@ -106,6 +106,28 @@ public final class EvictReuseStress {
         public void reader(OneSlot s, II_Result r) {
             r.r1 = s.total(s.a, s.scratch1);
             r.r2 = s.total(s.b, s.scratch1);
+        }
+
+        @Actor
+        public void insertB(OneSlot s) {
+            s.insertB();
+        }
+    }
+
+    @JCStressTest
+    @Description("A's handle reads (§7.2.2: the generation instead of a name compare) while B's insertion evicts A and reuses its slot.")
+    @Outcome(id = {"1, 1", "1, -1", "-1, -1"}, expect = ACCEPTABLE,
+            desc = "A's own record (total 1, mean 1), or STALE: the handle resolves A by name next")
+    @Outcome(id = {"1000, .*", ".*, 1000"}, expect = FORBIDDEN,
+            desc = "MISATTRIBUTED: B's record read through A's handle (a read that skips the generation check)")
+    @Outcome(id = "-1, 1", expect = FORBIDDEN, desc = "a handle read its slot as A's again after seeing it reassigned")
+    @Outcome(expect = FORBIDDEN, desc = "a torn record, or absent while A's slot kept its generation")
+    public static class HandleReadVsEvict {
+        @Actor
+        public void handleReadsOfA(OneSlot s, II_Result r) {
+            long record = s.engine.slotReadAt(s.slotA, s.genA, StoreEngine.ANSWER_RECORD, 0, s.scratch1);
+            r.r1 = record == StoreEngine.STALE ? -1 : record == 0 ? 0 : (int) s.scratch1.kernelNsTotal;
+            r.r2 = (int) s.engine.slotReadAt(s.slotA, s.genA, StoreEngine.ANSWER_MEAN, 0, null);
         }
 
         @Actor

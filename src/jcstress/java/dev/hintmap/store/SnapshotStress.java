@@ -10,6 +10,7 @@ import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IIII_Result;
+import org.openjdk.jcstress.infra.results.I_Result;
 
 /**
  * §7.1 (writer: copy the current record into the other copy, publish it by a release store of
@@ -39,9 +40,14 @@ public final class SnapshotStress {
         final SlotRecord writerScratch = new SlotRecord();
         final SlotRecord readerScratch = new SlotRecord();
         final long[] nameOut = new long[2];
+        /** The pair a Region handle holds after its first query (§7.2.2). */
+        final int slot;
+        final long gen;
 
         public Region() {
             engine.record(name, K, B, writerScratch); // sample 1
+            slot = writerScratch.slot;
+            gen = writerScratch.gen;
         }
 
         void writer() {
@@ -115,6 +121,55 @@ public final class SnapshotStress {
         @Actor
         public void reader(Region s, IIII_Result r) {
             readRepeatedly(() -> s.engine.slotRead(0, s.nameOut, s.readerScratch) == 4, s.readerScratch, r);
+        }
+    }
+
+    @JCStressTest
+    @Description("A handle's whole-record read (§7.2.2: generation instead of name) racing with records: never torn.")
+    @Outcome(id = "1, 1, 1, 1", expect = ACCEPTABLE, desc = "consistent: only the first sample")
+    @Outcome(id = "41, 41, 41, 41", expect = ACCEPTABLE, desc = "consistent: all 41 samples")
+    @Outcome(id = "([1-9][0-9]*), \\1, \\1, \\1", expect = ACCEPTABLE, desc = "consistent snapshot after n samples")
+    @Outcome(id = "0, 0, 0, 0", expect = ACCEPTABLE_INTERESTING,
+            desc = "absent: the reader gave up after 65,536 attempts (allowed by §7.2.1, should not happen)")
+    @Outcome(expect = FORBIDDEN, desc = "TORN (or STALE, which no eviction here explains): fields of different updates")
+    public static class Handle {
+        @Actor
+        public void writer(Region s) {
+            s.writer();
+        }
+
+        @Actor
+        public void reader(Region s, IIII_Result r) {
+            readRepeatedly(() -> s.engine.slotReadAt(s.slot, s.gen, StoreEngine.ANSWER_RECORD, 0, s.readerScratch) == 1,
+                    s.readerScratch, r);
+        }
+    }
+
+    @JCStressTest
+    @Description("A handle's two-word read (the mean: dispatch_count and kernel_ns_total only) racing with records.")
+    @Outcome(id = "1", expect = ACCEPTABLE, desc = "every mean read is the mean after some n samples, K*(n+1)/2")
+    @Outcome(id = "0", expect = ACCEPTABLE_INTERESTING, desc = "absent: the reader gave up after 65,536 attempts")
+    @Outcome(expect = FORBIDDEN, desc = "TORN: a mean no n gives (count and total of different updates), or STALE")
+    public static class HandleMean {
+        @Actor
+        public void writer(Region s) {
+            s.writer();
+        }
+
+        @Actor
+        public void reader(Region s, I_Result r) {
+            r.r1 = 1;
+            for (int i = 0; i < UPDATES; i++) {
+                long mean = s.engine.slotReadAt(s.slot, s.gen, StoreEngine.ANSWER_MEAN, 0, null);
+                if (mean <= 0) {
+                    r.r1 = mean == 0 ? 0 : -2;
+                    return;
+                }
+                if (mean * 2 % K != 0 || mean * 2 / K < 2 || mean * 2 / K > UPDATES + 2) {
+                    r.r1 = -1; // K*(n+1)/2 with K even is exact: n + 1 = 2*mean/K in [2, 42]
+                    return;
+                }
+            }
         }
     }
 }

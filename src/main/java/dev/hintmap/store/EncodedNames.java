@@ -111,13 +111,23 @@ public final class EncodedNames {
         entry.resolvedIn(engine, scratch.slot, scratch.gen);
     }
 
-    /** Looks a name up through the thread's cache; fills {@code out} and returns true when present. */
-    public static boolean resolve(StoreEngine engine, CachedName entry, SlotRecord out) {
-        if (entry.engine == engine && entry.slot >= 0 && engine.readIfNamed(entry.slot, entry.name, out)) {
-            return true; // the slot still holds this name (whatever its generation: it is this region)
+    /**
+     * Answers a query by name through the thread's cache: the entry's (slot, gen) read as a handle
+     * (§7.2.2), else the name resolved (§7.3) and remembered.
+     *
+     * @param answer one of {@code StoreEngine.ANSWER_}
+     * @param out the record's holder: filled for {@code ANSWER_RECORD} when present, scratch otherwise
+     * @return as {@link StoreEngine#slotReadAt}, never {@link StoreEngine#STALE}
+     */
+    public static long query(StoreEngine engine, CachedName entry, int answer, long thresholdNs, SlotRecord out) {
+        if (entry.engine == engine && entry.slot >= 0) {
+            long v = engine.slotReadAt(entry.slot, entry.gen, answer, thresholdNs, out);
+            if (v != StoreEngine.STALE) {
+                return v;
+            }
         }
         boolean found = engine.resolve(entry.name, out);
         entry.resolvedIn(engine, found ? out.slot : -1, out.gen);
-        return found;
+        return found ? out.answer(answer, thresholdNs) : 0;
     }
 }

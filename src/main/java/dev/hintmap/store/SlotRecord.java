@@ -39,6 +39,26 @@ public final class SlotRecord {
         return RecordRules.isHot(dispatchCount, kernelNsTotal, thresholdNs);
     }
 
+    /** The generation the slot had at the last successful read (a handle's half, §7.2.2). */
+    public long gen() {
+        return gen;
+    }
+
+    /**
+     * The answer {@link StoreEngine#slotReadAt} gives for this record, read in full: what a query
+     * that had to resolve the name by a full read returns.
+     *
+     * @param answer one of {@code StoreEngine.ANSWER_}
+     */
+    public long answer(int answer, long thresholdNs) {
+        return switch (answer) {
+            case StoreEngine.ANSWER_COUNT -> dispatchCount;
+            case StoreEngine.ANSWER_MEAN -> meanKernelNs();
+            case StoreEngine.ANSWER_HOT -> isHot(thresholdNs) ? 1 : 0;
+            default -> 1;
+        };
+    }
+
     /** The slot the last successful read came from, or -1. */
     public int slot() {
         return slot;

@@ -287,16 +287,81 @@ public final class StoreEngine {
         return false;
     }
 
+    // ------------------------------------------------------------------ handle reads (§7.2.2)
+
     /**
-     * Reads slot {@code k} into {@code out} if it holds the region {@code name} now, whatever its
-     * generation (a slot holding the name is that region, §7.2.1): the query path of a handle,
-     * which remembers where it last found its region. Never inserts, never takes a lock.
-     *
-     * @param k any slot number; one out of range reads as absent
-     * @return true when {@code out} was filled with the region's consistent record
+     * What {@link #slotReadAt} returns when slot {@code k}'s generation is no longer the handle's: the
+     * slot was reassigned (or is being), so the caller resolves the name again (§7.3).
      */
-    public boolean readIfNamed(int k, EncodedName name, SlotRecord out) {
-        return k >= 0 && k < slots.capacity && slotRead(mapping.segment(), k, name, null, false, out) > 0;
+    public static final long STALE = -1;
+    /** {@link #slotReadAt}'s answer: the dispatch count, {@code >= 1}; one word of the copy. */
+    public static final int ANSWER_COUNT = 0;
+    /** {@link #slotReadAt}'s answer: the mean kernel time ({@link RecordRules#mean}); two words. */
+    public static final int ANSWER_MEAN = 1;
+    /** {@link #slotReadAt}'s answer: 1 when hot ({@link RecordRules#isHot}), else 0; two words. */
+    public static final int ANSWER_HOT = 2;
+    /** {@link #slotReadAt}'s answer: 1 with the whole record in {@code out} (absent unless sound, as §7.2.1); four words. */
+    public static final int ANSWER_RECORD = 3;
+
+    /**
+     * Reads the region a handle {@code (k, gen)} resolved, without a name compare (§7.2.2):
+     * §7.2.1's loop with the handle's generation in place of the name (a slot's name changes only
+     * while its {@code gen} is odd, so an unchanged even {@code gen} proves the slot still holds
+     * the name the handle matched), reading only the words {@code answer} needs. Callers pass a
+     * constant {@code answer}, so each inlined copy keeps only its own branch.
+     *
+     * @param k a slot that a consistent read (§7.2.1, §7.3) or a record of the region's name returned
+     * @param gen the generation that read or record returned with {@code k}
+     * @param answer one of the {@code ANSWER_} constants
+     * @param thresholdNs the hot threshold, for {@link #ANSWER_HOT}
+     * @param out where {@link #ANSWER_RECORD} puts the record; unused by the other answers
+     * @return the answer, 0 when the region reads as absent, or {@link #STALE}
+     */
+    public long slotReadAt(int k, long gen, int answer, long thresholdNs, SlotRecord out) {
+        MemorySegment seg = mapping.segment();
+        long slot = slots.slot(k);
+        for (int attempt = 0; attempt < MAX_READ_ATTEMPTS; attempt++) {
+            if (Memory.acquireLong(seg, Slots.gen(slot)) != gen) {
+                return STALE; // reassigned, or BUSY being reassigned (odd never equals a handle's even gen)
+            }
+            long s1 = Memory.acquireLong(seg, Slots.seq(slot));
+            long copy = Slots.copy(slot, s1);
+            long count = RecordCopies.plainDispatchCount(seg, copy);
+            long total = answer == ANSWER_COUNT ? 0 : RecordCopies.plainKernelNsTotal(seg, copy);
+            long max = answer == ANSWER_RECORD ? RecordCopies.plainKernelNsMax(seg, copy) : 0;
+            long bytes = answer == ANSWER_RECORD ? RecordCopies.plainBytesTotal(seg, copy) : 0;
+            Memory.acquireFence(); // the loads above happen before the re-checks below
+            long s2 = Memory.opaqueLong(seg, Slots.seq(slot));
+            if (Memory.opaqueLong(seg, Slots.gen(slot)) != gen) {
+                return STALE;
+            }
+            if (s1 != s2) {
+                Thread.onSpinWait();
+                continue;
+            }
+            // §7.2.2: the invariants of the words read; a record broken only in words not read is
+            // a damaged file's, and answers from the words that are whole
+            switch (answer) {
+                case ANSWER_COUNT:
+                    return count > 0 ? count : 0;
+                case ANSWER_MEAN:
+                    return count > 0 && total >= 0 ? RecordRules.mean(total, count) : 0;
+                case ANSWER_HOT:
+                    return total >= 0 && RecordRules.isHot(count, total, thresholdNs) ? 1 : 0;
+                default:
+                    if (!RecordRules.isSound(count, total, max, bytes)) {
+                        return 0;
+                    }
+                    out.slot = k;
+                    out.gen = gen;
+                    out.dispatchCount = count;
+                    out.kernelNsTotal = total;
+                    out.kernelNsMax = max;
+                    out.bytesTotal = bytes;
+                    return 1;
+            }
+        }
+        return 0; // a writer rewriting the slot without pause: absent, as §7.2.1
     }
 
     // ------------------------------------------------------------------ writing
