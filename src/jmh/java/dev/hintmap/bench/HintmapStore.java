@@ -70,6 +70,11 @@ final class HintmapStore implements BenchStore {
         return store.readInto(name, into.holder) && into.from(into.holder);
     }
 
+    /** A handle of {@code name}, for the benchmarks of hintmap's own handle queries. */
+    Region region(String name) {
+        return store.region(name);
+    }
+
     /** Always through a {@link Region}: this is hintmap's handle query path, by either kind. */
     @Override
     public Reader reader(String name) {

@@ -1,5 +1,6 @@
 package dev.hintmap.bench;
 
+import dev.hintmap.Region;
 import dev.hintmap.RegionRecord;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -24,7 +25,8 @@ import org.openjdk.jmh.infra.ThreadParams;
  * a returned record the JIT can scalar-replace costs no allocation. {@code readInto_*} fills a
  * per-thread holder ({@link Fields}: hintmap's {@code MutableRecord}, four plain fields for the
  * others) and consumes the same two values; {@code handleReadInto_*} does the same through
- * {@link BenchStore#reader} (hintmap: a {@code Region}).
+ * {@link BenchStore#reader} (hintmap: a {@code Region}); {@code handleIsHot_1t} and
+ * {@code handleDispatchCount_1t} ask hintmap's {@code Region} directly (HINTMAP only).
  *
  * <pre>./mvnw -Pjmh clean test-compile exec:exec@jmh -Djmh.args="QueryBench -f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc"</pre>
  */
@@ -44,6 +46,8 @@ public class QueryBench {
     BenchStore target;
     String[] names;
     BenchStore.Reader[] readers;
+    /** hintmap only: the {@code Region} handles of {@code handleIsHot_*} and {@code handleDispatchCount_*}. */
+    Region[] regions;
 
     @Setup
     public void setUp() {
@@ -58,6 +62,12 @@ public class QueryBench {
         readers = new BenchStore.Reader[REGIONS];
         for (int i = 0; i < REGIONS; i++) {
             readers[i] = target.reader(names[i]);
+        }
+        if (target instanceof HintmapStore hintmap) {
+            regions = new dev.hintmap.Region[REGIONS];
+            for (int i = 0; i < REGIONS; i++) {
+                regions[i] = hintmap.region(names[i]);
+            }
         }
     }
 
@@ -141,6 +151,20 @@ public class QueryBench {
     public long handleReadInto_2t(Cursor c) {
         Fields f = c.fields;
         return readers[c.keys[c.i++ & MASK]].readInto(f) ? f.count + f.meanKernelNs() : -1;
+    }
+
+    /** hintmap's {@code Region.isHot}: the handle read of FORMAT §7.2.2, two words (HINTMAP only). */
+    @Benchmark
+    @Threads(1)
+    public boolean handleIsHot_1t(Cursor c) {
+        return regions[c.keys[c.i++ & MASK]].isHot();
+    }
+
+    /** hintmap's {@code Region.dispatchCount}: one word (HINTMAP only). */
+    @Benchmark
+    @Threads(1)
+    public long handleDispatchCount_1t(Cursor c) {
+        return regions[c.keys[c.i++ & MASK]].dispatchCount();
     }
 
     private static void consume(RegionRecord r, Blackhole bh) {

@@ -41,6 +41,9 @@ final class ReportAllocations {
         rows.add(allocRow("8h", "`readInto` by name (1 and 2 threads)",
                 List.of(nameRead, d.jmh("QueryBench.readInto_2t", "HINTMAP", 0)), "guaranteed by API shape: fills the caller's `MutableRecord`"));
         rows.add(allocRow("8i", "`Region.readInto`", List.of(handleRead), "guaranteed by API shape"));
+        rows.add(allocRow("8j", "`Region.isHot` and `Region.dispatchCount`",
+                List.of(d.jmh("QueryBench.handleIsHot_1t", "HINTMAP", 0), d.jmh("QueryBench.handleDispatchCount_1t", "HINTMAP", 0)),
+                "a pair is allocated only when the region moved (FORMAT §7.2.2)"));
         return rows;
     }
 

@@ -114,7 +114,8 @@ final class ReportPlan {
         jobs.add(new Job("query", QueryBench.class,
                 List.of("isHot_1t", "dispatchCount_1t", "meanKernelNs_1t", "recordFor_1t", "readInto_1t"),
                 stores("HINTMAP", "AGRONA"), true, false, "-Xmx1g", 0.5));
-        jobs.add(new Job("query-handle", QueryBench.class, List.of("handleReadInto_1t"), stores("HINTMAP"), true, false, "-Xmx1g", 0.5));
+        jobs.add(new Job("query-handle", QueryBench.class, List.of("handleReadInto_1t", "handleIsHot_1t", "handleDispatchCount_1t"),
+                stores("HINTMAP"), true, false, "-Xmx1g", 0.5));
         // headline: target 6
         jobs.add(new Job("iterate", IterateBench.class, List.of("visit"), stores("HINTMAP", "CONCURRENT"), true, false, "-Xmx2g", 2));
         // headline: target 5

@@ -85,15 +85,20 @@ final class ReportResults {
         }
     }
 
-    /** A native figure: key is the command's distinguishing part, e.g. "hm-bench -t 1 ... -H" or "hm-floor lock shared 1". */
+    /**
+     * A native figure: {@code what} is "hm-bench" (records), "hm-bench --read QUERY" (reads: hm-bench's
+     * read mode, whose ns_per_record is per read), or another command's distinguishing part, e.g.
+     * "hm-floor lock shared 1".
+     */
     Measured nativeValue(String what, boolean handles, int threads, String field) {
         if (!nativeError.isEmpty() && natives.isEmpty()) {
             return Measured.missing("not measured: the native tools did not run (" + nativeError + ")");
         }
         for (Map.Entry<String, Map<String, List<Double>>> e : natives.entrySet()) {
             String k = e.getKey();
-            boolean match = what.equals("hm-bench")
+            boolean match = what.startsWith("hm-bench")
                     ? k.contains("hm-bench -t " + threads + " ") && k.contains(" -H") == handles
+                        && (what.equals("hm-bench") ? !k.contains("--read") : k.contains(what.substring("hm-bench ".length()) + " "))
                     : k.equals(what);
             if (match) {
                 List<Double> v = e.getValue().getOrDefault(field, List.of());

@@ -136,7 +136,11 @@ final class ReportRun {
                     List.of(bench, "-t", "1", "-n", "10000000", "-r", "64", "-s", "1.0", "-P", NATIVE_PREFIX, "-q"),
                     List.of(bench, "-t", "1", "-n", "10000000", "-r", "64", "-s", "1.0", "-P", NATIVE_PREFIX, "-H", "-q"),
                     List.of(bench, "-t", "2", "-n", "5000000", "-r", "64", "-s", "1.0", "-P", NATIVE_PREFIX, "-q"),
-                    List.of(bench, "-t", "2", "-n", "5000000", "-r", "64", "-s", "1.0", "-P", NATIVE_PREFIX, "-H", "-q"));
+                    List.of(bench, "-t", "2", "-n", "5000000", "-r", "64", "-s", "1.0", "-P", NATIVE_PREFIX, "-H", "-q"),
+                    // the optimizer's side (issue 26): reads of the same 64 regions, by name and through handles
+                    read(bench, "is-hot", false), read(bench, "is-hot", true),
+                    read(bench, "dispatch-count", false), read(bench, "dispatch-count", true),
+                    read(bench, "record", false), read(bench, "record", true));
             // interleaved: each repeat runs every command once, so slow phases of the machine hit all alike
             for (int r = 0; r < NATIVE_REPEATS; r++) {
                 for (List<String> command : commands) {
@@ -150,6 +154,17 @@ final class ReportRun {
             write("native-error.txt", why + "\n");
             System.out.println("== native FAILED: " + why);
         }
+    }
+
+    /** hm-bench's read mode on the record rows' workload; the key ReportResults.nativeValue matches ("--read QUERY "). */
+    private static List<String> read(String bench, String query, boolean handles) {
+        List<String> command = new ArrayList<>(List.of(bench, "-t", "1", "-n", "10000000", "-r", "64", "-s", "1.0", "-P",
+                NATIVE_PREFIX, "--read", query));
+        if (handles) {
+            command.add("-H");
+        }
+        command.add("-q");
+        return command;
     }
 
     private String shown(List<String> command) {

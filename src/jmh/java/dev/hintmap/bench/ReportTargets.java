@@ -35,6 +35,7 @@ final class ReportTargets {
         churn(d, rows);
         iterate(d, rows);
         open(d, rows);
+        reads(d, rows);
         rows.addAll(ReportAllocations.targetRows(d)); // plus: 0 B/op on every record and query path
         return rows;
     }
@@ -152,6 +153,51 @@ final class ReportTargets {
             rows.add(ratioRow(openIds[i], String.format(Locale.ROOT, "opening an existing full file of %,d slots ≤ 1.0× Chronicle Map's open", cap),
                     "hintmap", d.jmh("OpenBench.open", "HINTMAP", cap), "Chronicle", d.jmh("OpenBench.open", "CHRONICLE", cap), 1.0, false));
         }
+    }
+
+    /** Issue 26's read queries: hm-bench's read mode, and each read by hm-bench's {@code --read} name. */
+    static final String[][] C_READS = {{"is-hot", "`isHot`"}, {"dispatch-count", "`dispatchCount`"}, {"record", "whole record"}};
+
+    /**
+     * Issue 26, the optimizer's side: R1 the C read rows exist; R2 Java handle reads against C's;
+     * R3 Java isHot against Agrona's; R4 C by name against C through a handle; R5 (target 1a again)
+     * the Java handle record against C's.
+     */
+    private static void reads(ReportResults d, List<TargetRow> rows) {
+        List<String> measured = new ArrayList<>();
+        int ok = 0;
+        for (String[] q : C_READS) {
+            for (boolean handles : new boolean[] {true, false}) {
+                Measured m = d.nativeValue("hm-bench --read " + q[0], handles, 1, "ns_per_record");
+                measured.add(q[0] + (handles ? " -H" : "") + " " + (m.ok() ? "**" + num(m.median()) + "** (" + m.spread() + ")" : "n/a"));
+                ok += m.ok() ? 1 : 0;
+            }
+        }
+        rows.add(new TargetRow("R1", "`hm-bench --read is-hot|dispatch-count|record` (by name and `-H`) rows of this report",
+                String.join("; ", measured) + " ns per read", "—", ok == 6 ? Verdict.MET : Verdict.NOT_MEASURED, ""));
+        String[][] javaHandle = {{"R2a", "handleIsHot_1t", "`Region.isHot`", "is-hot"},
+                {"R2b", "handleDispatchCount_1t", "`Region.dispatchCount`", "dispatch-count"},
+                {"R2c", "handleReadInto_1t", "`Region.readInto`", "record"}};
+        for (String[] r : javaHandle) {
+            rows.add(ratioRow(r[0], "Java handle read " + r[2] + " ≤ 1.25× the C handle read (`hm-bench --read " + r[3] + " -H`)",
+                    r[2], d.jmh("QueryBench." + r[1], "HINTMAP", 0), "C `--read " + r[3] + " -H`",
+                    d.nativeValue("hm-bench --read " + r[3], true, 1, "ns_per_record"), 1.25, false));
+        }
+        Measured agronaHot = d.jmh("QueryBench.isHot_1t", "AGRONA", 0);
+        rows.add(ratioRow("R3a", "`Region.isHot` ≤ 2× Agrona's `isHot`", "`Region.isHot`", d.jmh("QueryBench.handleIsHot_1t", "HINTMAP", 0),
+                "Agrona", agronaHot, 2, false));
+        rows.add(ratioRow("R3b", "`isHot` by name ≤ 2.5× Agrona's `isHot`", "`HintStore.isHot(name)`", d.jmh("QueryBench.isHot_1t", "HINTMAP", 0),
+                "Agrona", agronaHot, 2.5, false));
+        String[] ids = {"R4a", "R4b", "R4c"};
+        for (int i = 0; i < C_READS.length; i++) {
+            String q = C_READS[i][0];
+            rows.add(ratioRow(ids[i], "C " + C_READS[i][1] + " by name ≤ 1.5× the C handle read",
+                    "`--read " + q + "`", d.nativeValue("hm-bench --read " + q, false, 1, "ns_per_record"),
+                    "`--read " + q + " -H`", d.nativeValue("hm-bench --read " + q, true, 1, "ns_per_record"), 1.5, false));
+        }
+        rows.add(ratioRow("R5", "(1a again) Java `Region.record` ≤ 1.25× the C handle record", "`Region.record`",
+                d.jmh("RecordBench.existing_1t", "HINTMAP_REGION", 0), "`hm-bench -t 1 -H`",
+                d.nativeValue("hm-bench", true, 1, "ns_per_record"), 1.25, false));
     }
 
     private static String fmtM(String label, Measured m) {
