@@ -75,6 +75,13 @@ run evict            pass "" -DCFG_EVICT
 # journaled slot only while BUSY) ...
 run insert-crash       pass "" -DCFG_INSERT -DKILLS=1 -DCLAIM_INFLIGHT
 run evict-crash        pass "" -DCFG_EVICT -DKILLS=1 -DCLAIM_INFLIGHT
+# The handle read of §7.2.1 (a reader that holds (k, g) reads without a name compare): records
+# racing with it, and (evict) its slot taken for another name, its name inserted again, or the
+# slot freed by §8 after a crash (one handle read there, a stale one answering absent: state space)
+run record-handle      pass "" -DCFG_RECORD -DHANDLE_READ
+run record-handle-crash pass "" -DCFG_RECORD -DHANDLE_READ -DKILLS=1
+run evict-handle       pass "" -DCFG_EVICT -DHANDLE_READ
+run evict-handle-crash pass "" -DCFG_EVICT -DHANDLE_READ -DKILLS=1 -DCLAIM_INFLIGHT -DHANDLE_NO_RESOLVE
 # ... and the rule as first written for v2 (and in v1), which the model found wrong (F1, F2)
 run "finding F1 (old §8 step 1 frees a LIVE journaled slot while index_seq is even)" \
                      fail count_is_live -DCFG_INSERT -DKILLS=1 -DOLD_JOURNAL_RULE
@@ -88,6 +95,8 @@ run "mutant B (§7.4 step 8 shift without m <= d)"                  fail "idx_di
 run "mutant C (§7.2.1 reader skips the gen re-check)"              fail "" -DCFG_EVICT -DMUTANT_C
 run "mutant D (§7.4 step 4 second-chance re-check removed)"        fail clock_second_chance -DCFG_EVICT -DMUTANT_D
 run "mutant E (§7.1 no gen check under the slot lock)"             fail record_right_slot -DCFG_EVICT -DMUTANT_E
+run "mutant F (§7.2.1 handle read without the generation check)"  fail "hit_right_name|no_torn_record" -DCFG_EVICT -DHANDLE_READ -DMUTANT_F
+run "mutant G (§7.2.1 handle read checks g1 == g, not g2 == g)"    fail no_torn_record -DCFG_EVICT -DHANDLE_READ -DMUTANT_G -DWRONG_ANSWER_ONLY
 
 if [ "$failures" -ne 0 ]; then
     echo "check.sh: $failures check(s) FAILED"

@@ -8,7 +8,7 @@
  * checked here).  Where several accesses are folded into one step, a comment says why it is
  * safe (always: data that only the lock holder writes, or a slot hidden by an odd gen).
  *
- * Bounds: CAP = 2 slots, IDX = 4 index entries, MAXP = 2 (max_probe), 3 names whose hashes
+ * Bounds: CAP = 2 slots, IDX = 4 index entries, MAXP = 4 (max_probe), 3 names whose hashes
  * are a fixed table (names 0 and 1 share home AND tag, so only the slot compare tells them
  * apart; name 2's home is the next entry, so dist > 0 and backward shifts occur).
  * A sample of name n is (count 1, kernel_ns K(n) = n+1, bytes 1), so every record of n has
@@ -17,6 +17,9 @@
  * Processes: two writers (owner words 1, 2), one reader, a killer that may kill one writer at
  * any step (KILLS), and init, which after everything ended plays the next structural change:
  * it runs §8's recovery when its trigger holds, then checks the index and the exact counts.
+ * The reader resolves a name (§7.3 with §7.2.1) and, with HANDLE_READ, then reads it twice
+ * through the handle (k, g) the resolve gave (§7.2.1 "A handle read": no name compare, gen
+ * checked against g before and after; a stale handle resolves by name again).
  *
  * Every assertion is written  assert(NAME || (condition))  with NAME a hidden constant 0, so
  * that pan's "assertion violated (NAME||...)" names the FORMAT claim that failed.
@@ -24,7 +27,12 @@
  * Compile-time switches (spin -D...):  CFG_RECORD, CFG_INSERT, CFG_EVICT (the scenario);
  * KILLS=0|1; MUTANT_A (publish seq before writing the copy), MUTANT_B (backward shift without
  * m <= d), MUTANT_C (reader without the gen re-check), MUTANT_D (no second-chance re-check in
- * §7.4 step 4), MUTANT_E (§7.1 without the gen check under the slot lock); CLAIM_INFLIGHT (also
+ * §7.4 step 4), MUTANT_E (§7.1 without the gen check under the slot lock); HANDLE_READ (the
+ * reader's handle reads); MUTANT_F (a handle read without the generation check: the slot number
+ * is trusted), MUTANT_G (a handle read that checks g before but not after); WRONG_ANSWER_ONLY
+ * (a handle read asserts only that an answer is one record of its name, not that the slot still
+ * holds it: shows a mutant returns a wrong record, not just a stale claim); HANDLE_NO_RESOLVE
+ * (a stale handle answers absent instead of resolving again: state space); CLAIM_INFLIGHT (also
  * assert that a recovery drops at most the one in-flight sample); NO_COUNT (the reader does not
  * count); OLD_JOURNAL_RULE (§8 step 1 as first written for v2, and as v1 has it: free the
  * journaled slot whatever its gen; findings F1 and F2 of docs/RELIABILITY.md "Model checking the
@@ -170,6 +178,70 @@ inline slot_read_w() {
         }
     od
 }
+
+/* ---------------------------------------------------------------- §7.2.1 handle read */
+/* reader holding the handle (rk, rg) of name n, rg the g1 of a §7.2.1 read that matched n:
+ * reads the record without a name compare, only count and total (what isHot needs), one per
+ * step.  A stale handle (gen not rg before or after) is dropped: rk = NONE, and the caller
+ * resolves n by name again.  MUTANT_F: no generation check at all (g1 even and s1 == s2,
+ * g1 == g2: the slot number is trusted); MUTANT_G: only the pre-check g1 == rg, not g2 == rg */
+#define HANDLE_STALE  rk = NONE; rg = 0; g1 = 0; g2 = 0; s1 = 0; s2 = 0; c = 0; t = 0; cexp = 0; break
+inline slot_read_h() {
+    do
+    :: atomic {
+            g1 = gen[rk];
+#ifdef MUTANT_F
+            if :: g1 % 2 == 1 -> HANDLE_STALE :: else fi
+#else
+            if :: g1 != rg -> HANDLE_STALE :: else fi
+#endif
+        }
+        atomic { s1 = seq[rk]; cexp = completed[n] }
+        c = cnt[2*rk + s1 % 2];
+        t = tot[2*rk + s1 % 2];
+        s2 = seq[rk];                           /* after fence(acquire) */
+        atomic {
+            g2 = gen[rk];
+            if
+#if defined(MUTANT_F)
+            :: s1 == s2 && g1 == g2 ->
+#elif defined(MUTANT_G)
+            :: s1 == s2 ->
+#else
+            :: s1 == s2 && g2 == rg ->
+#endif
+#ifndef WRONG_ANSWER_ONLY
+                assert(hit_right_name || sname[rk] == n + 1);
+                assert(no_torn_record || (c > 0 && t == c * K(n)));
+                assert(read_is_current || c == cexp);
+#else
+                /* only an answer that is wrong: the rule answers when c > 0, and then the
+                 * fields must be one record of n (not just "the slot still holds n") */
+                assert(no_torn_record || c == 0 || t == c * K(n));
+#endif
+                g1 = 0; g2 = 0; s1 = 0; s2 = 0; c = 0; t = 0; cexp = 0;
+                break
+#if !defined(MUTANT_F) && !defined(MUTANT_G)
+            :: g2 != rg -> HANDLE_STALE
+#endif
+            :: else                             /* torn: retry */
+            fi
+        }
+    od
+}
+
+/* one answer through the handle; a dropped or missing handle resolves n by name (§7.3),
+ * which reads the record itself and gives the new handle, or none */
+#ifndef HANDLE_NO_RESOLVE
+inline handle_read() {
+    if :: rk != NONE -> slot_read_h() :: else fi;
+    if :: rk == NONE -> lookup(1, LTRIES) :: else fi
+}
+#else
+inline handle_read() {          /* a stale handle answers absent (state space) */
+    if :: rk != NONE -> slot_read_h() :: else fi
+}
+#endif
 
 /* ---------------------------------------------------------------- §7.3 lookup */
 /* in: n; out: rk (NONE = absent), rg.  REC = 1: the reader (reads the record, ghost-checks a
@@ -569,7 +641,11 @@ inline op(nn) {
     completed[0] = 1; completed[1] = 1
 #define W1_OPS op(0)
 #define W2_OPS op(0); op(1)
+#ifdef HANDLE_READ
+#define R_OPS  n = 0; lookup(1, LTRIES); handle_read(); handle_read()
+#else
 #define R_OPS  n = 0; lookup(1, LTRIES)
+#endif
 #endif
 
 #ifdef CFG_INSERT
@@ -597,7 +673,17 @@ inline op(nn) {
 #else
 #define W2_OPS op(1); op(2)
 #endif
+#ifdef HANDLE_READ
+/* name 1, whose slot 0 writer 1's insertion of name 0 may take (its handle goes stale) and
+ * writer 2 may insert again, in either slot */
+#if KILLS > 0
+#define R_OPS  n = 1; lookup(1, LTRIES); handle_read()     /* with a crash: one (state space) */
+#else
+#define R_OPS  n = 1; lookup(1, LTRIES); handle_read(); handle_read()
+#endif
+#else
 #define R_OPS  n = 0; lookup(1, LTRIES); COUNT
+#endif
 #endif
 
 proctype writer(byte id) {
