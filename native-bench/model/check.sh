@@ -95,8 +95,8 @@ run "mutant B (§7.4 step 8 shift without m <= d)"                  fail "idx_di
 run "mutant C (§7.2.1 reader skips the gen re-check)"              fail "" -DCFG_EVICT -DMUTANT_C
 run "mutant D (§7.4 step 4 second-chance re-check removed)"        fail clock_second_chance -DCFG_EVICT -DMUTANT_D
 run "mutant E (§7.1 no gen check under the slot lock)"             fail record_right_slot -DCFG_EVICT -DMUTANT_E
-run "mutant F (§7.2.1 handle read without the generation check)"  fail "hit_right_name|no_torn_record" -DCFG_EVICT -DHANDLE_READ -DMUTANT_F
-run "mutant G (§7.2.1 handle read checks g1 == g, not g2 == g)"    fail no_torn_record -DCFG_EVICT -DHANDLE_READ -DMUTANT_G -DWRONG_ANSWER_ONLY
+run "mutant F (§7.2.2 handle read without the generation check)"  fail "hit_right_name|no_torn_record" -DCFG_EVICT -DHANDLE_READ -DMUTANT_F
+run "mutant G (§7.2.2 handle read checks g1 == g, not g2 == g)"    fail no_torn_record -DCFG_EVICT -DHANDLE_READ -DMUTANT_G -DWRONG_ANSWER_ONLY
 
 if [ "$failures" -ne 0 ]; then
     echo "check.sh: $failures check(s) FAILED"

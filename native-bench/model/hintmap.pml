@@ -18,7 +18,7 @@
  * any step (KILLS), and init, which after everything ended plays the next structural change:
  * it runs §8's recovery when its trigger holds, then checks the index and the exact counts.
  * The reader resolves a name (§7.3 with §7.2.1) and, with HANDLE_READ, then reads it twice
- * through the handle (k, g) the resolve gave (§7.2.1 "A handle read": no name compare, gen
+ * through the handle (k, g) the resolve gave (§7.2.2 "Reading through a handle": no name compare, gen
  * checked against g before and after; a stale handle resolves by name again).
  *
  * Every assertion is written  assert(NAME || (condition))  with NAME a hidden constant 0, so
@@ -179,8 +179,8 @@ inline slot_read_w() {
     od
 }
 
-/* ---------------------------------------------------------------- §7.2.1 handle read */
-/* reader holding the handle (rk, rg) of name n, rg the g1 of a §7.2.1 read that matched n:
+/* ---------------------------------------------------------------- §7.2.2 handle read */
+/* reader holding the handle (rk, rg) of name n, rg the g1 of a §7.2.1 read that matched n (§7.2.2):
  * reads the record without a name compare, only count and total (what isHot needs), one per
  * step.  A stale handle (gen not rg before or after) is dropped: rk = NONE, and the caller
  * resolves n by name again.  MUTANT_F: no generation check at all (g1 even and s1 == s2,

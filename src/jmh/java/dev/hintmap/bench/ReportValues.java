@@ -76,6 +76,20 @@ final class ReportValues {
         v.put("name.minus.region", num(name1.median() - region1.median()));
         v.put("name.minus.agrona", num(name1.median() - agrona1.median()));
         v.put("q.handle", num(handleRead.median()));
+        Measured handleHot = d.jmh("QueryBench.handleIsHot_1t", "HINTMAP", 0);
+        Measured handleCount = d.jmh("QueryBench.handleDispatchCount_1t", "HINTMAP", 0);
+        v.put("q.handleIsHot", num(handleHot.median()));
+        v.put("q.handleDispatchCount", num(handleCount.median()));
+        for (String[] q : ReportTargets.C_READS) { // issue 26: hm-bench --read
+            Measured h = d.nativeValue("hm-bench --read " + q[0], true, 1, "ns_per_record");
+            Measured n = d.nativeValue("hm-bench --read " + q[0], false, 1, "ns_per_record");
+            v.put("c.read." + q[0] + ".handle", num(h.median()));
+            v.put("c.read." + q[0] + ".name", num(n.median()));
+            v.put("c.read." + q[0] + ".lookup", num(n.median() - h.median()));
+        }
+        Measured cHot = d.nativeValue("hm-bench --read is-hot", true, 1, "ns_per_record");
+        v.put("q.handleIsHot.minus.c", num(handleHot.median() - cHot.median()));
+        v.put("q.handle.minus.c", num(handleRead.median() - d.nativeValue("hm-bench --read record", true, 1, "ns_per_record").median()));
         v.put("q.name.minus.handle", num(nameRead.median() - handleRead.median()));
         v.put("step.scratch", num(d.jmh("NamePathBench.scratchLookup", null, 0).median()));
         v.put("step.encode", num(d.jmh("NamePathBench.encodeAndHash", null, 0).median()));
