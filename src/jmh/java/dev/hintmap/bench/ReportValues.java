@@ -83,9 +83,10 @@ final class ReportValues {
         for (String[] q : ReportTargets.C_READS) { // issue 26: hm-bench --read
             Measured h = d.nativeValue("hm-bench --read " + q[0], true, 1, "ns_per_record");
             Measured n = d.nativeValue("hm-bench --read " + q[0], false, 1, "ns_per_record");
-            v.put("c.read." + q[0] + ".handle", num(h.median()));
-            v.put("c.read." + q[0] + ".name", num(n.median()));
-            v.put("c.read." + q[0] + ".lookup", num(n.median() - h.median()));
+            String key = q[0].replace('-', '_'); // a placeholder is \w and dots
+            v.put("c.read." + key + ".handle", num(h.median()));
+            v.put("c.read." + key + ".name", num(n.median()));
+            v.put("c.read." + key + ".lookup", num(n.median() - h.median()));
         }
         Measured cHot = d.nativeValue("hm-bench --read is-hot", true, 1, "ns_per_record");
         v.put("q.handleIsHot.minus.c", num(handleHot.median() - cHot.median()));
