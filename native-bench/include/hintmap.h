@@ -408,7 +408,11 @@ HM_API int hm_region_resolve(hm_store *s, const char *name, size_t name_len, hm_
  */
 HM_API int hm_region_add(hm_region *r, uint64_t kernel_ns, uint64_t bytes_touched);
 
-/** hm_lookup() through a handle. Errors: as hm_lookup(). */
+/**
+ * hm_lookup() through a handle. While the slot the handle resolved keeps its generation, the read
+ * compares no name (FORMAT §7.2.2: a slot's name changes only while its generation is odd); once it
+ * moved, the name is resolved again. Errors: as hm_lookup().
+ */
 HM_API int hm_region_lookup(hm_region *r, hm_region_record *out);
 
 /** Frees a handle (also after its store was closed). NULL is accepted. */
