@@ -12,11 +12,12 @@ J=${JAVA25:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 # the JVM flags of the pom's hintmap.bench.jvm.args that the benchmark stores need
 ARGS="--enable-native-access=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED --add-exports java.base/jdk.internal.misc=ALL-UNNAMED --add-opens java.base/java.nio=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/jdk.internal.misc=ALL-UNNAMED --add-exports java.base/sun.nio.ch=ALL-UNNAMED"
 RUN=${JMH_RUN:--f 1 -wi 3 -w 1s -i 5 -r 1s} # JMH_RUN='-f 1 -wi 0 -i 1 -r 100ms' for a smoke run
+QUERIES=${JMH_QUERIES:-'QueryBench.readInto_1t$'} # e.g. 'QueryBench.(readInto_1t|isHot_1t|handleReadInto_1t)$' 
 run() { # side dir round
     local cp="$2/target/test-classes:$2/target/classes:$(cat "$2/cp.txt")"
     (cd "$2" && "$J" $ARGS -cp "$cp" org.openjdk.jmh.Main 'RecordBench.existing_1t$' -p store=HINTMAP,HINTMAP_REGION \
         $RUN -rf json -rff "$OUT/$1-record-$3.json" \
-     && "$J" $ARGS -cp "$cp" org.openjdk.jmh.Main 'QueryBench.readInto_1t$' -p store=HINTMAP \
+     && "$J" $ARGS -cp "$cp" org.openjdk.jmh.Main "$QUERIES" -p store=HINTMAP \
         $RUN -rf json -rff "$OUT/$1-query-$3.json") > "$OUT/$1-$3.log" 2>&1
 }
 for round in $(seq 1 "$ROUNDS"); do

@@ -762,8 +762,13 @@ public final class HintStore implements AutoCloseable {
     void checkWritable() {
         mapped.requireOpen();
         if (mapped.readOnly()) {
-            throw new IllegalStateException("hint store " + mapped.file() + " was opened read-only");
+            throw readOnlyRefusal();
         }
+    }
+
+    /** What a write to a read-only store throws. */
+    IllegalStateException readOnlyRefusal() {
+        return new IllegalStateException("hint store " + mapped.file() + " was opened read-only");
     }
 
     /** Throws unless the store is open ({@link MappedStore#requireOpen()}). */
