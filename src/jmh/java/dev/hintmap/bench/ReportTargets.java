@@ -173,7 +173,7 @@ final class ReportTargets {
                 ok += m.ok() ? 1 : 0;
             }
         }
-        rows.add(new TargetRow("R1", "`hm-bench --read is-hot|dispatch-count|record` (by name and `-H`) rows of this report",
+        rows.add(new TargetRow("R1", "`hm-bench --read` rows of this report: is-hot, dispatch-count, record, by name and with `-H`",
                 String.join("; ", measured) + " ns per read", "—", ok == 6 ? Verdict.MET : Verdict.NOT_MEASURED, ""));
         String[][] javaHandle = {{"R2a", "handleIsHot_1t", "`Region.isHot`", "is-hot"},
                 {"R2b", "handleDispatchCount_1t", "`Region.dispatchCount`", "dispatch-count"},
