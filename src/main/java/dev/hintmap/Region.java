@@ -17,7 +17,7 @@ import java.util.Objects;
  * consistent read of the region's record. They follow the region too: a query after an eviction
  * reads it absent, one after its re-insertion (into any slot) reads the new record. A query never
  * inserts the region. While the slot a query last found the region in keeps its generation, a
- * query compares no name, reads only the words of the record its answer needs (FORMAT.md §7.2.2)
+ * query compares no name (FORMAT.md §7.2.2)
  * and allocates nothing; after the region moved, the one query that finds it again allocates the
  * pair it then remembers.
  */
@@ -152,7 +152,7 @@ public final class Region {
 
     /**
      * One query (FORMAT.md §7.2.2): through the slot and generation where a query last found the
-     * region, with no name compare and only the words the answer needs; when that pair has gone
+     * region, with no name compare; when that pair has gone
      * stale (or there is none yet), a lookup by the encoded name (§7.3), whose pair is then
      * remembered (the one allocation, after a resolve).
      *

@@ -146,7 +146,7 @@ public final class SnapshotStress {
     }
 
     @JCStressTest
-    @Description("A handle's two-word read (the mean: dispatch_count and kernel_ns_total only) racing with records.")
+    @Description("A handle's mean read (computed from dispatch_count and kernel_ns_total) racing with records.")
     @Outcome(id = "1", expect = ACCEPTABLE, desc = "every mean read is the mean after some n samples, K*(n+1)/2")
     @Outcome(id = "0", expect = ACCEPTABLE_INTERESTING, desc = "absent: the reader gave up after 65,536 attempts")
     @Outcome(expect = FORBIDDEN, desc = "TORN: a mean no n gives (count and total of different updates), or STALE")

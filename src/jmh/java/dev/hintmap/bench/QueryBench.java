@@ -13,6 +13,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.Blackhole;
 import org.openjdk.jmh.infra.ThreadParams;
 
@@ -50,7 +51,10 @@ public class QueryBench {
     Region[] regions;
 
     @Setup
-    public void setUp() {
+    public void setUp(BenchmarkParams params) {
+        if (params.getBenchmark().matches(".*\\.handle(IsHot|DispatchCount)_1t") && store != StoreKind.HINTMAP) {
+            throw new IllegalStateException(params.getBenchmark() + " measures hintmap's Region only: run it with -p store=HINTMAP");
+        }
         target = store.create(CAPACITY);
         names = Workload.names(REGIONS);
         for (int i = 0; i < REGIONS; i++) {
@@ -153,14 +157,14 @@ public class QueryBench {
         return readers[c.keys[c.i++ & MASK]].readInto(f) ? f.count + f.meanKernelNs() : -1;
     }
 
-    /** hintmap's {@code Region.isHot}: the handle read of FORMAT §7.2.2, two words (HINTMAP only). */
+    /** hintmap's {@code Region.isHot}: the handle read of FORMAT §7.2.2 (HINTMAP only). */
     @Benchmark
     @Threads(1)
     public boolean handleIsHot_1t(Cursor c) {
         return regions[c.keys[c.i++ & MASK]].isHot();
     }
 
-    /** hintmap's {@code Region.dispatchCount}: one word (HINTMAP only). */
+    /** hintmap's {@code Region.dispatchCount} (HINTMAP only). */
     @Benchmark
     @Threads(1)
     public long handleDispatchCount_1t(Cursor c) {

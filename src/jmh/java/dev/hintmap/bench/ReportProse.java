@@ -138,8 +138,8 @@ final class ReportProse {
         step(md, d.jmh("NamePathBench.encodeAndHash", null, 0), "encode name to UTF-8 words + `hm64` hash (64 names, Zipf)", "`NamePathBench.encodeAndHash`");
         step(md, d.jmh("QueryBench.isHot_1t", "HINTMAP", 0), "`isHot` by name = name (cache) + index probe + consistent slot read", "`QueryBench.isHot_1t HINTMAP`");
         step(md, d.jmh("QueryBench.handleReadInto_1t", "HINTMAP", 0), "`Region.readInto` = consistent slot read, no name", "`QueryBench.handleReadInto_1t HINTMAP`");
-        step(md, d.jmh("QueryBench.handleIsHot_1t", "HINTMAP", 0), "`Region.isHot` = handle read of two words (FORMAT §7.2.2)", "`QueryBench.handleIsHot_1t HINTMAP`");
-        step(md, d.jmh("QueryBench.handleDispatchCount_1t", "HINTMAP", 0), "`Region.dispatchCount` = handle read of one word", "`QueryBench.handleDispatchCount_1t HINTMAP`");
+        step(md, d.jmh("QueryBench.handleIsHot_1t", "HINTMAP", 0), "`Region.isHot` = handle read, no name compare (FORMAT §7.2.2)", "`QueryBench.handleIsHot_1t HINTMAP`");
+        step(md, d.jmh("QueryBench.handleDispatchCount_1t", "HINTMAP", 0), "`Region.dispatchCount` = the same handle read", "`QueryBench.handleDispatchCount_1t HINTMAP`");
         step(md, d.nativeValue("hm-bench --read is-hot", true, 1, "ns_per_record"), "C handle read + `hm_record_hot`, same workload", "`hm-bench --read is-hot -H`");
         step(md, d.nativeValue("hm-bench --read is-hot", false, 1, "ns_per_record"), "C `hm_is_hot` by name, same workload", "`hm-bench --read is-hot`");
         step(md, d.jmh("RecordBench.existing_1t", "HINTMAP", 0), "**record by name** = the same lookup + slot lock + write + publish", "`RecordBench.existing_1t HINTMAP`");

@@ -294,21 +294,22 @@ public final class StoreEngine {
      * slot was reassigned (or is being), so the caller resolves the name again (§7.3).
      */
     public static final long STALE = -1;
-    /** {@link #slotReadAt}'s answer: the dispatch count, {@code >= 1}; one word of the copy. */
+    /** {@link #slotReadAt}'s answer: the dispatch count, {@code >= 1}. */
     public static final int ANSWER_COUNT = 0;
-    /** {@link #slotReadAt}'s answer: the mean kernel time ({@link RecordRules#mean}); two words. */
+    /** {@link #slotReadAt}'s answer: the mean kernel time ({@link RecordRules#mean}). */
     public static final int ANSWER_MEAN = 1;
-    /** {@link #slotReadAt}'s answer: 1 when hot ({@link RecordRules#isHot}), else 0; two words. */
+    /** {@link #slotReadAt}'s answer: 1 when hot ({@link RecordRules#isHot}), else 0. */
     public static final int ANSWER_HOT = 2;
-    /** {@link #slotReadAt}'s answer: 1 with the whole record in {@code out} (absent unless sound, as §7.2.1); four words. */
+    /** {@link #slotReadAt}'s answer: 1 with the whole record in {@code out}. */
     public static final int ANSWER_RECORD = 3;
 
     /**
      * Reads the region a handle {@code (k, gen)} resolved, without a name compare (§7.2.2):
      * §7.2.1's loop with the handle's generation in place of the name (a slot's name changes only
      * while its {@code gen} is odd, so an unchanged even {@code gen} proves the slot still holds
-     * the name the handle matched), reading only the words {@code answer} needs. Callers pass a
-     * constant {@code answer}, so each inlined copy keeps only its own branch.
+     * the name the handle matched). Every answer reads the whole copy and needs it sound, as
+     * §7.2.1, so that the queries agree on whether a region is present. Callers pass a constant
+     * {@code answer}, so each inlined copy keeps only its own branch.
      *
      * @param k a slot that a consistent read (§7.2.1, §7.3) or a record of the region's name returned
      * @param gen the generation that read or record returned with {@code k}
@@ -327,9 +328,9 @@ public final class StoreEngine {
             long s1 = Memory.acquireLong(seg, Slots.seq(slot));
             long copy = Slots.copy(slot, s1);
             long count = RecordCopies.plainDispatchCount(seg, copy);
-            long total = answer == ANSWER_COUNT ? 0 : RecordCopies.plainKernelNsTotal(seg, copy);
-            long max = answer == ANSWER_RECORD ? RecordCopies.plainKernelNsMax(seg, copy) : 0;
-            long bytes = answer == ANSWER_RECORD ? RecordCopies.plainBytesTotal(seg, copy) : 0;
+            long total = RecordCopies.plainKernelNsTotal(seg, copy);
+            long max = RecordCopies.plainKernelNsMax(seg, copy);
+            long bytes = RecordCopies.plainBytesTotal(seg, copy);
             Memory.acquireFence(); // the loads above happen before the re-checks below
             long s2 = Memory.opaqueLong(seg, Slots.seq(slot));
             if (Memory.opaqueLong(seg, Slots.gen(slot)) != gen) {
@@ -339,19 +340,19 @@ public final class StoreEngine {
                 Thread.onSpinWait();
                 continue;
             }
-            // §7.2.2: the invariants of the words read; a record broken only in words not read is
-            // a damaged file's, and answers from the words that are whole
+            // §7.2.2: every answer needs the whole record sound, so that all queries agree on whether
+            // the region is present (hot only when readInto finds it: the file fuzzer's check)
+            if (!RecordRules.isSound(count, total, max, bytes)) {
+                return 0;
+            }
             switch (answer) {
                 case ANSWER_COUNT:
-                    return count > 0 ? count : 0;
+                    return count;
                 case ANSWER_MEAN:
-                    return count > 0 && total >= 0 ? RecordRules.mean(total, count) : 0;
+                    return RecordRules.mean(total, count);
                 case ANSWER_HOT:
-                    return total >= 0 && RecordRules.isHot(count, total, thresholdNs) ? 1 : 0;
+                    return RecordRules.isHot(count, total, thresholdNs) ? 1 : 0;
                 default:
-                    if (!RecordRules.isSound(count, total, max, bytes)) {
-                        return 0;
-                    }
                     out.slot = k;
                     out.gen = gen;
                     out.dispatchCount = count;
