@@ -239,6 +239,18 @@ static void *cr_writer(void *p) {
     return NULL;
 }
 
+/* Counts one read of region i: found (and whether the record is i's own), absent, or an error. */
+static void cr_tally(cr_shared *sh, int i, int rc, const hm_region_record *r, long *found, long *absent, long *wrong) {
+    if (rc == HM_OK) {
+        (*found)++;
+        if (!cr_own(i, r)) (*wrong)++;
+    } else if (rc == HM_ENOTFOUND) {
+        (*absent)++;
+    } else {
+        atomic_fetch_add(&sh->errors, 1);
+    }
+}
+
 /* Reads by name and through handles while writers evict: by name through the fixed buffers (the name cache hits, and goes stale
  * when a region is evicted and its slot given to another) and through one rewritten buffer (the same
  * pointer for every name); through handles whose slot's generation moves under them. Every record
@@ -253,6 +265,7 @@ static void *cr_reader(void *p) {
     for (int i = 0; i < CR_NAMES; i++)
         if (hm_region_resolve(sh->s, sh->names[i], strlen(sh->names[i]), &handles[i]) != HM_OK) {
             atomic_fetch_add(&sh->errors, 1);
+            while (i-- > 0) hm_region_free(handles[i]);
             return NULL;
         }
     /* at least 1,000 reads, so that a reader scheduled late still reads found and absent names */
@@ -264,27 +277,12 @@ static void *cr_reader(void *p) {
             name = nb;
         }
         hm_region_record r;
-        int rc = hm_lookup(sh->s, name, strlen(name), &r);
-        if (rc == HM_OK) {
-            found++;
-            if (!cr_own(i, &r)) wrong++;
-        } else if (rc == HM_ENOTFOUND) {
-            absent++;
-        } else {
-            atomic_fetch_add(&sh->errors, 1);
-        }
+        cr_tally(sh, i, hm_lookup(sh->s, name, strlen(name), &r), &r, &found, &absent, &wrong);
         int hot = hm_is_hot(sh->s, name, strlen(name)); /* threshold 24,500 ns: hot only from i = 24 on */
         if (hot < 0) atomic_fetch_add(&sh->errors, 1);
         if (hot == 1 && i < 24) wrong++;
-        rc = hm_region_lookup(handles[i], &r); /* a slot gone to another name must not answer for it */
-        if (rc == HM_OK) {
-            found++;
-            if (!cr_own(i, &r)) wrong++;
-        } else if (rc == HM_ENOTFOUND) {
-            absent++;
-        } else {
-            atomic_fetch_add(&sh->errors, 1);
-        }
+        /* a slot gone to another name must not answer for it */
+        cr_tally(sh, i, hm_region_lookup(handles[i], &r), &r, &found, &absent, &wrong);
     }
     for (int i = 0; i < CR_NAMES; i++) hm_region_free(handles[i]);
     atomic_fetch_add(&sh->wrong, wrong);

@@ -51,17 +51,33 @@ public final class SlotRecord {
      * @param answer one of {@code StoreEngine.ANSWER_}
      */
     public long answer(int answer, long thresholdNs) {
+        return answer == StoreEngine.ANSWER_RECORD ? 1 : answer(answer, dispatchCount, kernelNsTotal, thresholdNs);
+    }
+
+    /**
+     * The one computation of a query's answer from a sound record's count and total, for the
+     * answers other than {@code ANSWER_RECORD}: the count, the mean ({@link RecordRules#mean}), or
+     * 1/0 for hot ({@link RecordRules#isHot}).
+     */
+    static long answer(int answer, long count, long total, long thresholdNs) {
         return switch (answer) {
-            case StoreEngine.ANSWER_COUNT -> dispatchCount;
-            case StoreEngine.ANSWER_MEAN -> meanKernelNs();
-            case StoreEngine.ANSWER_HOT -> isHot(thresholdNs) ? 1 : 0;
-            default -> 1;
+            case StoreEngine.ANSWER_COUNT -> count;
+            case StoreEngine.ANSWER_MEAN -> RecordRules.mean(total, count);
+            case StoreEngine.ANSWER_HOT -> RecordRules.isHot(count, total, thresholdNs) ? 1 : 0;
+            default -> throw new IllegalArgumentException("no answer from count and total: " + answer);
         };
     }
 
     /** The slot the last successful read came from, or -1. */
     public int slot() {
         return slot;
+    }
+
+    /** Fills this from one consistent read of slot {@code slot} at generation {@code gen}. */
+    void set(int slot, long gen, long count, long total, long max, long bytes) {
+        this.slot = slot;
+        this.gen = gen;
+        setRecord(count, total, max, bytes);
     }
 
     /** Sets the record, not the slot: how StoreEngine#add hands an inserted region its first record. */

@@ -232,12 +232,7 @@ public final class StoreEngine {
             if (!matches || !(asStored || RecordRules.isSound(count, total, max, bytes))) {
                 return 0; // absent, or a record no writer could have produced (damaged file)
             }
-            out.slot = k;
-            out.gen = g1;
-            out.dispatchCount = count;
-            out.kernelNsTotal = total;
-            out.kernelNsMax = max;
-            out.bytesTotal = bytes;
+            out.set(k, g1, count, total, max, bytes);
             return length;
         }
         return 0;
@@ -345,22 +340,11 @@ public final class StoreEngine {
             if (!RecordRules.isSound(count, total, max, bytes)) {
                 return 0;
             }
-            switch (answer) {
-                case ANSWER_COUNT:
-                    return count;
-                case ANSWER_MEAN:
-                    return RecordRules.mean(total, count);
-                case ANSWER_HOT:
-                    return RecordRules.isHot(count, total, thresholdNs) ? 1 : 0;
-                default:
-                    out.slot = k;
-                    out.gen = gen;
-                    out.dispatchCount = count;
-                    out.kernelNsTotal = total;
-                    out.kernelNsMax = max;
-                    out.bytesTotal = bytes;
-                    return 1;
+            if (answer != ANSWER_RECORD) {
+                return SlotRecord.answer(answer, count, total, thresholdNs);
             }
+            out.set(k, gen, count, total, max, bytes);
+            return 1;
         }
         return 0; // a writer rewriting the slot without pause: absent, as §7.2.1
     }
