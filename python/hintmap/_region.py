@@ -1,0 +1,127 @@
+"""``Region``: a handle on one region of an open store (``hm_region_*``), for a hot path."""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from typing import TYPE_CHECKING, Any, Callable, List, Optional
+
+from ._errors import Code, HintmapError
+from ._native import HM_ENOTFOUND, HM_OK, Record
+from ._records import RegionRecord
+from ._store import sample_value, wait_idle
+
+if TYPE_CHECKING:
+    from ._store import HintStore
+
+
+class Region:
+    """A pre-resolved region (``hm_region_resolve``): records and reads without looking the name up
+    while the region keeps its slot (FORMAT §7.2.2); after an eviction the name is resolved, or
+    inserted, again by the library. Made by :meth:`HintStore.region`.
+
+    ``hintmap.h`` lets one thread at a time use a handle: give each thread its own. :meth:`close`
+    frees it (``hm_region_free``); a ``with`` block does too. Calls register as in flight like the
+    store's (see ``_store``), so that :meth:`close` here and :meth:`HintStore.close` wait for them.
+    """
+
+    def __init__(self, store: "HintStore", ptr: int, name: str) -> None:
+        """Not for users: :meth:`HintStore.region` makes handles."""
+        self._store = store
+        self._lib = store._lib
+        self._ptr: Optional[int] = ptr
+        self._name = name
+        self._calls: List[None] = []
+        self._close_lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        """The region's name, as given to :meth:`HintStore.region`."""
+        return self._name
+
+    def _call(self, fn: Callable[..., int], *args: Any) -> int:
+        calls = self._calls
+        calls.append(None)  # before reading either pointer: HintStore.close and close() wait for it
+        try:
+            ptr = self._ptr
+            if ptr is None:
+                raise HintmapError(Code.HM_ECLOSED, f"the handle on region {self._name!r} is closed", self._store.path)
+            if self._store._ptr is None:
+                raise self._store._closed_error()
+            rc = fn(ptr, *args)
+            if rc < 0 and rc != HM_ENOTFOUND:
+                raise HintmapError(rc, f"region {self._name!r}: {self._lib.strerror(rc)}", self._store.path)
+            return rc
+        finally:
+            calls.pop()
+
+    def record(self, kernel_ns: int, bytes_touched: int = 0) -> bool:
+        """Records one dispatch (``hm_region_add``; as :meth:`HintStore.record`). True when stored,
+        False when dropped.
+
+        Raises:
+            HintmapError: ``HM_EREADONLY``, ``HM_ECLOSED``; a negative value.
+        """
+        ns = sample_value(kernel_ns, "kernel_ns")
+        nbytes = sample_value(bytes_touched, "bytes_touched")
+        return self._call(self._lib.hm_region_add, ns, nbytes) == HM_OK
+
+    def _lookup(self) -> Optional[Record]:
+        rec = Record()
+        if self._call(self._lib.hm_region_lookup, ctypes.byref(rec)) == HM_ENOTFOUND:
+            return None
+        return rec
+
+    def record_for(self) -> Optional[RegionRecord]:
+        """The region's record (``hm_region_lookup``), named as given; ``None`` when absent."""
+        rec = self._lookup()
+        if rec is None:
+            return None
+        return RegionRecord(self._name, rec.dispatch_count, rec.kernel_ns_total, rec.kernel_ns_max, rec.bytes_total)
+
+    def is_hot(self) -> bool:
+        """Whether the region is present and its mean kernel time reaches the file's threshold."""
+        rec = self._lookup()
+        return rec is not None and rec.kernel_ns_total // rec.dispatch_count >= self._store.hot_threshold_ns
+
+    def dispatch_count(self) -> int:
+        """Dispatches recorded; 0 when absent."""
+        rec = self._lookup()
+        return rec.dispatch_count if rec is not None else 0
+
+    def mean_kernel_ns(self) -> int:
+        """Mean kernel ns per dispatch, rounded down; 0 when absent."""
+        rec = self._lookup()
+        return rec.kernel_ns_total // rec.dispatch_count if rec is not None else 0
+
+    def close(self) -> None:
+        """Frees the handle (also after its store was closed). Idempotent."""
+        with self._close_lock:
+            ptr = self._ptr
+            if ptr is None:
+                return
+            self._ptr = None
+        wait_idle(self._calls)
+        with self._store._regions_lock:
+            self._store._regions.discard(self)
+        self._lib.hm_region_free(ptr)
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return self._ptr is None
+
+    def __enter__(self) -> "Region":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 (a finaliser cannot report)
+            pass
+
+    def __repr__(self) -> str:
+        return f"<hintmap.Region {self._name!r}{' closed' if self._ptr is None else ''}>"
