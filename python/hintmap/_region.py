@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ctypes
 import threading
 from typing import TYPE_CHECKING, Any, Callable, List, Optional
 
@@ -33,21 +32,26 @@ class Region:
         self._name = name
         self._calls: List[None] = []
         self._close_lock = threading.Lock()
+        self._hm_region_lookup = self._lib.hm_region_lookup  # bound once: an attribute less per read
+        self._threshold = store.hot_threshold_ns
 
     @property
     def name(self) -> str:
         """The region's name, as given to :meth:`HintStore.region`."""
         return self._name
 
+    def _closed_error(self) -> HintmapError:
+        if self._ptr is None:
+            return HintmapError(Code.HM_ECLOSED, f"the handle on region {self._name!r} is closed", self._store.path)
+        return self._store._closed_error()
+
     def _call(self, fn: Callable[..., int], *args: Any) -> int:
         calls = self._calls
         calls.append(None)  # before reading either pointer: HintStore.close and close() wait for it
         try:
             ptr = self._ptr
-            if ptr is None:
-                raise HintmapError(Code.HM_ECLOSED, f"the handle on region {self._name!r} is closed", self._store.path)
-            if self._store._ptr is None:
-                raise self._store._closed_error()
+            if ptr is None or self._store._ptr is None:
+                raise self._closed_error()
             rc = fn(ptr, *args)
             if rc < 0 and rc != HM_ENOTFOUND:
                 raise HintmapError(rc, f"region {self._name!r}: {self._lib.strerror(rc)}", self._store.path)
@@ -68,9 +72,18 @@ class Region:
 
     def _lookup(self) -> Optional[Record]:
         rec = Record()
-        if self._call(self._lib.hm_region_lookup, ctypes.byref(rec)) == HM_ENOTFOUND:
-            return None
-        return rec
+        calls = self._calls
+        calls.append(None)  # the guard of _call written out: a handle's read is its point
+        try:
+            ptr = self._ptr
+            if ptr is None or self._store._ptr is None:
+                raise self._closed_error()
+            rc = self._hm_region_lookup(ptr, rec)
+            if rc < 0 and rc != HM_ENOTFOUND:
+                raise HintmapError(rc, f"region {self._name!r}: {self._lib.strerror(rc)}", self._store.path)
+        finally:
+            calls.pop()
+        return None if rc == HM_ENOTFOUND else rec
 
     def record_for(self) -> Optional[RegionRecord]:
         """The region's record (``hm_region_lookup``), named as given; ``None`` when absent."""
@@ -82,7 +95,7 @@ class Region:
     def is_hot(self) -> bool:
         """Whether the region is present and its mean kernel time reaches the file's threshold."""
         rec = self._lookup()
-        return rec is not None and rec.kernel_ns_total // rec.dispatch_count >= self._store.hot_threshold_ns
+        return rec is not None and rec.kernel_ns_total // rec.dispatch_count >= self._threshold
 
     def dispatch_count(self) -> int:
         """Dispatches recorded; 0 when absent."""

@@ -295,6 +295,7 @@ class LifetimeTest(TempDirTest):
                 try:
                     while True:
                         handle.record(i, 1)
+                        handle.is_hot()
                         store.record(CUBLAS_GEMV, i, 1)
                         store.is_hot(CUBLAS_GEMV)
                         store.record_for(TORCH_ADD)
