@@ -10,8 +10,9 @@ whole), then measures
   ``Region.is_hot()``, ``store.record``, and the bare ctypes call of ``hm_is_hot`` (the floor a
   ctypes binding can reach);
 * per process (wall time, median of ``--repeat`` runs after one warm-up): a Python process that
-  imports hintmap, opens the file read-only and asks ``is_hot`` once, against ``hintmap dump
-  --format json FILE`` (the route without this module: a JVM per question) when ``--cli`` exists.
+  imports hintmap, opens the file read-only and asks ``is_hot`` once, beside ``python3 -c pass`` (the
+  interpreter's own start) and ``hintmap dump --format json FILE`` (the route without this module:
+  a JVM per question) when ``--cli`` exists.
 
 Prints a Markdown table and the load average (the machine is shared: read the ratios).
 """
@@ -91,8 +92,11 @@ def main() -> None:
 
         child_env = dict(os.environ, PYTHONPATH=str(HERE.parent), HINTMAP_LIBRARY=hintmap.library_path())
         probe = [sys.executable, "-c", f"import hintmap; s = hintmap.open({path!r}, read_only=True); s.is_hot({hot!r})"]
+        floor_wall = per_process([sys.executable, "-c", "pass"], args.repeat, child_env)
         py_wall = per_process(probe, args.repeat, child_env)
-        rows.append(("a Python process: import, open read-only, one `is_hot`", f"{py_wall * 1e3:,.0f} ms", ""))
+        rows.append(("a Python process that does nothing (`python3 -c pass`: the floor)", f"{floor_wall * 1e3:,.0f} ms", ""))
+        rows.append(("a Python process: import, open read-only, one `is_hot`", f"{py_wall * 1e3:,.0f} ms",
+                     f"{py_wall / floor_wall:.1f}x the floor"))
         if args.cli and os.path.exists(args.cli):
             cli_wall = per_process([args.cli, "dump", path, "--format", "json"], args.repeat, dict(os.environ))
             rows.append((f"`hintmap dump --format json FILE` ({Path(args.cli).parent.parent.name})",

@@ -120,8 +120,8 @@ public final class PerfReport {
                 .append("*Benchmarks* section) from one run on the machine below; raw JMH JSON and native output are in ")
                 .append("`bench-results/` (not committed). Do not edit by hand: the prose of *What bounds it* lives in ")
                 .append("`src/jmh/resources/dev/hintmap/bench/what-bounds-it.md` with the run's numbers filled in by the generator, ")
-                .append("and the sections measured in separate runs, *Give-up cost*, *Start-up* and *Long kernel names*, in")
-                .append(" `give-up-cost.md`, `startup.md` and `long-names.md` beside it.\n\n");
+                .append("and the sections measured in separate runs, *Give-up cost*, *Start-up*, *Long kernel names* and *Python reads*, in")
+                .append(" `give-up-cost.md`, `startup.md`, `long-names.md` and `python-reads.md` beside it.\n\n");
     }
 
     /** The machine, the run plan with each group's time, the run's failures, and how to read the numbers. */

@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  */
 final class ReportProse {
     /** Resources appended as they are: each measured in a run of its own, not this report's. */
-    static final List<String> SEPARATE_RUNS = List.of("give-up-cost.md", "startup.md", "long-names.md");
+    static final List<String> SEPARATE_RUNS = List.of("give-up-cost.md", "startup.md", "long-names.md", "python-reads.md");
 
     private final ReportResults d;
     private final Map<String, String> vars;
