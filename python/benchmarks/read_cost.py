@@ -5,11 +5,12 @@
 Makes a hint file of 64 regions with 200-byte templated kernel names (default layout: stored
 whole), then measures
 
-* per call, in this process (``timeit``, best and median of ``--repeat`` rounds of 100,000 calls):
+* per call, in this process (``timeit``, ``--repeat`` rounds of 100,000 calls, timed by this
+  thread's CPU time, best and median, and by the wall clock, median):
   ``store.is_hot(name)`` of a hot region and of an absent one, ``dispatch_count``, ``record_for``,
   ``Region.is_hot()``, ``store.record``, and the bare ctypes call of ``hm_is_hot`` (the floor a
   ctypes binding can reach);
-* per process (wall time, median of ``--repeat`` runs after one warm-up): a Python process that
+* per process (median wall and CPU time of ``--repeat`` runs after one warm-up): a Python process that
   imports hintmap, opens the file read-only and asks ``is_hot`` once, beside ``python3 -c pass`` (the
   interpreter's own start) and ``hintmap dump --format json FILE`` (the route without this module:
   a JVM per question) when ``--cli`` exists.
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import glob
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -44,18 +46,26 @@ def kernel(i: int) -> str:
 
 
 def per_call(stmt: str, env: dict, repeat: int) -> tuple:
-    rounds = [t / CALLS * 1e9 for t in timeit.repeat(stmt, globals=env, number=CALLS, repeat=repeat)]
-    return min(rounds), statistics.median(rounds)
+    """ns per call: best and median CPU time of this thread (what a shared, loaded machine distorts
+    least), and the median wall time."""
+    cpu = [t / CALLS * 1e9 for t in timeit.repeat(stmt, globals=env, number=CALLS, repeat=repeat, timer=time.thread_time)]
+    wall = [t / CALLS * 1e9 for t in timeit.repeat(stmt, globals=env, number=CALLS, repeat=repeat)]
+    return min(cpu), statistics.median(cpu), statistics.median(wall)
 
 
-def per_process(argv: list, repeat: int, env: dict) -> float:
+def per_process(argv: list, repeat: int, env: dict) -> tuple:
+    """Seconds per process: median wall time and median CPU time (user + system, from the kernel's
+    accounting of each finished child)."""
     subprocess.run(argv, check=True, capture_output=True, env=env)  # warm-up: page cache, JIT caches
-    walls = []
+    walls, cpus = [], []
     for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         subprocess.run(argv, check=True, capture_output=True, env=env)
         walls.append(time.perf_counter() - start)
-    return statistics.median(walls)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return statistics.median(walls), statistics.median(cpus)
 
 
 def main() -> None:
@@ -87,28 +97,30 @@ def main() -> None:
                 ("`store.record(name, ns, bytes)`", "store.record(hot, 200_000, 1 << 20)"),
                 ("bare ctypes `hm_is_hot(s, name, len)` (floor)", "lib.hm_is_hot(ptr, raw, len(raw))"),
             ):
-                best, median = per_call(stmt, env, args.repeat)
-                rows.append((label, f"{best:,.0f} ns", f"{median:,.0f} ns"))
+                best, median, wall = per_call(stmt, env, args.repeat)
+                rows.append((label, f"{best:,.0f} ns", f"{median:,.0f} ns", f"{wall:,.0f} ns", ""))
 
         child_env = dict(os.environ, PYTHONPATH=str(HERE.parent), HINTMAP_LIBRARY=hintmap.library_path())
         probe = [sys.executable, "-c", f"import hintmap; s = hintmap.open({path!r}, read_only=True); s.is_hot({hot!r})"]
-        floor_wall = per_process([sys.executable, "-c", "pass"], args.repeat, child_env)
-        py_wall = per_process(probe, args.repeat, child_env)
-        rows.append(("a Python process that does nothing (`python3 -c pass`: the floor)", f"{floor_wall * 1e3:,.0f} ms", ""))
-        rows.append(("a Python process: import, open read-only, one `is_hot`", f"{py_wall * 1e3:,.0f} ms",
-                     f"{py_wall / floor_wall:.1f}x the floor"))
+        floor_wall, floor_cpu = per_process([sys.executable, "-c", "pass"], args.repeat, child_env)
+        py_wall, py_cpu = per_process(probe, args.repeat, child_env)
+        rows.append(("a Python process that does nothing (`python3 -c pass`: the floor)", "", f"{floor_cpu * 1e3:,.0f} ms",
+                     f"{floor_wall * 1e3:,.0f} ms", ""))
+        rows.append(("a Python process: import, open read-only, one `is_hot`", "", f"{py_cpu * 1e3:,.0f} ms",
+                     f"{py_wall * 1e3:,.0f} ms", f"{py_cpu / floor_cpu:.1f}x the floor (CPU)"))
         if args.cli and os.path.exists(args.cli):
-            cli_wall = per_process([args.cli, "dump", path, "--format", "json"], args.repeat, dict(os.environ))
-            rows.append((f"`hintmap dump --format json FILE` ({Path(args.cli).parent.parent.name})",
-                         f"{cli_wall * 1e3:,.0f} ms", f"{cli_wall / py_wall:.1f}x the Python process"))
+            cli_wall, cli_cpu = per_process([args.cli, "dump", path, "--format", "json"], args.repeat, dict(os.environ))
+            rows.append((f"`hintmap dump --format json FILE` ({Path(args.cli).parent.parent.name})", "",
+                         f"{cli_cpu * 1e3:,.0f} ms", f"{cli_wall * 1e3:,.0f} ms",
+                         f"{cli_cpu / py_cpu:.1f}x (CPU), {cli_wall / py_wall:.1f}x (wall) the Python process"))
 
     print(f"Python {sys.version.split()[0]} ({sys.executable}), library {hintmap.library_path()} {hintmap.library_version()}, "
           f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}, {args.repeat} rounds")
     print()
-    print("| what | best | median |")
-    print("|---|---:|---:|")
-    for label, best, median in rows:
-        print(f"| {label} | {best} | {median} |")
+    print("| what | best CPU | median CPU | median wall | |")
+    print("|---|---:|---:|---:|---|")
+    for label, best, median, wall, note in rows:
+        print(f"| {label} | {best} | {median} | {wall} | {note} |")
 
 
 if __name__ == "__main__":
