@@ -348,7 +348,8 @@ class HintStore:
         Raises:
             HintmapError: a bad name (``InvalidArgumentError``), ``HM_ECLOSED``.
         """
-        # The guard of _call written out: the per-call cost is the point of this method (README figures).
+        # The guard of _call written out: the per-call cost is the point of this method (PERFORMANCE.md,
+        # "Python reads").
         raw = name.encode() if type(name) is str and name.isascii() else _names.encode(name)
         calls = self._calls
         calls.append(None)
