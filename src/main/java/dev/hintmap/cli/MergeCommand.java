@@ -31,6 +31,7 @@ import picocli.CommandLine.Spec;
                     + " renamed into place, so readers see the old file or the complete new one. An OUT that live"
                     + " writers are attached to is not replaced (exit 1) without --replace-live: they would keep"
                     + " writing the replaced file.",
+            OutputFile.RULES,
         })
 final class MergeCommand implements Callable<Integer> {
     @Mixin
@@ -95,8 +96,8 @@ final class MergeCommand implements Callable<Integer> {
         if (hotThresholdNs != null && hotThresholdNs < 0) {
             throw new ParameterException(spec.commandLine(), "--hot-threshold-ns " + hotThresholdNs + " is negative");
         }
-        OutputFile target = new OutputFile("merge", output, replace, files);
-        target.checkReplaceable(spec.commandLine());
+        OutputFile target = new OutputFile("merge", output, OutputFile.Content.HINT_FILE, replace, files);
+        target.check(spec.commandLine());
         PrintWriter out = spec.commandLine().getOut();
         Progress progress = new Progress(spec.commandLine().getErr(), quiet);
         ProfileMerger merger = new ProfileMerger();
