@@ -30,6 +30,7 @@ import picocli.CommandLine.Spec;
                     + " (exit 1) without --replace-live.",
             "Do not cp a live file: the copy would carry its slot locks and writer table. A file no process has"
                     + " open may be copied with cp.",
+            OutputFile.RULES,
         })
 final class CopyCommand implements Callable<Integer> {
     @Mixin
@@ -55,8 +56,8 @@ final class CopyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        OutputFile target = new OutputFile("copy", destination, replace, files);
-        target.checkReplaceable(spec.commandLine());
+        OutputFile target = new OutputFile("copy", destination, OutputFile.Content.HINT_FILE, replace, files);
+        target.check(spec.commandLine());
         Progress progress = new Progress(spec.commandLine().getErr(), quiet);
         HintFileInfo info;
         List<RegionRecord> regions;

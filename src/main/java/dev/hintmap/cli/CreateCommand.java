@@ -4,8 +4,6 @@ import dev.hintmap.HintStoreOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -31,7 +29,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "create", versionProvider = HintmapCli.Version.class, description = {"Create an empty hint file with a chosen layout.",
             "Sets up FILE before the runtime starts: its capacity, maximum name length and hot threshold are fixed"
                     + " at creation (writers that open it later use them). An existing FILE is not replaced"
-                    + " (exit 1). With --group-shared the file is created 0660, for writers of one group."})
+                    + " (exit 1). With --group-shared the file is created 0660, for writers of one group.",
+            OutputFile.RULES})
 final class CreateCommand implements Callable<Integer> {
     @Mixin
     HelpOption help;
@@ -74,10 +73,6 @@ final class CreateCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--max-name-bytes " + maxNameBytes + " is outside [1, "
                     + HintStoreOptions.MAX_NAME_BYTES_LIMIT + "]");
         }
-        if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-            throw new DataLossRefused(file + " exists: create never replaces a file (merge or copy with --force do,"
-                    + " with their checks for live writers)");
-        }
         HintStoreOptions options = files.options().capacity(capacity);
         if (hotThresholdNs != null) {
             options = options.hotThresholdNs(hotThresholdNs);
@@ -85,8 +80,8 @@ final class CreateCommand implements Callable<Integer> {
         if (maxNameBytes != null) {
             options = options.maxNameBytes(maxNameBytes);
         }
-        OutputFile target = new OutputFile("create", file, new ReplaceOptions(), files);
-        OutputFile.checkWritablePath(file);
+        OutputFile target = new OutputFile("create", file, OutputFile.Content.HINT_FILE, null, files);
+        target.check(spec.commandLine());
         try {
             target.publish(List.of(), options, new Progress(spec.commandLine().getErr(), true));
         } catch (IOException e) {

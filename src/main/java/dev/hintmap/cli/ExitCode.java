@@ -7,7 +7,8 @@ final class ExitCode {
     static final int OK = 0;
     /**
      * Problems found ({@code verify}: in the file; {@code decay}: regions it could not age), or a
-     * refusal to lose data ({@code merge}, {@code copy}: live writers attached to the output).
+     * refusal to lose data ({@code merge}, {@code copy}, {@code export}: live writers attached to the
+     * output; {@code export}: a hint file at the output without {@code --force}; {@link OutputFile}).
      */
     static final int PROBLEMS = 1;
     /** Unknown option, bad value (picocli's own code for invalid input). */

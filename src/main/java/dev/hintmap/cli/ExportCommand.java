@@ -17,8 +17,6 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,6 +48,7 @@ import picocli.CommandLine.Spec;
                     + " (merge, copy).",
             "--filter and --top bound the label cardinality: only the regions named by the filter, of those the"
                     + " N hottest by total kernel time, are exported; per-file metrics cover the whole file.",
+            OutputFile.RULES,
         })
 final class ExportCommand implements Callable<Integer> {
     @Mixin
@@ -67,8 +66,13 @@ final class ExportCommand implements Callable<Integer> {
     @Option(names = "--prometheus", required = true, description = "the Prometheus text format (the only format so far)")
     boolean prometheus;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "OUT", description = "write to OUT atomically instead of standard output")
+    @Option(names = {"-o", "--output"}, paramLabel = "OUT",
+            description = "write to OUT instead of standard output: a file atomically (temporary file, rename), a"
+                    + " device or FIFO as a stream; - is standard output")
     Path output;
+
+    @Mixin
+    ReplaceOptions replace;
 
     @Mixin
     RegionFilter filter;
@@ -82,12 +86,12 @@ final class ExportCommand implements Callable<Integer> {
         if (!prometheus) {
             throw new ParameterException(spec.commandLine(), "choose a format: --prometheus");
         }
-        if (output != null) {
-            OutputFile.checkWritablePath(output);
-        }
         if (top != null && top < 0) {
             throw new ParameterException(spec.commandLine(), "--top must be >= 0, not " + top);
         }
+        OutputFile target = new OutputFile("export", output != null ? output : Path.of("-"), OutputFile.Content.TEXT,
+                replace, files);
+        target.check(spec.commandLine());
         MetricSnapshots metrics;
         try (HintStore store = files.openReadOnly(file)) {
             HintSnapshot snapshot = store.snapshot();
@@ -100,13 +104,7 @@ final class ExportCommand implements Callable<Integer> {
         }
         ByteArrayOutputStream text = new ByteArrayOutputStream();
         write(text, metrics);
-        if (output == null) {
-            PrintWriter out = spec.commandLine().getOut();
-            out.print(text.toString(StandardCharsets.UTF_8));
-            out.flush();
-        } else {
-            new OutputFile("export", output, new ReplaceOptions(), files).publishText(text.toByteArray());
-        }
+        target.publishText(text.toByteArray(), spec.commandLine().getOut(), new Progress(spec.commandLine().getErr(), false));
         return ExitCode.OK;
     }
 

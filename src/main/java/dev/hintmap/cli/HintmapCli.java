@@ -35,12 +35,14 @@ import picocli.CommandLine.Command;
         footerHeading = "%nExit status:%n",
         footer = {
             "  0  success",
-            "  1  problems found in a hint file (verify: in the file; decay: regions left unaged) or a refusal"
-                    + " (merge, copy: the output has live writers, use --replace-live; upgrade: FILE has; create: FILE exists)",
+            "  1  problems found in a hint file (verify: in the file; decay: regions left unaged) or a refusal to lose"
+                    + " data (merge, copy, export: the output has live writers, use --replace-live; export: the output"
+                    + " is a hint file, use --force; upgrade: FILE has writers; create: FILE exists)",
             "  2  bad usage: unknown option, bad value, an option that would change nothing",
             "  3  not a usable hint file, for every command (missing, not a hint file, damaged, other version,"
                     + " refused by the safety rules...)",
-            "  4  another I/O error (disk full, permission, output directory missing...)",
+            "  4  another I/O error (disk full, permission, output directory missing, an output that cannot be"
+                    + " written there: a directory, a device for a hint file, a symbolic link without --follow-symlinks...)",
         },
         usageHelpAutoWidth = true)
 public final class HintmapCli implements Runnable {

@@ -31,6 +31,7 @@ import picocli.CommandLine.Spec;
                     + " renamed into place, so readers see the old file or the complete new one. An OUT that live"
                     + " writers are attached to is not replaced (exit 1) without --replace-live: they would keep"
                     + " writing the replaced file.",
+            OutputFile.RULES,
         })
 final class MergeCommand implements Callable<Integer> {
     @Mixin
@@ -59,6 +60,12 @@ final class MergeCommand implements Callable<Integer> {
             description = "hot threshold of OUT (default: the first input's)")
     Long hotThresholdNs;
 
+    @Option(names = "--max-name-bytes", paramLabel = "B",
+            description = "longest region name OUT stores whole (default: the largest among the inputs); at the"
+                    + " smallest input's limit every kernel that inputs of different limits name differently is"
+                    + " matched (FORMAT.md §1.1)")
+    Integer maxNameBytes;
+
     @Option(names = "--weight", paramLabel = "IN=W",
             description = "weight of input IN (as named on the command line): its counts and totals are multiplied"
                     + " by W > 0 before merging, means kept; repeatable (default 1)")
@@ -79,16 +86,23 @@ final class MergeCommand implements Callable<Integer> {
                     "--capacity " + capacity + " is outside [1, " + HintStoreOptions.MAX_CAPACITY + "]");
         }
         refuseRepeatedInputs();
+        if (maxNameBytes != null) {
+            try {
+                HintStoreOptions.defaults().maxNameBytes(maxNameBytes); // the library's range, one rule
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--max-name-bytes: " + e.getMessage());
+            }
+        }
         if (hotThresholdNs != null && hotThresholdNs < 0) {
             throw new ParameterException(spec.commandLine(), "--hot-threshold-ns " + hotThresholdNs + " is negative");
         }
-        OutputFile target = new OutputFile("merge", output, replace, files);
-        target.checkReplaceable(spec.commandLine());
+        OutputFile target = new OutputFile("merge", output, OutputFile.Content.HINT_FILE, replace, files);
+        target.check(spec.commandLine());
         PrintWriter out = spec.commandLine().getOut();
         Progress progress = new Progress(spec.commandLine().getErr(), quiet);
         ProfileMerger merger = new ProfileMerger();
         int outCapacity = 0;
-        int maxNameBytes = 1;
+        int largestNameLimit = 1;
         Long threshold = hotThresholdNs;
         for (int i = 0; i < inputs.size(); i++) {
             Path in = inputs.get(i);
@@ -100,7 +114,7 @@ final class MergeCommand implements Callable<Integer> {
             });
             List<RegionRecord> regions = profile.regions();
             outCapacity = Math.max(outCapacity, profile.capacity());
-            maxNameBytes = Math.max(maxNameBytes, profile.maxNameBytes());
+            largestNameLimit = Math.max(largestNameLimit, profile.maxNameBytes());
             if (threshold == null) {
                 threshold = profile.hotThresholdNs();
             } else if (hotThresholdNs == null && threshold != profile.hotThresholdNs()) {
@@ -108,32 +122,53 @@ final class MergeCommand implements Callable<Integer> {
                         + " ns; OUT keeps " + threshold + " ns (set it with --hot-threshold-ns)");
             }
             double weight = weightOf.getOrDefault(in, 1.0);
-            merger.add(regions, weight);
+            merger.add(regions, weight, profile.maxNameBytes());
             progress.step("merge: read " + label + ": " + Units.count(regions.size()) + " regions"
                     + (weight == 1 ? "" : ", weight " + weight) + "; " + Units.count(merger.size()) + " distinct so far");
         }
         int cap = capacity != null ? capacity : outCapacity;
-        if (cap == 0 && merger.size() > 0) {
+        int nameLimit = maxNameBytes != null ? maxNameBytes : largestNameLimit;
+        ProfileMerger.Merged merged = merger.resolve(nameLimit);
+        reportNameMatching(merged, nameLimit, progress);
+        if (cap == 0 && merged.size() > 0) {
             // As --capacity 0 is refused: a capacity-0 file would keep none of the regions read. Only an input
             // can bring it (a JSON profile saying "capacity": 0, a capacity-0 hint file), and then every input has it.
             throw new ParameterException(spec.commandLine(), "every input has capacity 0 (" + String.join(", ",
                     inputs.stream().map(Path::toString).toList()) + "), so OUT would too and keep none of the "
-                    + Units.count(merger.size()) + " regions read: give OUT a capacity with --capacity N");
+                    + Units.count(merged.size()) + " regions read: give OUT a capacity with --capacity N");
         }
-        List<RegionRecord> kept = merger.hottest(cap);
-        if (kept.size() < merger.size()) {
-            progress.step("merge: " + Units.count(merger.size()) + " regions exceed the capacity of " + Units.count(cap)
+        List<RegionRecord> kept = merged.hottest(cap);
+        if (kept.size() < merged.size()) {
+            progress.step("merge: " + Units.count(merged.size()) + " regions exceed the capacity of " + Units.count(cap)
                     + ": keeping the " + Units.count(kept.size()) + " hottest by total kernel time");
         }
-        long dropped = target.publish(kept, files.options().capacity(cap).maxNameBytes(maxNameBytes)
+        long dropped = target.publish(kept, files.options().capacity(cap).maxNameBytes(nameLimit)
                 .hotThresholdNs(threshold), progress);
-        out.println("merged " + inputs.size() + " file(s), " + Units.count(merger.size()) + " regions, into " + output
+        out.println("merged " + inputs.size() + " file(s), " + Units.count(merged.size()) + " regions, into " + output
                 + ": " + Units.count(kept.size() - dropped) + " regions, capacity " + Units.count(cap));
         if (dropped > 0) {
             out.println("merge: " + dropped + " region(s) could not be indexed within the probe bound and were dropped");
         }
         out.flush();
         return ExitCode.OK;
+    }
+
+    /**
+     * Says how names of inputs with different limits were brought together (FORMAT.md §1.1, "Across
+     * limits"): the regions matched by prefix and hash as a step, and — with {@code --quiet} too,
+     * since a lookup by the kernel's name will miss them — those that stay under a shortened name.
+     */
+    private static void reportNameMatching(ProfileMerger.Merged merged, int nameLimit, Progress progress) {
+        if (merged.matched() > 0) {
+            progress.step("merge: " + Units.count(merged.matched()) + " region(s) named in a shortened form by inputs"
+                    + " with a smaller max_name_bytes matched their kernels by prefix and hash");
+        }
+        if (merged.unmatched() > 0) {
+            progress.warn("merge: warning: " + Units.count(merged.unmatched()) + " region(s) could not be matched:"
+                    + " known only by names shortened in inputs with a smaller max_name_bytes than OUT's ("
+                    + nameLimit + "), they keep those names, under which a lookup by the kernel's whole name does not"
+                    + " find them; --max-name-bytes set to the smallest input's limit matches every one");
+        }
     }
 
     /**

@@ -5,9 +5,16 @@ import dev.hintmap.HintFiles;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
+import dev.hintmap.format.Layouts;
+import dev.hintmap.store.FileKind;
+import dev.hintmap.store.StreamOutput;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -15,6 +22,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
@@ -22,51 +30,196 @@ import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 
 /**
- * The new file that a command writes — {@code merge}, {@code copy}, {@code upgrade} and
- * {@code create} a hint file, {@code export -o} a metrics text — and the one routine that writes
- * every such file: filled under a temporary name in the output's directory and published in one
- * step, {@code rename(2)} over an existing file ({@code --force}; {@code export} always) or
- * {@code link(2)}, which fails rather than replace a file created meanwhile. Readers of the path
- * see the old file or the complete new one.
+ * The output of every command that writes one — {@code merge -o}, {@code copy DST},
+ * {@code upgrade}, {@code create} a hint file, {@code export -o} a metrics text — and the one place
+ * of the rules about what may be at the output path ({@link #RULES}, which each command's help
+ * states) and of the routine that writes it.
+ *
+ * <p><b>What is at OUT decides how it is written</b>, looked at without following a link
+ * ({@link FileKind}): nothing or a regular file — a new file is filled under a temporary name in
+ * OUT's directory, synced, and published in one step, {@code rename(2)} over an existing file or
+ * {@code link(2)}, which fails rather than replace a file created meanwhile; then the directory is
+ * synced ({@link Durability}). Readers of the path see the old file or the complete new one, also
+ * after a power loss. A character device or FIFO ({@code /dev/null}, a named pipe) is never
+ * replaced: a text output is written into it as a stream ({@link StreamOutput}: no temporary, no
+ * rename), a hint file is refused, since one is only of use as a file that processes map.
+ * {@code -o -} is standard output, for text. A directory, a block device or a socket is refused;
+ * so is a symbolic link unless {@code --follow-symlinks}: replacing it would replace the link
+ * ({@code /dev/stdout} as root), writing through it would follow a link someone planted.
+ *
+ * <p><b>What may be replaced:</b> an existing output only with {@code --force} (hint-file outputs;
+ * {@code create} never replaces), and a text output replaces a file that is not a hint file
+ * without it (a metrics file is rewritten every run) but a hint file only with {@code --force}.
+ * A hint file that live writers are attached to is not replaced without {@code --replace-live},
+ * whatever replaces it: a writer maps the file it opened, so after the rename it keeps writing the
+ * old, unlinked inode, and everything it records from then on is lost to the path. Writers of a
+ * version-1 file count too. A refusal to lose data is exit 1 ({@link DataLossRefused}); an output
+ * that cannot be written where it is asked, exit 4.
+ *
+ * <p>A name ending in {@code .json} is refused for a hint-file output: {@code merge} and
+ * {@code diff} read such a name as a JSON profile, so a hint file there would be refused by the
+ * very commands that read profiles (the format follows the name; {@code dump --format json}
+ * writes JSON).
  *
  * <p>The temporary file is created the way the library creates a hint file (docs/SECURITY.md,
  * "The {@code hintmap} command"): at a name with 64 random bits ({@link SecureRandom}), exclusively
  * ({@code O_CREAT|O_EXCL|O_NOFOLLOW}: nothing planted at the name is opened, written or followed),
- * mode 0600, or 0660 with {@code --group-shared}, set on the descriptor. Whoever can write the
- * directory — a textfile-collector directory, a shared profile directory — can make the command
- * fail, never make it write into another file. An in-place {@code upgrade} gives the new file the
- * owner, group and mode of the file it replaces.
- *
- * <p>An existing output with live writers attached is not replaced without
- * {@code --replace-live}: a writer maps the file it opened, so after the rename it keeps writing
- * the old, unlinked inode, and everything it records from then on is lost to the path. Writers of
- * a version-1 file count too (its own writer table, read by the version-1 reader).
+ * mode 0600, or 0660 with {@code --group-shared}, set on the descriptor. An in-place
+ * {@code upgrade} gives the new file the owner, group and mode of the file it replaces.
  */
 final class OutputFile {
+    /** The output rules as every writing command's help and man page state them. */
+    static final String RULES = "Output rules (every command that writes a file): OUT - is standard output (text only)."
+            + " A character device or FIFO at OUT is written into as a stream (text) or refused (a hint file), never"
+            + " replaced; a directory, block device or socket is refused, and so is a symbolic link unless"
+            + " --follow-symlinks. Otherwise OUT is written to a temporary file beside it, synced, and renamed into"
+            + " place, then its directory is synced. An existing OUT is replaced only with --force (a text output"
+            + " replaces a file that is not a hint file without it), and a hint file that live writers are"
+            + " attached to only with --replace-live (exit 1 otherwise). A hint file is not written under a name"
+            + " ending in .json, which merge and diff read as a JSON profile.";
+
+    /** What a command writes. */
+    enum Content {
+        /** A hint file, which processes map where it lies. */
+        HINT_FILE,
+        /** A text (export's metrics), which may also be streamed. */
+        TEXT
+    }
+
+    /** How the output is written, decided by {@link #check}. */
+    private enum Mode { FILE, STREAM, STANDARD_OUTPUT }
+
     private static final int PROGRESS_EVERY = 1 << 16;
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** The magic every format version starts with, as the file's first 8 bytes hold it (FORMAT.md §3.1). */
+    private static final long MAGIC = Layouts.MAGIC_VALUE;
 
     private final String command;
     private final Path path;
+    private final Content content;
     private final ReplaceOptions replace;
     private final FileArgs files;
+    private final Durability durability;
+    /** Where the file is published: the output path, or the file a followed link leads to. */
+    private Path destination;
+    private Mode mode = Mode.FILE;
 
-    OutputFile(String command, Path path, ReplaceOptions replace, FileArgs files) {
+    /**
+     * @param replace the command's {@code --force}/{@code --replace-live}; null for a command that never
+     *     replaces a file ({@code create})
+     */
+    OutputFile(String command, Path path, Content content, ReplaceOptions replace, FileArgs files) {
+        this(command, path, content, replace, files, Durability.SYSTEM);
+    }
+
+    OutputFile(String command, Path path, Content content, ReplaceOptions replace, FileArgs files, Durability durability) {
         this.command = command;
         this.path = path;
+        this.content = content;
         this.replace = replace;
         this.files = files;
+        this.durability = durability;
+        this.destination = path;
+    }
+
+    /** Whether {@code path} names standard output ({@code -o -}). */
+    static boolean isStandardOutput(Path path) {
+        return path.toString().equals("-");
     }
 
     /**
-     * Before any work: refuses an existing output without {@code --force} (a usage error) and one
-     * that live writers are attached to without {@code --replace-live} ({@link DataLossRefused}),
-     * so nothing is read or written in vain. {@link #publish} checks the writers again.
+     * Before any work, the output rules ({@link #RULES}): refuses what cannot be written at the
+     * output path, an existing output without {@code --force} (a usage error), an existing hint file
+     * that a text would replace without {@code --force}, and one that live writers are attached to
+     * without {@code --replace-live} ({@link DataLossRefused}), so that nothing is read or written in
+     * vain. {@link #publish} and {@link #publishText} check again just before they replace anything.
      */
-    void checkReplaceable(CommandLine cli) throws IOException {
-        checkWritablePath(path);
-        if (Files.exists(path, LinkOption.NOFOLLOW_LINKS) && !replace.mayReplace()) {
-            throw new ParameterException(cli, path + " exists: use --force to replace it");
+    void check(CommandLine cli) throws IOException {
+        if (isStandardOutput(path)) {
+            if (content == Content.HINT_FILE) {
+                throw new ParameterException(cli, "-o -: " + command + " writes a hint file, which processes map where it"
+                        + " lies, not a stream: name a file (standard output takes text outputs, such as export's)");
+            }
+            mode = Mode.STANDARD_OUTPUT;
+            return;
+        }
+        if (content == Content.HINT_FILE && path.getFileName() != null
+                && path.getFileName().toString().endsWith(".json")) {
+            throw new ParameterException(cli, path + ": " + command + " writes a hint file, and merge and diff read a"
+                    + " name ending in .json as a JSON profile: name it otherwise (dump --format json writes a JSON"
+                    + " profile)");
+        }
+        if (replace == null && FileKind.of(path, false) != FileKind.MISSING) {
+            throw new DataLossRefused(path + " exists: " + command + " never replaces a file (merge or copy with"
+                    + " --force do, with their checks for live writers)");
+        }
+        FileKind kind = inspect();
+        switch (kind) {
+            case MISSING -> checkDirectory(destination);
+            case REGULAR_FILE -> checkReplaceable(cli);
+            case CHARACTER_DEVICE, FIFO -> {
+                if (content == Content.HINT_FILE) {
+                    throw new FileSystemException(path.toString(), null, "is " + kind.words() + ": " + command
+                            + " writes a hint file, which is published by rename and never replaces a device or FIFO;"
+                            + " name a regular file");
+                }
+                mode = Mode.STREAM;
+            }
+            default -> throw notWritable(kind);
+        }
+    }
+
+    /**
+     * What is at the output: the path itself, or, with {@code --follow-symlinks}, what a link there
+     * leads to (then {@link #destination} is that file). A link is refused otherwise: neither
+     * replaced nor written through.
+     */
+    private FileKind inspect() throws IOException {
+        FileKind kind = FileKind.of(path, false);
+        if (kind != FileKind.SYMBOLIC_LINK) {
+            return kind;
+        }
+        if (!files.followSymlinks) {
+            throw new FileSystemException(path.toString(), null, "is a symbolic link: neither replaced nor written"
+                    + " through; use --follow-symlinks to write to what it points to"
+                    + (content == Content.TEXT ? " (-o - writes to standard output)" : ""));
+        }
+        FileKind target = FileKind.of(path, true);
+        if (target == FileKind.MISSING) {
+            throw new FileSystemException(path.toString(), null, "is a symbolic link to nothing: no file is created"
+                    + " through a link");
+        }
+        if (target == FileKind.REGULAR_FILE) {
+            destination = path.toRealPath(); // published beside the file the link leads to, the link kept
+        }
+        return target;
+    }
+
+    private FileSystemException notWritable(FileKind kind) {
+        return new FileSystemException(path.toString(), null, "is " + kind.words() + ": "
+                + (kind == FileKind.DIRECTORY ? "name the file to write" : "never written; name a file"));
+    }
+
+    /**
+     * Refuses an output path in a directory that does not exist before any work, with an error that
+     * names that path: found only at the rename, it would name the temporary file and come after
+     * reading every input.
+     */
+    private static void checkDirectory(Path path) throws IOException {
+        Path parent = path.toAbsolutePath().getParent();
+        if (!Files.isDirectory(parent)) {
+            throw new NoSuchFileException(parent.toString(), null,
+                    "no such directory (the output " + path.getFileName() + " would go there)");
+        }
+    }
+
+    /** The replacement rules for a regular file at the output. */
+    private void checkReplaceable(CommandLine cli) throws IOException {
+        if (!replace.mayReplace()) {
+            if (content == Content.HINT_FILE) {
+                throw new ParameterException(cli, path + " exists: use --force to replace it");
+            }
+            refuseHintFileForText("");
         }
         List<Long> live = liveWriters();
         if (!live.isEmpty() && !replace.replaceLive) {
@@ -76,19 +229,35 @@ final class OutputFile {
         }
     }
 
-    /**
-     * Refuses an output path that no file can be published at (a directory; a directory that
-     * does not exist) before any work, with an error that names that path: found only at the
-     * rename, it would name the temporary file and come after reading every input.
-     */
-    static void checkWritablePath(Path path) throws IOException {
-        if (Files.isDirectory(path)) {
-            throw new FileSystemException(path.toString(), null, "is a directory: name the file to write");
+    /** A text output replaces a hint file only with {@code --force}: its profile would be lost. */
+    private void refuseHintFileForText(String when) throws IOException {
+        if (content != Content.TEXT || replace.mayReplace()) {
+            return;
         }
-        Path parent = path.toAbsolutePath().getParent();
-        if (!Files.isDirectory(parent)) {
-            throw new NoSuchFileException(parent.toString(), null,
-                    "no such directory (the output " + path.getFileName() + " would go there)");
+        String hint = hintFileOrWhyNot(destination);
+        if (hint != null) {
+            throw new DataLossRefused(path + (hint.isEmpty() ? " is a hint file" + when + ": " + command
+                    + " would replace it with text, and its profile would be lost"
+                    : ": cannot tell whether it is a hint file (" + hint + ")") + "; use --force to replace it");
+        }
+    }
+
+    /**
+     * Null when {@code file} is not a hint file; "" when it is one (it starts with the magic, of any
+     * format version, damaged or not); else why that cannot be told. Read without following a link
+     * and without blocking ({@link HintFiles#openInput}); another user's file is read to refuse, as
+     * the live-writer check reads it.
+     */
+    private String hintFileOrWhyNot(Path file) {
+        HintStoreOptions options = files.options().followSymlinks(false).allowForeignOwner(true);
+        try (InputStream in = HintFiles.openInput(file, options)) {
+            byte[] head = in.readNBytes(Long.BYTES);
+            return head.length == Long.BYTES
+                    && ByteBuffer.wrap(head).order(ByteOrder.LITTLE_ENDIAN).getLong() == MAGIC ? "" : null;
+        } catch (HintFileException e) {
+            return e.problem() == HintFileException.Problem.MISSING ? null : HintFileErrors.message(e);
+        } catch (IOException e) {
+            return HintmapCli.describe(e);
         }
     }
 
@@ -105,49 +274,94 @@ final class OutputFile {
      * mode of {@code like} (an in-place conversion: the file it replaces); null: this process's.
      */
     long publish(List<RegionRecord> regions, HintStoreOptions options, Path like, Progress progress) throws IOException {
-        return publish(tmp -> {
-            HintStore created;
-            try {
-                created = HintFiles.createNew(tmp, options, like);
-            } catch (HintFileException e) {
-                // Say which output failed first: the temporary name alone would puzzle (permission, full disk).
-                throw new IOException("cannot write " + path + ": " + HintFileErrors.message(e), e);
+        Path tmp = temporaryName();
+        try {
+            long dropped = fill(tmp, regions, options, like, progress);
+            try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+                durability.syncFile(tmp, channel); // the store's msync wrote the pages; fsync makes the file whole
             }
-            try (HintStore store = created) {
-                int written = 0;
-                for (RegionRecord r : regions) {
-                    store.add(r);
-                    if (++written % PROGRESS_EVERY == 0) {
-                        progress.update(command + ": writing " + Units.count(written) + " of "
-                                + Units.count(regions.size()) + " regions");
-                    }
+            if (replace != null && replace.mayReplace()) {
+                checkBeforeReplacing(progress);
+                Files.move(tmp, destination, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } else {
+                try {
+                    Files.createLink(destination, tmp); // fails rather than replace a file created meanwhile
+                } catch (FileAlreadyExistsException e) {
+                    throw new IOException(path + " appeared while " + command + " ran; nothing replaced"
+                            + (replace == null ? "" : " (use --force)"), e);
                 }
-                store.flush();
-                if (replace.mayReplace() && Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
-                    progress.step(command + ": wrote " + Units.count(regions.size()) + " regions to a new file;"
-                            + " checking " + path + " for writers before replacing it");
-                }
-                return store.info().droppedInserts();
             }
-        }, progress);
+            durability.syncDirectory(destination);
+            progress.step(command + ": wrote " + path + " (" + Units.bytes(Files.size(destination)) + ")");
+            return dropped;
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    private long fill(Path tmp, List<RegionRecord> regions, HintStoreOptions options, Path like, Progress progress)
+            throws IOException {
+        HintStore created;
+        try {
+            created = HintFiles.createNew(tmp, options, like);
+        } catch (HintFileException e) {
+            // Say which output failed first: the temporary name alone would puzzle (permission, full disk).
+            throw new IOException("cannot write " + path + ": " + HintFileErrors.message(e), e);
+        }
+        try (HintStore store = created) {
+            int written = 0;
+            for (RegionRecord r : regions) {
+                store.add(r);
+                if (++written % PROGRESS_EVERY == 0) {
+                    progress.update(command + ": writing " + Units.count(written) + " of "
+                            + Units.count(regions.size()) + " regions");
+                }
+            }
+            store.flush();
+            if (replace != null && replace.mayReplace() && Files.exists(destination, LinkOption.NOFOLLOW_LINKS)) {
+                progress.step(command + ": wrote " + Units.count(regions.size()) + " regions to a new file;"
+                        + " checking " + path + " for writers before replacing it");
+            }
+            return store.info().droppedInserts();
+        }
     }
 
     /**
-     * Writes {@code text} into a new plain file and renames it over the output path, whatever is
-     * there ({@code export -o}: the node exporter's textfile collector reads complete files only).
+     * Writes {@code text} to the output as {@link #check} decided: into standard output
+     * ({@code stdout}) or a device or FIFO as a stream, or into a new file renamed over the output
+     * path (the node exporter's textfile collector reads complete files only).
+     *
+     * @param progress where a warning goes (replacing a file with live writers, {@code --replace-live})
      */
-    void publishText(byte[] text) throws IOException {
+    void publishText(byte[] text, PrintWriter stdout, Progress progress) throws IOException {
+        switch (mode) {
+            case STANDARD_OUTPUT -> {
+                stdout.print(new String(text, StandardCharsets.UTF_8));
+                stdout.flush();
+            }
+            case STREAM -> {
+                try (FileChannel stream = StreamOutput.open(path, files.followSymlinks)) {
+                    writeAll(stream, text);
+                }
+            }
+            case FILE -> publishTextFile(text, progress);
+        }
+    }
+
+    private void publishTextFile(byte[] text, Progress progress) throws IOException {
         Path tmp = temporaryName();
         try {
             try (FileChannel channel = HintFiles.createNewFile(tmp, files.options())) {
-                ByteBuffer buffer = ByteBuffer.wrap(text);
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
-                }
+                writeAll(channel, text);
+                durability.syncFile(tmp, channel);
             }
-            Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            checkBeforeReplacing(progress);
+            Files.move(tmp, destination, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            durability.syncDirectory(destination);
         } catch (HintFileException e) {
             throw new IOException("cannot write " + path + ": " + HintFileErrors.message(e), e);
+        } catch (DataLossRefused | FileSystemException e) {
+            throw e; // they name the output already
         } catch (IOException e) {
             // Name the output first: the error alone names the temporary file.
             throw new IOException("cannot write " + path + ": " + HintmapCli.describe(e), e);
@@ -156,46 +370,45 @@ final class OutputFile {
         }
     }
 
-    /** Fills the new hint file created at a temporary name; returns what the command reports. */
-    @FunctionalInterface
-    private interface Filler {
-        long fill(Path tmp) throws IOException;
+    private static void writeAll(FileChannel channel, byte[] bytes) throws IOException {
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        while (buffer.hasRemaining()) {
+            channel.write(buffer);
+        }
     }
 
-    private long publish(Filler filler, Progress progress) throws IOException {
-        Path tmp = temporaryName();
-        try {
-            long result = filler.fill(tmp);
-            if (replace.mayReplace()) {
-                // Checked again here, and not only at the start: reading large inputs takes a while, and a
-                // writer that attached meanwhile would be lost just the same. A writer can still attach
-                // between this check and the rename; no lock that every writer takes at open exists to
-                // close that window (FORMAT.md has none), so it is documented instead (README, "Backups").
-                List<Long> live = liveWriters();
-                if (!live.isEmpty()) {
-                    if (!replace.replaceLive) {
-                        throw new DataLossRefused(path + " had " + live.size() + " live writer(s) attach while "
-                                + command + " ran (pid " + join(live) + "): nothing replaced; use --replace-live to"
-                                + " replace it anyway");
-                    }
-                    progress.warn(command + ": warning: replacing " + path + " while " + live.size()
-                            + " writer(s) are attached to it (pid " + join(live) + "): they keep writing the replaced"
-                            + " file, and what they record from now on is not in " + path);
-                }
-                Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } else {
-                try {
-                    Files.createLink(path, tmp); // fails rather than replace a file created meanwhile
-                } catch (FileAlreadyExistsException e) {
-                    throw new IOException(path + " appeared while " + command + " ran; nothing replaced (use --force)",
-                            e);
-                }
-            }
-            progress.step(command + ": wrote " + path + " (" + Units.bytes(Files.size(path)) + ")");
-            return result;
-        } finally {
-            Files.deleteIfExists(tmp);
+    /**
+     * The rules again, just before the rename: inputs take a while to read, and what is at the output
+     * may have changed meanwhile. A device, FIFO, directory or socket put there is never replaced; a
+     * hint file that appeared is not replaced by a text without {@code --force}; and live writers are
+     * checked again. A writer can still attach between this check and the rename; no lock that every
+     * writer takes at open exists to close that window (FORMAT.md has none), so it is documented
+     * instead (README, "Backups").
+     *
+     * @param progress where the warning of {@code --replace-live} goes
+     */
+    private void checkBeforeReplacing(Progress progress) throws IOException {
+        FileKind kind = FileKind.of(destination, false);
+        if (kind == FileKind.MISSING) {
+            return;
         }
+        if (kind != FileKind.REGULAR_FILE && kind != FileKind.SYMBOLIC_LINK) {
+            throw new FileSystemException(path.toString(), null, "is " + kind.words() + " now (it changed while "
+                    + command + " ran): nothing replaced");
+        }
+        refuseHintFileForText(" now (it appeared while " + command + " ran)");
+        List<Long> live = liveWriters();
+        if (live.isEmpty()) {
+            return;
+        }
+        if (!replace.replaceLive) {
+            throw new DataLossRefused(path + " had " + live.size() + " live writer(s) attach while "
+                    + command + " ran (pid " + join(live) + "): nothing replaced; use --replace-live to"
+                    + " replace it anyway");
+        }
+        progress.warn(command + ": warning: replacing " + path + " while " + live.size()
+                + " writer(s) are attached to it (pid " + join(live) + "): they keep writing the replaced"
+                + " file, and what they record from now on is not in " + path);
     }
 
     /**
@@ -204,12 +417,12 @@ final class OutputFile {
      * that read {@code *.prom} never see it.
      */
     private Path temporaryName() {
-        return path.toAbsolutePath().resolveSibling("." + path.getFileName() + "." + command + "."
+        return destination.toAbsolutePath().resolveSibling("." + destination.getFileName() + "." + command + "."
                 + HexFormat.of().toHexDigits(RANDOM.nextLong()) + ".tmp");
     }
 
     /**
-     * The live writers attached to the hint file at the output path, of the current format or of
+     * The live writers attached to the hint file at the output, of the current format or of
      * version 1 ({@link HintFiles#liveWriters}: read-only, nothing is claimed; a writer must map
      * this very file, FORMAT.md §6.3). None when nothing is there, when a symbolic link is (the
      * rename replaces the link, not the file its writers mapped), or when it is no hint file at
@@ -218,17 +431,17 @@ final class OutputFile {
      * an I/O error, a format version this build does not know) may have writers: that is refused.
      */
     private List<Long> liveWriters() throws IOException {
-        if (!Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.isRegularFile(destination, LinkOption.NOFOLLOW_LINKS)) {
             return List.of();
         }
         // Another user's file is only read here, to refuse replacing it: the foreign-owner rule
         // (SECURITY.md) guards what a command trusts, and a refusal trusts nothing.
         HintStoreOptions options = files.options().followSymlinks(false).allowForeignOwner(true);
         try {
-            return HintFiles.liveWriters(path, options);
+            return HintFiles.liveWriters(destination, options);
         } catch (HintFileException e) {
             return switch (e.problem()) {
-                case NOT_A_HINT_FILE, UNFINISHED, CORRUPT_HEADER, LAYOUT_MISMATCH, INCONSISTENT, TRUNCATED ->
+                case NOT_A_HINT_FILE, UNFINISHED, CORRUPT_HEADER, LAYOUT_MISMATCH, INCONSISTENT, TRUNCATED, MISSING ->
                         List.of(); // no table: no writer of this format can be using it
                 default -> {
                     if (replace.replaceLive) {

@@ -55,15 +55,17 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
             .build();
 
     /**
-     * These regions as a file of limit {@code maxNameBytes} would hold them: each name in its stored
-     * form (FORMAT.md §1.1), two regions that come to one stored name combined as one region's
-     * records are ({@link RegionRecord#merge}). {@code diff} compares two profiles at the smaller of
-     * their limits, so that a kernel one file stores whole and the other shortened is one region.
+     * These regions as a file of limit {@code limit}, at most this profile's, would hold them: each
+     * name in its stored form there, computed from the form this profile holds
+     * ({@link StoredName#atSmallerLimit}, FORMAT.md §1.1 "Across limits"), two regions that come to
+     * one stored name combined as one region's records are ({@link RegionRecord#merge}). {@code diff}
+     * compares two profiles at the smaller of their limits, so that a kernel is one region whether
+     * the files store it whole or shortened, at whichever limits.
      */
-    List<RegionRecord> regionsAtNameLimit(int maxNameBytes) {
+    List<RegionRecord> regionsAtNameLimit(int limit) {
         Map<String, RegionRecord> byName = new LinkedHashMap<>();
         for (RegionRecord r : regions) {
-            String stored = StoredName.of(r.name(), maxNameBytes);
+            String stored = StoredName.atSmallerLimit(r.name(), maxNameBytes, limit);
             RegionRecord named = stored.equals(r.name()) ? r
                     : new RegionRecord(stored, r.dispatchCount(), r.kernelNsTotal(), r.kernelNsMax(), r.bytesTotal());
             byName.merge(stored, named, RegionRecord::merge);

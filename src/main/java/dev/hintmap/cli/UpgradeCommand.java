@@ -26,6 +26,7 @@ import picocli.CommandLine.Spec;
                     + " user's file, a regular file without holes; the options below relax the first two)."
                     + " Refused while writers are attached to FILE (exit 1), checked again just before FILE is"
                     + " replaced: stop them first.",
+            OutputFile.RULES,
         })
 final class UpgradeCommand implements Callable<Integer> {
     @Mixin
@@ -65,8 +66,8 @@ final class UpgradeCommand implements Callable<Integer> {
         Path kept = null;
         long dropped;
         if (output != null) {
-            OutputFile out = new OutputFile("upgrade", output, replace, files);
-            out.checkReplaceable(spec.commandLine());
+            OutputFile out = new OutputFile("upgrade", output, OutputFile.Content.HINT_FILE, replace, files);
+            out.check(spec.commandLine());
             dropped = out.publish(v1.regions(), options, progress);
         } else {
             kept = file.resolveSibling(file.getFileName() + ".v1");
@@ -81,7 +82,8 @@ final class UpgradeCommand implements Callable<Integer> {
             try {
                 // The new file keeps FILE's owner, group and mode: its writers (another user's GPU runtime,
                 // when root converts) must still be able to open it.
-                dropped = new OutputFile("upgrade", file, inPlace, files).publish(v1.regions(), options, file, progress);
+                dropped = new OutputFile("upgrade", file, OutputFile.Content.HINT_FILE, inPlace, files)
+                        .publish(v1.regions(), options, file, progress);
                 published = true;
             } finally {
                 if (!published) {

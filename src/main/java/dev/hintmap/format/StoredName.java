@@ -72,6 +72,71 @@ public final class StoredName {
         return bytes;
     }
 
+    /**
+     * Whether {@code stored}, a name as a file of limit {@code maxNameBytes} holds it, has the
+     * shortened form of a longer name (FORMAT.md §1.1): at least {@code maxNameBytes - 3} UTF-8
+     * bytes (the prefix is cut back to a character boundary by at most 3), ending in
+     * {@link #SEPARATOR} and the tag's lowercase hex digits; below {@link #TAG_BYTES}, exactly
+     * {@code maxNameBytes} hex digits. A name recorded whole that happens to have this shape reads
+     * as shortened too: nothing in a file tells the two apart.
+     *
+     * @param stored a name read from a file (or a profile) of limit {@code maxNameBytes}
+     * @param maxNameBytes that file's {@code max_name_bytes}, {@code >= 1}
+     */
+    public static boolean isShortened(String stored, int maxNameBytes) {
+        int bytes = utf8Length(stored);
+        if (maxNameBytes < TAG_BYTES) {
+            return stored.length() == maxNameBytes && isHex(stored, 0, stored.length());
+        }
+        int tagAt = stored.length() - TAG_BYTES; // the tag is ASCII: one char per byte
+        return bytes <= maxNameBytes && bytes >= Math.max(TAG_BYTES, maxNameBytes - 3) && tagAt >= 0
+                && stored.charAt(tagAt) == SEPARATOR && isHex(stored, tagAt + 1, stored.length());
+    }
+
+    /**
+     * The stored form at limit {@code toLimit} of the name that a file of limit {@code fromLimit}
+     * holds as {@code stored}, computed from the stored form alone (FORMAT.md §1.1, "Across
+     * limits"): a name held whole is shortened as {@link #of} does; a shortened form keeps its tag
+     * (the hash of the whole name, which is not needed again) and its prefix is cut to the room
+     * the smaller limit leaves, at a character boundary — what the whole name's form at
+     * {@code toLimit} is. This is how profiles of different limits are compared and merged: a
+     * kernel has one form at the smaller of two limits, whichever file it comes from.
+     *
+     * @param stored a name as a file of limit {@code fromLimit} holds it
+     * @param fromLimit that file's {@code max_name_bytes}
+     * @param toLimit a limit in {@code [1, fromLimit]}
+     * @throws IllegalArgumentException for a bad name or a {@code toLimit} outside {@code [1, fromLimit]}
+     */
+    public static String atSmallerLimit(String stored, int fromLimit, int toLimit) {
+        if (toLimit < 1 || toLimit > fromLimit) {
+            throw new IllegalArgumentException("limit " + toLimit + " is not in [1, " + fromLimit + "]");
+        }
+        if (!isShortened(stored, fromLimit)) {
+            return of(stored, toLimit);
+        }
+        if (fromLimit < TAG_BYTES) {
+            return stored.substring(0, toLimit); // a form of hex digits only: its first ones
+        }
+        String tag = stored.substring(stored.length() - (TAG_BYTES - 1));
+        if (toLimit < TAG_BYTES) {
+            return tag.substring(0, toLimit);
+        }
+        byte[] prefix = stored.substring(0, stored.length() - TAG_BYTES).getBytes(StandardCharsets.UTF_8);
+        // The prefix is the whole name's own, cut on a character boundary: cutting it again cuts the name there.
+        int keep = prefixBytes(prefix, toLimit - TAG_BYTES);
+        return new String(prefix, 0, keep, StandardCharsets.UTF_8) + SEPARATOR + tag;
+    }
+
+    private static boolean isHex(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The shortened form of a name of {@code bytes} UTF-8 bytes, {@code bytes > maxNameBytes}. */
     static String shorten(String name, int bytes, int maxNameBytes) {
         byte[] utf8 = name.getBytes(StandardCharsets.UTF_8); // valid: utf8Length checked the surrogates

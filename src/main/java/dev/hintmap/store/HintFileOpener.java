@@ -478,7 +478,7 @@ public final class HintFileOpener {
             }
             try {
                 Files.createLink(file, tmp); // fails if another process published first: then we open theirs
-                syncDirectory(file);
+                NewFiles.syncDirectory(file); // §5 creation step 5
             } catch (FileAlreadyExistsException lostRace) {
                 if (exclusive) {
                     throw lostRace;
@@ -501,23 +501,6 @@ public final class HintFileOpener {
                 PosixFiles.close(fd);
             }
             Files.deleteIfExists(tmp); // published or not, the temporary name goes
-        }
-    }
-
-    /**
-     * §5 creation step 5: makes the new name durable, so that a machine crash after open returned
-     * cannot leave the path without the file whose header was flushed. Best effort: a directory
-     * that cannot be synced (some network filesystems refuse it) costs durability, not the open.
-     */
-    private static void syncDirectory(Path file) {
-        Path dir = file.toAbsolutePath().getParent();
-        if (dir == null) {
-            return;
-        }
-        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
-            channel.force(true);
-        } catch (IOException | RuntimeException e) {
-            // best effort (FORMAT.md §5 creation step 5, "Durability")
         }
     }
 

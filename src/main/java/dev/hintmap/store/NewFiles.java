@@ -91,6 +91,28 @@ public final class NewFiles {
     }
 
     /**
+     * Makes a name just published in the directory of {@code file} durable: {@code fsync} of the
+     * directory, so that a machine crash after the {@code link(2)} or {@code rename(2)} returned
+     * cannot bring back the path without the new file, or with the file it replaced (FORMAT.md §5
+     * creation step 5; every output of the {@code hintmap} commands too). Best effort: a
+     * directory that cannot be synced (some network filesystems refuse it) costs durability, not
+     * the creation.
+     *
+     * @param file the path just published (its directory is synced)
+     */
+    public static void syncDirectory(Path file) {
+        Path dir = file.toAbsolutePath().getParent();
+        if (dir == null) {
+            return;
+        }
+        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+            channel.force(true);
+        } catch (IOException | RuntimeException e) {
+            // best effort (FORMAT.md §5 creation step 5, "Durability")
+        }
+    }
+
+    /**
      * Gives the file open as {@code fd} the owner, group and permission bits (rwx for user, group
      * and others; no set-id or sticky bit) of {@code like}, on the descriptor: what an in-place
      * conversion keeps of the file it replaces.

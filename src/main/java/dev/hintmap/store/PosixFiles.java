@@ -47,6 +47,7 @@ final class PosixFiles {
     static final int EINTR = 4;
     static final int EACCES = 13;
     static final int EEXIST = 17;
+    static final int ENOTDIR = 20;
     static final int EISDIR = 21;
     static final int EINVAL = 22;
     static final int EFBIG = 27;
@@ -59,9 +60,11 @@ final class PosixFiles {
     static final int ERANGE = 34;
 
     static final int O_RDONLY = 0;
+    static final int O_WRONLY = 1;
     static final int O_RDWR = 2;
     static final int O_CREAT = 0100;
     static final int O_EXCL = 0200;
+    static final int O_NOCTTY = 0400;
     static final int O_NONBLOCK = 04000;
     static final int O_CLOEXEC = 02000000;
     /** Differs between the two architectures (asm-generic vs x86). */

@@ -31,6 +31,8 @@ import net.jqwik.api.constraints.IntRange;
  * real files.
  */
 class MergeProperties {
+    /** The names here are short: every limit holds them whole, as the files the command writes (default limit). */
+    private static final int NAME_LIMIT = HintStoreOptions.DEFAULT_MAX_NAME_BYTES;
 
     /** Records a sequence of samples could produce: count >= 1, mean <= max <= total; some near saturation. */
     @Provide
@@ -60,9 +62,9 @@ class MergeProperties {
 
     private static Map<String, RegionRecord> merge(List<List<RegionRecord>> profiles) {
         ProfileMerger merger = new ProfileMerger();
-        profiles.forEach(p -> merger.add(p, 1));
+        profiles.forEach(p -> merger.add(p, 1, NAME_LIMIT));
         Map<String, RegionRecord> result = new HashMap<>();
-        merger.hottest(Integer.MAX_VALUE).forEach(r -> result.put(r.name(), r));
+        merger.resolve(NAME_LIMIT).hottest(Integer.MAX_VALUE).forEach(r -> result.put(r.name(), r));
         return result;
     }
 
@@ -108,9 +110,9 @@ class MergeProperties {
     void capacityIsRespectedByKeepingTheHottestByTotal(@ForAll("profile") List<RegionRecord> a,
             @ForAll("profile") List<RegionRecord> b, @ForAll @IntRange(min = 0, max = 12) int capacity) {
         ProfileMerger merger = new ProfileMerger();
-        merger.add(a, 1);
-        merger.add(b, 1);
-        List<RegionRecord> kept = merger.hottest(capacity);
+        merger.add(a, 1, NAME_LIMIT);
+        merger.add(b, 1, NAME_LIMIT);
+        List<RegionRecord> kept = merger.resolve(NAME_LIMIT).hottest(capacity);
         List<RegionRecord> all = values(merge(List.of(a, b)));
         all.sort(RegionOrder.TOTAL_NS.comparator());
         assertEquals(all.subList(0, Math.min(capacity, all.size())), kept);
@@ -129,10 +131,10 @@ class MergeProperties {
             Cli.run("merge", fa.toString(), fb.toString(), "-o", out.toString(), "--capacity",
                     Integer.toString(capacity), "-q").expect(0);
             ProfileMerger merger = new ProfileMerger();
-            merger.add(a, 1);
-            merger.add(b, 1);
+            merger.add(a, 1, NAME_LIMIT);
+            merger.add(b, 1, NAME_LIMIT);
             Map<String, RegionRecord> want = new HashMap<>();
-            merger.hottest(capacity).forEach(r -> want.put(r.name(), r));
+            merger.resolve(NAME_LIMIT).hottest(capacity).forEach(r -> want.put(r.name(), r));
             Map<String, RegionRecord> got = new HashMap<>();
             try (HintStore store = HintStore.open(out, HintStoreOptions.defaults().readOnly(true))) {
                 assertEquals(capacity, store.capacity());
