@@ -317,7 +317,7 @@ HM_API int hm_is_hot(hm_store *s, const char *name, size_t name_len);
 HM_API int hm_region_at(hm_store *s, uint32_t slot, char *name_buf, size_t buf_len,
                  size_t *name_len, hm_region_record *out);
 
-/** One region of a hot set (hm_hot_set). */
+/** One region of a hot set (hm_hot_set). 64 bytes on LP64 (x86-64, AArch64), for bindings. */
 typedef struct hm_hot_region {
     hm_region_record record;   /* the region's record (duplicates of a name combined, see hm_hot_set) */
     double share;              /* record.kernel_ns_total / info.total_ns, binary64, in (0, 1] */
@@ -327,7 +327,7 @@ typedef struct hm_hot_region {
     uint32_t name_len;
 } hm_hot_region;
 
-/** What hm_hot_set found (docs/OPTIMIZER.md "The hot set by coverage"). */
+/** What hm_hot_set found (docs/OPTIMIZER.md "The hot set by coverage"). 80 bytes on LP64. */
 typedef struct hm_hot_set_info {
     uint64_t total_ns;         /* kernel time of every region read, thin ones included (saturating sum) */
     uint64_t needed_ns;        /* ceil(coverage * total_ns), the product in binary64; at most total_ns */

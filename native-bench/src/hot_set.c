@@ -14,8 +14,13 @@
 #include "hm_internal.h"
 
 #include <sched.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The ABI that bindings mirror (the Python module's ctypes structures): LP64, natural alignment. */
+_Static_assert(sizeof(hm_hot_region) == 64 && offsetof(hm_hot_region, name) == 48, "hm_hot_region: 64 bytes");
+_Static_assert(sizeof(hm_hot_set_info) == 80 && offsetof(hm_hot_set_info, count) == 56, "hm_hot_set_info: 80 bytes");
 
 #define HM_CUT_SCANS    64u                 /* scans before the last one is taken as it is */
 #define HM_CUT_SPINS    1024u               /* spins on an odd index_seq before yielding */

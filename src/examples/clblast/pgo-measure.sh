@@ -2,7 +2,7 @@
 # The PGO loop on CLBlast + PoCL, measured (docs/PGO.md): three arms on one workload and the plan of a
 # second workload mix. Run from anywhere:
 #
-#   src/examples/clblast/pgo-measure.sh            the measurement of docs/PGO.md (~15-25 min on 2 idle cores)
+#   src/examples/clblast/pgo-measure.sh            the measurement of docs/PGO.md (~10-20 min on 2 idle cores)
 #   src/examples/clblast/pgo-measure.sh --smoke    the same loop on a tiny workload with tiny caps (~5 min)
 #
 # Options: --out DIR (default target/pgo/run-DATE), --runs N timed runs per arm (default 5).
@@ -39,7 +39,7 @@ jdk=$(sh "$root/src/dist/bin/hintmap" --java-home) || exit 3
 if [ $smoke = 1 ]; then
   mix=smoke mix2=smoke-mlp passes=1 fraction=64 timeout=60
 else
-  mix=transformer mix2=mlp passes=3 fraction=16 timeout=240
+  mix=transformer mix2=mlp passes=3 fraction=16 timeout=120
 fi
 coverage=0.95 min=2
 mkdir -p "$out"

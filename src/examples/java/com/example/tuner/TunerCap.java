@@ -18,7 +18,7 @@ import java.time.Duration;
  */
 public record TunerCap(int fraction, int runs, Duration timeout) {
     /** The cap of docs/PGO.md's measurement. */
-    public static final TunerCap DEFAULT = new TunerCap(16, 1, Duration.ofSeconds(240));
+    public static final TunerCap DEFAULT = new TunerCap(16, 1, Duration.ofSeconds(120));
 
     /** Checks the values. */
     public TunerCap {
