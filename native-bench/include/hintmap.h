@@ -317,6 +317,62 @@ HM_API int hm_is_hot(hm_store *s, const char *name, size_t name_len);
 HM_API int hm_region_at(hm_store *s, uint32_t slot, char *name_buf, size_t buf_len,
                  size_t *name_len, hm_region_record *out);
 
+/** One region of a hot set (hm_hot_set). 64 bytes on LP64 (x86-64, AArch64), for bindings. */
+typedef struct hm_hot_region {
+    hm_region_record record;   /* the region's record (duplicates of a name combined, see hm_hot_set) */
+    double share;              /* record.kernel_ns_total / info.total_ns, binary64, in (0, 1] */
+    double cumulative_share;   /* the same for this region and every one before it in the set */
+    const char *name;          /* its stored name: name_len bytes inside the caller's names buffer,
+                                  not NUL-terminated */
+    uint32_t name_len;
+} hm_hot_region;
+
+/** What hm_hot_set found (docs/OPTIMIZER.md "The hot set by coverage"). 80 bytes on LP64. */
+typedef struct hm_hot_set_info {
+    uint64_t total_ns;         /* kernel time of every region read, thin ones included (saturating sum) */
+    uint64_t needed_ns;        /* ceil(coverage * total_ns), the product in binary64; at most total_ns */
+    uint64_t covered_ns;       /* kernel time of the set (saturating sum) */
+    uint64_t thin_ns;          /* kernel time of the regions with fewer than min_dispatches dispatches */
+    double coverage;           /* as asked */
+    double covered_share;      /* covered_ns / total_ns (0 when total_ns is 0) */
+    uint64_t min_dispatches;   /* as asked, clamped to 2^63-1 */
+    uint32_t count;            /* regions in the set: regions[0 .. count) */
+    uint32_t regions_read;     /* regions read, a name read twice counted once */
+    uint32_t thin_regions;     /* regions left out for fewer than min_dispatches dispatches */
+    int reached;               /* covered_ns >= needed_ns: 0 when thin regions hold too much time */
+    int consistent;            /* 1: read in one cut of the file (FORMAT §7.5); 0: writers kept inserting or
+                                  evicting through every attempt, the answer is a hint */
+} hm_hot_set_info;
+
+/**
+ * The hot set by coverage (docs/OPTIMIZER.md "The hot set by coverage"): the fewest regions,
+ * hottest by kernel_ns_total first, whose kernel time covers at least `coverage` of the kernel
+ * time of every region in the file; regions with fewer than `min_dispatches` dispatches never
+ * count (their time stays in the whole); equal totals are ordered by stored name in byte order
+ * (memcmp, a proper prefix first). The same answer as Java's HintStore.hotSet and `hintmap hot`
+ * (shared vectors: src/test/resources/vectors/hot-set.txt).
+ *
+ * The regions are read in one cut of the file (FORMAT §7.5): no region counted twice or missed while
+ * writers insert and evict; info->consistent says when writers kept changing the file through every
+ * attempt (64 scans, or a change left unfinished for 10 ms) and the answer is a hint. A name read
+ * twice (only then, or in a damaged file) is one region, its records combined as merge does.
+ *
+ * Allocates nothing and keeps no state: every region read goes into the caller's `regions` array
+ * (`max_regions` entries) and its name into `names` (`names_len` bytes, one stride of
+ * hm_max_name_bytes(s) bytes per entry), both sorted in place; on HM_OK the set is regions[0 ..
+ * info->count), hottest first, and the rest of both buffers is scratch. hm_capacity(s) entries and
+ * hm_capacity(s) * hm_max_name_bytes(s) name bytes always suffice (hm_high_water(s) entries do
+ * unless regions are inserted meanwhile). Thread-safe: any number of calls at once, each with its
+ * own buffers. A capacity-0 or empty file gives an empty set (max_regions may then be 0, regions and
+ * names NULL).
+ *
+ * Errors: HM_EINVAL (NULL store or info; coverage NaN or outside [0, 1]; regions or names NULL
+ * with max_regions > 0; names_len < max_regions * hm_max_name_bytes(s); more regions in the file
+ * than max_regions), HM_ECLOSED; the store's last error says which.
+ */
+HM_API int hm_hot_set(hm_store *s, double coverage, uint64_t min_dispatches, hm_hot_region *regions,
+                      uint32_t max_regions, char *names, size_t names_len, hm_hot_set_info *info);
+
 /** Number of LIVE regions (live_count clamped into [0, capacity]; a damaged live_count with the top
  *  bit set reads as 0). Errors: HM_EINVAL, HM_ECLOSED. */
 HM_API int hm_size(hm_store *s, uint64_t *out);

@@ -75,6 +75,12 @@ int hm_test_stat_parse(const char *text, size_t len, char *state, uint64_t *star
 int hm_test_open_hooked(const char *path, const hm_options *opts, hm_store **out, char *errbuf, size_t errlen,
                         const hm_test_create_hooks *hooks);
 
+/** hm_hot_set() calling hook(arg, slot) after each slot of each scan of the file (§7.5 "Every region
+ *  in one cut"), so that a test can insert or evict a region at a chosen point of a scan. */
+int hm_test_hot_set_hooked(hm_store *s, double coverage, uint64_t min_dispatches, hm_hot_region *regions,
+                           uint32_t max_regions, char *names, size_t names_len, hm_hot_set_info *info,
+                           void (*hook)(void *arg, uint32_t slot), void *arg);
+
 /** The owner rule of FORMAT §5 step 0 on injected ids: HM_OK (allowed) or HM_EOWNER. */
 int hm_test_owner_rule(uid_t file_uid, gid_t file_gid, mode_t mode, uid_t euid, gid_t egid, const gid_t *groups,
                        int ngroups, uint32_t flags);
@@ -414,6 +420,15 @@ HMI_INTERNAL int hmi_record_name(hm_store *s, const hm_name *nm, uint64_t ns, ui
                                  uint64_t *g_out);
 /* §7.5: the live count, clamped to capacity. */
 HMI_INTERNAL uint64_t hmi_size(const hm_store *s);
+
+/* ------------------------------------------------------------------ hot_set.c */
+
+/* Called after each slot of each scan of hmi_hot_set (tests change the file there). */
+typedef void (*hmi_scan_hook)(void *arg, uint32_t slot);
+/* hm_hot_set with a scan hook (NULL: none). */
+HMI_INTERNAL int hmi_hot_set(hm_store *s, double coverage, uint64_t min_dispatches, hm_hot_region *regions,
+                             uint32_t max_regions, char *names, size_t names_len, hm_hot_set_info *info,
+                             hmi_scan_hook hook, void *hook_arg);
 
 #endif /* HM_LIBRARY_SOURCE */
 

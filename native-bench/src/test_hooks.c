@@ -93,4 +93,10 @@ int hm_test_stat_parse(const char *text, size_t len, char *state, uint64_t *star
     return hmi_stat_parse(buf, len, state, start_ticks);
 }
 
+int hm_test_hot_set_hooked(hm_store *s, double coverage, uint64_t min_dispatches, hm_hot_region *regions,
+                           uint32_t max_regions, char *names, size_t names_len, hm_hot_set_info *info,
+                           void (*hook)(void *arg, uint32_t slot), void *arg) {
+    return hmi_hot_set(s, coverage, min_dispatches, regions, max_regions, names, names_len, info, hook, arg);
+}
+
 #endif /* HM_TEST_HOOKS */

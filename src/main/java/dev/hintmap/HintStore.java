@@ -500,6 +500,46 @@ public final class HintStore implements AutoCloseable {
     }
 
     /**
+     * The hot set by coverage (docs/OPTIMIZER.md, "The hot set by coverage"): the fewest regions,
+     * hottest by total kernel time first, whose kernel time covers at least {@code coverage} of the
+     * kernel time of every region in the file; regions with fewer than {@code minDispatches}
+     * dispatches never count (their time stays in the whole), and equal totals are ordered by stored
+     * name in UTF-8 byte order, so the answer is the same in Java, C ({@code hm_hot_set}) and
+     * {@code hintmap hot}. This is what an optimizer asks to decide where its effort goes:
+     * {@code hotSet(0.95, 10)} names the kernels that make up 95% of the GPU time.
+     *
+     * <p>One consistent answer: the regions are read in one cut of the file (FORMAT.md §7.5), so no
+     * region is counted twice or missed while writers insert and evict; {@link HotSet#consistent()}
+     * says when writers kept changing the file through every attempt and the answer is a hint.
+     * Allocates a record and a name per region read, and the sorted list of the regions with
+     * enough dispatches: O(regions) memory, O(regions log regions) time; allocation-free callers
+     * use C's {@code hm_hot_set}, which works in the caller's buffers.
+     *
+     * @param coverage the fraction of kernel time to cover, in {@code [0, 1]}: 0 gives the empty
+     *     set, 1 every region with enough dispatches and some kernel time
+     * @param minDispatches the fewest dispatches a region needs to count as hot, {@code >= 0} (0 and
+     *     1 are the same: every region present has a dispatch)
+     * @return the hot set, with the totals it was cut from; empty for an empty file or capacity 0
+     * @throws IllegalArgumentException if {@code coverage} is NaN or outside {@code [0, 1]}, or
+     *     {@code minDispatches} is negative
+     * @throws UncheckedIOException with a {@link HintFileException} {@code TRUNCATED} or
+     *     {@code RESIZED} when the mapped file changed size, or whose header changed under the
+     *     mapping (not when another file is at the path: see the class description)
+     * @throws IllegalStateException if the store is closed
+     */
+    public HotSet hotSet(double coverage, long minDispatches) {
+        HotSetRule.requireValid(coverage, minDispatches);
+        requireSameFile();
+        RegionCut.Regions read;
+        try {
+            read = RegionCut.read(engine, new RegionView(engine.maxNameBytes(), hotThresholdNs));
+        } catch (InternalError | IllegalStateException e) {
+            throw mapped.accessFailed(e);
+        }
+        return HotSetRule.select(read.regions(), read.consistent(), coverage, minDispatches);
+    }
+
+    /**
      * A copy of every region, for offline use after this store is closed (see {@link HintSnapshot}
      * for what "consistent" means there). Checks first that the mapped file kept its size and header.
      *

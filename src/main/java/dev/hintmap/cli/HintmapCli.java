@@ -27,7 +27,7 @@ import picocli.CommandLine.Command;
         versionProvider = HintmapCli.Version.class,
         description = "Create, inspect, watch, merge, copy, age, verify, compare and export hint files (see docs/FORMAT.md).",
         subcommands = {
-            StatCommand.class, TopCommand.class, DumpCommand.class, MergeCommand.class, CopyCommand.class,
+            StatCommand.class, TopCommand.class, HotCommand.class, DumpCommand.class, MergeCommand.class, CopyCommand.class,
             CreateCommand.class, UpgradeCommand.class,
             DecayCommand.class, VerifyCommand.class, ExportCommand.class, DiffCommand.class, DemoCommand.class,
             CompletionCommand.class, CommandLine.HelpCommand.class,
@@ -55,7 +55,7 @@ public final class HintmapCli implements Runnable {
      * {@code completion} and {@code help}, which describe all the others and so need them all.
      */
     private static final Map<String, Supplier<Object>> LEAN = Map.ofEntries(
-            Map.entry("stat", StatCommand::new), Map.entry("top", TopCommand::new),
+            Map.entry("stat", StatCommand::new), Map.entry("top", TopCommand::new), Map.entry("hot", HotCommand::new),
             Map.entry("dump", DumpCommand::new), Map.entry("merge", MergeCommand::new),
             Map.entry("copy", CopyCommand::new), Map.entry("create", CreateCommand::new),
             Map.entry("upgrade", UpgradeCommand::new), Map.entry("decay", DecayCommand::new),

@@ -146,6 +146,24 @@ public final class StoreEngine {
         return (int) Math.max(0, Math.min(live, slots.capacity));
     }
 
+    /**
+     * {@code index_seq}, acquire: the start of a read that must overlap no structural change
+     * (§7.5 "every region in one cut"). Pairs with §7.4 step 11's release, so every slot a change
+     * that ended before it made LIVE is visible to the reads after it.
+     */
+    public long indexSeqAcquire() {
+        return Memory.acquireLong(mapping.segment(), Layouts.HDR_INDEX_SEQ);
+    }
+
+    /**
+     * Whether {@code index_seq} still holds {@code v1} after the caller's reads: an acquire fence
+     * orders those reads before the load (§7.5), as {@link #size()} does for its count.
+     */
+    public boolean indexSeqStill(long v1) {
+        Memory.acquireFence(); // the slot reads before this call happen before the re-check below
+        return Memory.opaqueLong(mapping.segment(), Layouts.HDR_INDEX_SEQ) == v1;
+    }
+
     /** Slots that were ever used: iteration bound. */
     public int highWater() {
         MemorySegment seg = mapping.segment();

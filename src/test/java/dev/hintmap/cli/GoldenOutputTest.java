@@ -33,7 +33,8 @@ class GoldenOutputTest {
             Map.entry("verify.txt", List.of("verify", "FILE")),
             Map.entry("top-filter.txt", List.of("top", "--filter", "^(gemm|conv)", "FILE")),
             Map.entry("dump-filter.txt", List.of("dump", "--filter", "attn|softmax", "--sort", "total", "FILE")),
-            Map.entry("export-top.prom", List.of("export", "--prometheus", "--filter", "_", "--top", "2", "FILE"))));
+            Map.entry("export-top.prom", List.of("export", "--prometheus", "--filter", "_", "--top", "2", "FILE")),
+            Map.entry("hot.txt", List.of("hot", "--coverage", "0.9", "--min-dispatches", "2", "FILE"))));
 
     @TempDir
     Path dir;

@@ -1,0 +1,87 @@
+package dev.hintmap;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The hot set of a hint file by coverage ({@link HintStore#hotSet(double, long)}; defined in
+ * docs/OPTIMIZER.md, "The hot set by coverage"): the fewest regions, hottest by total kernel time
+ * first, whose kernel time covers at least a fraction of the whole file's, leaving out regions
+ * with too few dispatches to trust. This is how profile-guided optimizers define hot (LLVM's
+ * profile summary, Go's PGO), rather than by a fixed mean: a 5 µs kernel launched a million times
+ * is hot, one 200 µs launch is not.
+ *
+ * @param regions the hot set, hottest first (larger {@code kernelNsTotal}; equal totals by stored
+ *     name in UTF-8 byte order); immutable
+ * @param coverage the fraction asked for, in {@code [0, 1]}
+ * @param minDispatches the fewest dispatches a region needs to count, {@code >= 0}
+ * @param totalNs the kernel time of every region read (thin ones included), ns, summed with
+ *     saturation at {@code 2^63-1} as every sum of the format
+ * @param neededNs what the set had to cover: {@code ceil(coverage * totalNs)} in binary64, at most
+ *     {@code totalNs} (OPTIMIZER.md gives the exact computation)
+ * @param coveredNs the kernel time of the set, summed with saturation
+ * @param regionsRead the regions read (a name read twice counted once)
+ * @param thinRegions the regions left out for having fewer than {@code minDispatches} dispatches
+ * @param thinNs their kernel time, summed with saturation
+ * @param consistent whether the regions were read in one cut of the file (FORMAT.md §7.5): false
+ *     only when writers kept inserting or evicting regions through every attempt (or one died
+ *     inside a change), and the answer is then a hint from the last scan, each name counted once
+ */
+public record HotSet(List<HotRegion> regions, double coverage, long minDispatches, long totalNs, long neededNs,
+        long coveredNs, int regionsRead, int thinRegions, long thinNs, boolean consistent) {
+
+    /**
+     * Keeps an immutable copy of the regions.
+     *
+     * @param regions the hot set, hottest first, not null
+     * @param coverage the fraction asked for
+     * @param minDispatches the fewest dispatches a region needs to count
+     * @param totalNs the file's kernel time
+     * @param neededNs what the set had to cover
+     * @param coveredNs what it covers
+     * @param regionsRead the regions read
+     * @param thinRegions the regions left out as thin
+     * @param thinNs their kernel time
+     * @param consistent whether the read was one cut
+     * @throws NullPointerException if {@code regions} or one of them is null
+     */
+    public HotSet {
+        regions = List.copyOf(Objects.requireNonNull(regions, "regions"));
+    }
+
+    /**
+     * Whether the set covers what was asked: false when the regions with enough dispatches hold
+     * less than {@code coverage} of the kernel time (thin regions hold the rest); the set is then
+     * every region with enough dispatches and some kernel time.
+     *
+     * @return {@code coveredNs() >= neededNs()}
+     */
+    public boolean reached() {
+        return coveredNs >= neededNs;
+    }
+
+    /**
+     * The share of the file's kernel time the set covers.
+     *
+     * @return {@code coveredNs / totalNs} in binary64, in {@code [0, 1]}; 0 when {@code totalNs} is 0
+     */
+    public double coveredShare() {
+        return HotSetRule.share(coveredNs, totalNs);
+    }
+
+    /**
+     * Whether a region belongs to the set.
+     *
+     * @param storedName the region's stored name ({@link HintStore#storedName(String)}), as the
+     *     regions of the set are named
+     * @return true when one of {@link #regions()} has that name
+     */
+    public boolean contains(String storedName) {
+        for (HotRegion r : regions) {
+            if (r.name().equals(storedName)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,147 @@
+package com.example.tuner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hintmap.HintStore;
+import dev.hintmap.HintStoreOptions;
+import dev.hintmap.RegionRecord;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The planner's decisions from recorded hint files (docs/PGO.md): hot regions are tuned hottest first
+ * within the budget; cold, thin, absent and foreign regions keep CLBlast's defaults; a file that
+ * cannot be used (missing, damaged, another version, another owner) gives an empty plan, not an error.
+ */
+class TuningPlannerTest {
+    private static final String FFN_DOWN = "clblast:Xgemm:f32:m=256,n=512,k=2048:NN";
+    private static final String FFN_UP = "clblast:Xgemm:f32:m=256,n=2048,k=512:NN";
+    private static final String QKV = "clblast:Xgemm:f32:m=256,n=1536,k=512:NN";
+    private static final String DECODE = "clblast:Xgemv:f32:m=1536,n=512:N";
+    private static final String RESIDUAL = "clblast:Xaxpy:f32:n=131072";
+    private static final String ADAPTER = "clblast:Xgemm:f32:m=128,n=128,k=128:NN";
+    private static final String ONE_OFF = "clblast:Xgemm:f32:m=1024,n=1024,k=1024:NN";
+
+    private static final TunerCap CAP = new TunerCap(16, 1, Duration.ofSeconds(100));
+
+    @TempDir Path dir;
+
+    /** A transformer step as the runtime records it: three GEMMs hold most of the time. */
+    private Path recorded() throws Exception {
+        Path file = dir.resolve("run1.hints");
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            store.add(new RegionRecord(FFN_DOWN, 20, 400_000_000, 21_000_000, 0));
+            store.add(new RegionRecord(FFN_UP, 20, 300_000_000, 16_000_000, 0));
+            store.add(new RegionRecord(QKV, 20, 200_000_000, 11_000_000, 0));
+            store.add(new RegionRecord(DECODE, 160, 40_000_000, 300_000, 0));
+            store.add(new RegionRecord(RESIDUAL, 80, 10_000_000, 200_000, 0));
+            store.add(new RegionRecord(ADAPTER, 60, 5_000_000, 90_000, 0));
+            store.add(new RegionRecord(ONE_OFF, 1, 45_000_000, 45_000_000, 0)); // hot by time, one sample
+        }
+        return file;
+    }
+
+    private static List<String> tuned(TuningPlan plan) {
+        return plan.tasks().stream().flatMap(p -> p.regions().stream()).toList();
+    }
+
+    @Test
+    void tunesTheHotSetHottestFirstAndLeavesColdAndThinRegionsToTheDefaults() throws Exception {
+        TuningPlan plan = new TuningPlanner(CAP).planHot(recorded(), 0.9, 2, Duration.ofSeconds(1000));
+        assertEquals(List.of(FFN_DOWN, FFN_UP, QKV), tuned(plan),
+                "0.9 of 1,000 ms (the one-off's 45 ms counted in the whole, never in the set) is 3 GEMMs");
+        assertTrue(plan.noHintsReason().isEmpty());
+        assertEquals(0.9, plan.coveredShare(), 1e-12);
+        assertTrue(plan.skipped().isEmpty(), "nothing of the hot set left out");
+    }
+
+    @Test
+    void theBudgetCutsThePlanAtTheRunsThatFitHottestFirst() throws Exception {
+        TuningPlan plan = new TuningPlanner(CAP).planHot(recorded(), 0.99, 2, Duration.ofSeconds(250));
+        assertEquals(List.of(FFN_DOWN, FFN_UP), tuned(plan), "two runs of 100 s fit in 250 s");
+        assertEquals(List.of(QKV, DECODE, RESIDUAL, ADAPTER),
+                plan.skipped().stream().map(TuningPlan.Skipped::region).toList());
+        assertTrue(plan.skipped().stream().allMatch(s -> s.reason().equals("over the budget")));
+        assertEquals(Duration.ofSeconds(200), plan.plannedCost(CAP));
+        assertEquals(List.of(), tuned(new TuningPlanner(CAP).planHot(recorded(), 0.99, 2, Duration.ofSeconds(99))),
+                "a budget below one run's cap tunes nothing");
+    }
+
+    @Test
+    void regionsOfOneKernelAndShapeShareOneRun() throws Exception {
+        Path file = dir.resolve("layouts.hints");
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            store.add(new RegionRecord(FFN_UP, 20, 300_000_000, 16_000_000, 0));
+            store.add(new RegionRecord(FFN_UP.replace(":NN", ":TN"), 20, 200_000_000, 11_000_000, 0));
+        }
+        TuningPlan plan = new TuningPlanner(CAP).planHot(file, 1, 2, Duration.ofSeconds(100));
+        assertEquals(1, plan.tasks().size());
+        assertEquals(List.of(FFN_UP, FFN_UP.replace(":NN", ":TN")), plan.tasks().getFirst().regions());
+        assertEquals(1.0, plan.tasks().getFirst().share(), 1e-12);
+    }
+
+    @Test
+    void regionsThatAreNotClblastsOrHaveNoTunerAreSkippedWithTheReason() throws Exception {
+        Path file = dir.resolve("mixed.hints");
+        String cutlass = "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_128x128_32x3_nn_align8>(Params)";
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            store.add(new RegionRecord(cutlass, 10, 500_000_000, 60_000_000, 0));
+            store.add(new RegionRecord("clblast:Xgemm:f32:m=100,n=100,k=100:NN", 10, 300_000_000, 40_000_000, 0));
+            store.add(new RegionRecord(QKV, 10, 200_000_000, 30_000_000, 0));
+        }
+        TuningPlan plan = new TuningPlanner(CAP).planHot(file, 1, 2, Duration.ofSeconds(1000));
+        assertEquals(List.of(QKV), tuned(plan));
+        assertEquals(List.of("not a CLBlast region", "clblast_tuner_xgemm needs m and n multiples of 128"),
+                plan.skipped().stream().map(TuningPlan.Skipped::reason).toList());
+    }
+
+    @Test
+    void planningEverythingTunesEveryRegionWhateverItsShareOrCount() throws Exception {
+        TuningPlan all = new TuningPlanner(CAP).planAll(recorded());
+        assertEquals(List.of(FFN_DOWN, FFN_UP, QKV, ONE_OFF, DECODE, RESIDUAL, ADAPTER), tuned(all));
+        assertEquals(1.0, all.coveredShare(), 1e-12);
+    }
+
+    @Test
+    void anAbsentRegionIsNotTunedAndAnEmptyFileGivesAnEmptyPlan() throws Exception {
+        Path file = dir.resolve("empty.hints");
+        HintStore.open(file, HintStoreOptions.defaults()).close();
+        TuningPlan plan = new TuningPlanner(CAP).planHot(file, 0.9, 2, Duration.ofSeconds(1000));
+        assertEquals(List.of(), plan.tasks());
+        assertTrue(plan.noHintsReason().isEmpty(), "an empty profile is a profile: nothing is hot");
+    }
+
+    @Test
+    void aFileThatCannotBeUsedGivesTheDefaultsNeverAnError() throws Exception {
+        TuningPlanner planner = new TuningPlanner(CAP);
+        Path damaged = Files.write(dir.resolve("damaged.hints"), new byte[10_000]);
+        Path text = Files.writeString(dir.resolve("notes.hints"), "not hints at all, but long enough".repeat(200));
+        Path v1 = Files.copy(Path.of(System.getProperty("hintmap.home", "."), "src/test/resources/vectors/golden-v1.hints"),
+                dir.resolve("v1.hints"));
+        for (Path file : List.of(dir.resolve("missing.hints"), damaged, text, v1)) {
+            TuningPlan hot = planner.planHot(file, 0.9, 2, Duration.ofSeconds(1000));
+            assertEquals(List.of(), hot.tasks(), file.toString());
+            assertTrue(hot.noHintsReason().isPresent(), file.toString());
+            assertEquals(List.of(), planner.planAll(file).tasks(), file.toString());
+            assertTrue(hot.describe().getFirst().endsWith("CLBlast's defaults for every kernel"), hot.describe().getFirst());
+        }
+        assertTrue(planner.planHot(v1, 0.9, 2, Duration.ofSeconds(1)).noHintsReason().orElseThrow().contains("upgrade"),
+                "another version names what to do");
+    }
+
+    @Test
+    void aFileOfAnotherOwnerGivesTheDefaults() throws Exception {
+        assertEquals(0, (int) Files.getAttribute(Path.of("/proc/self"), "unix:uid"),
+                "this test chowns a file to another user and must run as root (as the project's machines and CI do)");
+        Path file = recorded();
+        Files.setAttribute(file, "unix:uid", 65534); // nobody
+        TuningPlan plan = new TuningPlanner(CAP).planHot(file, 0.9, 2, Duration.ofSeconds(1000));
+        assertEquals(List.of(), plan.tasks());
+        assertTrue(plan.noHintsReason().orElseThrow().contains("owned by"), plan.noHintsReason().orElseThrow());
+    }
+}
