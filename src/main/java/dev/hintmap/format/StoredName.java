@@ -72,6 +72,66 @@ public final class StoredName {
         return bytes;
     }
 
+    /**
+     * Whether {@code stored}, a name as a file of limit {@code maxNameBytes} holds it, has the
+     * shape of the stored form of a longer name: the longest prefix that the rule keeps,
+     * {@link #SEPARATOR} and the hash's lowercase hex digits (for a limit below {@link #TAG_BYTES},
+     * exactly {@code maxNameBytes} of those digits). Only the shape can be seen: a short name
+     * recorded in that shape on purpose is the same bytes in the file (FORMAT.md §1.1). What the
+     * tools use to say that a name's tail is not in the file, and to show its tag
+     * ({@link #tagOf}) whatever else of the name a narrow table leaves out.
+     *
+     * @param stored a name read from the file
+     * @param maxNameBytes the file's {@code max_name_bytes}, {@code >= 1}
+     */
+    public static boolean isShortened(String stored, int maxNameBytes) {
+        if (stored == null || stored.isEmpty() || maxNameBytes < 1) {
+            return false;
+        }
+        if (maxNameBytes < TAG_BYTES) {
+            return stored.length() == maxNameBytes && isHex(stored, 0);
+        }
+        int tagAt = stored.length() - TAG_BYTES;
+        if (tagAt < 0 || stored.charAt(tagAt) != SEPARATOR || !isHex(stored, tagAt + 1)) {
+            return false;
+        }
+        // The kept prefix is the longest of at most L - TAG_BYTES bytes ending on a character
+        // boundary: at most 3 bytes shorter (a UTF-8 character has at most 4), so the stored form
+        // is L - 3 .. L bytes. A short name that merely ends in '~' and hex digits is shorter.
+        int bytes = utf8LengthOrZero(stored);
+        return bytes > maxNameBytes - 4 && bytes <= maxNameBytes;
+    }
+
+    /**
+     * The tag of a shortened stored name: {@link #SEPARATOR} and the hash's hex digits (the whole
+     * name for a limit below {@link #TAG_BYTES}); the empty string for a name that is not
+     * {@link #isShortened shortened}.
+     */
+    public static String tagOf(String stored, int maxNameBytes) {
+        if (!isShortened(stored, maxNameBytes)) {
+            return "";
+        }
+        return maxNameBytes < TAG_BYTES ? stored : stored.substring(stored.length() - TAG_BYTES);
+    }
+
+    private static boolean isHex(String s, int from) {
+        for (int i = from; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+                return false;
+            }
+        }
+        return from < s.length();
+    }
+
+    private static int utf8LengthOrZero(String name) {
+        try {
+            return utf8Length(name);
+        } catch (IllegalArgumentException notAName) {
+            return 0;
+        }
+    }
+
     /** The shortened form of a name of {@code bytes} UTF-8 bytes, {@code bytes > maxNameBytes}. */
     static String shorten(String name, int bytes, int maxNameBytes) {
         byte[] utf8 = name.getBytes(StandardCharsets.UTF_8); // valid: utf8Length checked the surrogates
