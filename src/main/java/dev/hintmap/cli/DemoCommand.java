@@ -47,6 +47,9 @@ final class DemoCommand implements Callable<Integer> {
     @Mixin
     FileArgs files;
 
+    @Mixin
+    TableOptions table;
+
     @Option(names = "--seconds", paramLabel = "S", defaultValue = "15",
             description = "how long the writers record and top watches (default: ${DEFAULT-VALUE})")
     int seconds;
@@ -102,7 +105,7 @@ final class DemoCommand implements Callable<Integer> {
             out.flush();
             try (HintStore reader = files.openReadOnly(demoFile)) {
                 WatchScreen.run(out, 1000, seconds, RegionOrder.TOTAL_NS, reader::snapshot,
-                        TopView.screen(20, nameLimit -> name -> true, demoFile));
+                        TopView.screen(20, new RegionFilter(), demoFile, table.layout()));
             }
             for (int i = 0; i < writers.size(); i++) {
                 Process p = writers.get(i);
@@ -128,7 +131,7 @@ final class DemoCommand implements Callable<Integer> {
             StatCommand.print(out, store.info(), store.snapshot().hotCount(), Instant.now());
             out.println();
             out.println("$ hintmap top -n 10 " + demoFile);
-            TopView.render(store.snapshot(), null, 10, RegionOrder.TOTAL_NS, 0).forEach(out::println);
+            TopView.render(store.snapshot(), null, 10, RegionOrder.TOTAL_NS, table.layout()).forEach(out::println);
         }
         VerifyReport report = HintFiles.verify(demoFile, files.options());
         out.println();

@@ -28,6 +28,10 @@ import picocli.CommandLine.Spec;
                     + " regions of A and B of min(share_A(r), share_B(r)). 1.0: the same distribution of kernel time"
                     + " over the regions (absolute times may differ, e.g. after decay); 0.0: no region has kernel"
                     + " time in both. Two profiles without any kernel time overlap 1.0; one without, 0.0.",
+            "The table fits the terminal (its width, else the COLUMNS environment variable, else 100 columns;"
+                    + " --width sets it): every number is shown whole, and a long kernel name is shortened where it"
+                    + " says least (--name-style; a name stored shortened keeps its ~hash tag); where the numbers leave"
+                    + " too little room, each region takes two lines, its name on the first. -w prints names whole.",
         })
 final class DiffCommand implements Callable<Integer> {
     @Mixin
@@ -50,6 +54,9 @@ final class DiffCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print JSON instead of a table")
     boolean json;
 
+    @Mixin
+    TableOptions tableOptions;
+
     @Option(names = {"-n", "--lines"}, paramLabel = "N",
             description = "regions to list, largest change first (default: " + DEFAULT_ROWS + " in the table, all in"
                     + " JSON; 0: none)")
@@ -60,6 +67,10 @@ final class DiffCommand implements Callable<Integer> {
         if (lines != null && lines < 0) {
             throw new ParameterException(spec.commandLine(), "--lines must be >= 0, not " + lines);
         }
+        if (json) {
+            tableOptions.refuseWithoutTable(spec.commandLine(), "--json");
+        }
+        TableLayout layout = json ? TableLayout.UNLIMITED : tableOptions.layout();
         PrintWriter err = spec.commandLine().getErr();
         ProfileInput profileA = ProfileInput.read(a, files, "diff", err, n -> {});
         ProfileInput profileB = ProfileInput.read(b, files, "diff", err, n -> {});
@@ -79,30 +90,31 @@ final class DiffCommand implements Callable<Integer> {
                     shown.stream().map(DiffCommand::region).toList());
             out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report));
         } else {
-            table(out, inA, inB, overlap, both, onlyA, onlyB, changes.size(), shown);
+            table(out, inA, inB, overlap, both, onlyA, onlyB, changes.size(), shown, nameLimit, layout);
         }
         out.flush();
         return ExitCode.OK;
     }
 
     private void table(PrintWriter out, List<RegionRecord> inA, List<RegionRecord> inB, double overlap, long both,
-            long onlyA, long onlyB, int all, List<ProfileDiff.Change> shown) {
-        out.println("A: " + a + "  " + Units.count(inA.size()) + " regions, " + Units.duration(ProfileDiff.sum(inA))
-                + " kernel time");
-        out.println("B: " + b + "  " + Units.count(inB.size()) + " regions, " + Units.duration(ProfileDiff.sum(inB))
-                + " kernel time");
-        out.println(String.format(Locale.ROOT, "overlap %.4f (of the kernel time distributions: 1 identical, 0 disjoint)",
-                overlap));
-        out.println("regions: " + Units.count(both) + " in both, " + Units.count(onlyA) + " only in A, "
-                + Units.count(onlyB) + " only in B");
+            long onlyA, long onlyB, int all, List<ProfileDiff.Change> shown, int nameLimit, TableLayout layout) {
+        int width = layout.width(); // the heading's lines fit as the table's do, their figures whole
+        Table.wrap("A: " + a + "  " + Units.count(inA.size()) + " regions, " + Units.duration(ProfileDiff.sum(inA))
+                + " kernel time", width).forEach(out::println);
+        Table.wrap("B: " + b + "  " + Units.count(inB.size()) + " regions, " + Units.duration(ProfileDiff.sum(inB))
+                + " kernel time", width).forEach(out::println);
+        Table.wrap(String.format(Locale.ROOT, "overlap %.4f (of the kernel time distributions: 1 identical, 0 disjoint)",
+                overlap), width).forEach(out::println);
+        Table.wrap("regions: " + Units.count(both) + " in both, " + Units.count(onlyA) + " only in A, "
+                + Units.count(onlyB) + " only in B", width).forEach(out::println);
         if (shown.isEmpty()) {
             return;
         }
         out.println();
-        Table table = new Table("REGION", "IN", ">DISPATCHES A", ">DISPATCHES B", ">TOTAL A", ">TOTAL B", ">CHANGE",
+        Table table = new Table("*REGION", "IN", ">DISPATCHES A", ">DISPATCHES B", ">TOTAL A", ">TOTAL B", ">CHANGE",
                 ">MEAN A", ">MEAN B", ">CHANGE");
         for (ProfileDiff.Change c : shown) {
-            table.row(c.name(), c.in(), c.a() == null ? "-" : Units.count(c.a().dispatchCount()),
+            table.row(RegionName.of(c.name(), nameLimit), c.in(), c.a() == null ? "-" : Units.count(c.a().dispatchCount()),
                     c.b() == null ? "-" : Units.count(c.b().dispatchCount()),
                     c.a() == null ? "-" : Units.duration(c.a().kernelNsTotal()),
                     c.b() == null ? "-" : Units.duration(c.b().kernelNsTotal()), signed(c.totalDelta()),
@@ -110,7 +122,7 @@ final class DiffCommand implements Callable<Integer> {
                     c.b() == null ? "-" : Units.duration(c.b().meanKernelNs()),
                     c.a() == null || c.b() == null ? "" : signed(c.meanDelta()));
         }
-        table.lines(0).forEach(out::println);
+        table.lines(layout).forEach(out::println);
         if (shown.size() < all) {
             out.println("(" + Units.count(all - shown.size()) + " more; -n " + all + " lists all)");
         }

@@ -33,7 +33,17 @@ import picocli.CommandLine.Spec;
                     + " accepts.",
             "The same fields in two spellings: the CSV columns are the format's field names, snake_case as FORMAT.md"
                     + " and the C library spell them (dispatch_count, kernel_ns_total, ...); the JSON keys are the Java"
-                    + " API's, camelCase (dispatchCount, kernelNsTotal, ...), the profile that merge and diff read back."})
+                    + " API's, camelCase (dispatchCount, kernelNsTotal, ...), the profile that merge and diff read back.",
+            "The table (--format table) fits the terminal (its width, else the COLUMNS environment variable, else 100 columns;"
+                    + " --width sets it): every number is shown whole, and a long kernel name is shortened where it"
+                    + " says least (--name-style; a name stored shortened keeps its ~hash tag); where the numbers leave"
+                    + " too little room, each region takes two lines, its name on the first. -w prints names whole.",
+            "--filter and --name match the names as the file stores them (FORMAT.md §1.1): a name longer than the"
+                    + " file's max-name-bytes is stored as its first bytes, ~ and a hash of the whole name. A --filter"
+                    + " that is a region's whole name selects it as --name does; no expression can match the tail"
+                    + " that was cut off, and when a --filter leaves out names stored shortened, one line on standard"
+                    + " error says how many the file holds (JSON, CSV and the Prometheus output always carry the"
+                    + " stored names whole)."})
 final class DumpCommand implements Callable<Integer> {
     @Mixin
     HelpOption help;
@@ -58,6 +68,9 @@ final class DumpCommand implements Callable<Integer> {
     @Mixin
     RegionFilter filter;
 
+    @Mixin
+    TableOptions table;
+
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
             description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
     Format format;
@@ -69,6 +82,10 @@ final class DumpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (format != Format.table) {
+            table.refuseWithoutTable(spec.commandLine(), "--format " + format);
+        }
+        TableLayout layout = table.layout(); // usage errors before the file is opened
         HintSnapshot snapshot;
         try (HintStore store = files.openReadOnly(file)) {
             snapshot = store.snapshot();
@@ -78,11 +95,13 @@ final class DumpCommand implements Callable<Integer> {
         regions.sort(comparator(sort));
         PrintWriter out = spec.commandLine().getOut();
         switch (format) {
-            case table -> table(out, snapshot, regions, all.size(), filter.isActive());
+            case table -> table(out, snapshot, regions, all.size(), filter.isActive(), layout);
             case json -> json(out, snapshot, regions);
             case csv -> csv(out, snapshot, regions);
         }
         out.flush();
+        filter.note(all.stream().map(RegionRecord::name).toList(), snapshot.maxNameBytes())
+                .ifPresent(note -> spec.commandLine().getErr().println("dump: note: " + note));
         return ExitCode.OK;
     }
 
@@ -96,15 +115,16 @@ final class DumpCommand implements Callable<Integer> {
         };
     }
 
-    private static void table(PrintWriter out, HintSnapshot snapshot, List<RegionRecord> regions, int all, boolean filtered) {
-        Table table = new Table("REGION", "HOT", ">DISPATCHES", ">KERNEL NS TOTAL", ">MEAN NS", ">MAX NS", ">BYTES TOTAL",
+    private static void table(PrintWriter out, HintSnapshot snapshot, List<RegionRecord> regions, int all, boolean filtered,
+            TableLayout layout) {
+        Table table = new Table("*REGION", "HOT", ">DISPATCHES", ">KERNEL NS TOTAL", ">MEAN NS", ">MAX NS", ">BYTES TOTAL",
                 ">MEAN BYTES");
         for (RegionRecord r : regions) {
-            table.row(r.name(), hot(snapshot, r) ? "HOT" : "", Units.count(r.dispatchCount()),
+            table.row(RegionName.of(r.name(), snapshot.maxNameBytes()), hot(snapshot, r) ? "HOT" : "", Units.count(r.dispatchCount()),
                     Units.count(r.kernelNsTotal()), Units.count(r.meanKernelNs()), Units.count(r.kernelNsMax()),
                     Units.count(r.bytesTotal()), Units.count(r.meanBytes()));
         }
-        table.lines(0).forEach(out::println);
+        table.lines(layout).forEach(out::println);
         out.println(Units.count(regions.size()) + (filtered ? " of " + Units.count(all) + " regions match"
                 : " regions"));
     }

@@ -47,7 +47,9 @@ import picocli.CommandLine.Spec;
                     + " _created series, the file's creation time, which changes when the file is replaced"
                     + " (merge, copy).",
             "--filter and --top bound the label cardinality: only the regions named by the filter, of those the"
-                    + " N hottest by total kernel time, are exported; per-file metrics cover the whole file.",
+                    + " N hottest by total kernel time, are exported; per-file metrics cover the whole file. --filter"
+                    + " matches the stored names, as in dump (see dump --help): a long kernel whose cut-off tail alone"
+                    + " would have matched is not exported, and one line on standard error says so.",
             OutputFile.RULES,
         })
 final class ExportCommand implements Callable<Integer> {
@@ -95,8 +97,10 @@ final class ExportCommand implements Callable<Integer> {
         MetricSnapshots metrics;
         try (HintStore store = files.openReadOnly(file)) {
             HintSnapshot snapshot = store.snapshot();
-            List<RegionRecord> regions = filter.apply(RegionsOnce.of(snapshot.regions(), file, "export",
-                    spec.commandLine().getErr()), snapshot.maxNameBytes());
+            List<RegionRecord> all = RegionsOnce.of(snapshot.regions(), file, "export", spec.commandLine().getErr());
+            List<RegionRecord> regions = filter.apply(all, snapshot.maxNameBytes());
+            filter.note(all.stream().map(RegionRecord::name).toList(), snapshot.maxNameBytes())
+                    .ifPresent(note -> spec.commandLine().getErr().println("export: note: " + note));
             if (top != null && top < regions.size()) {
                 regions = regions.stream().sorted(RegionOrder.TOTAL_NS.comparator()).limit(top).toList();
             }

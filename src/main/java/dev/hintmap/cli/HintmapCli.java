@@ -62,12 +62,32 @@ public final class HintmapCli implements Runnable {
             Map.entry("verify", VerifyCommand::new), Map.entry("export", ExportCommand::new),
             Map.entry("diff", DiffCommand::new), Map.entry("demo", DemoCommand::new));
 
-    /** Runs the command line and returns its exit status (the process exits with it in {@link #main}). */
+    /**
+     * Runs the command line and returns its exit status (the process exits with it in {@link #main}).
+     * {@code out} is not a terminal: tables fit 100 columns unless
+     * {@code --width} or {@code --wide} says otherwise.
+     */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
         CommandLine cli = commandLine(args);
         cli.setOut(out);
         cli.setErr(err);
         return cli.execute(args);
+    }
+
+    /**
+     * Tells the commands that print tables where standard output goes ({@link TableOptions}): the
+     * commands of {@link #run} print to a writer, those of {@link #main} to the process's output.
+     */
+    static CommandLine onScreen(CommandLine cli, Screen screen) {
+        for (CommandLine command : cli.getSubcommands().values()) {
+            for (CommandLine.Model.CommandSpec mixin : command.getCommandSpec().mixins().values()) {
+                if (mixin.userObject() instanceof TableOptions table) {
+                    table.screen = screen;
+                }
+            }
+            onScreen(command, screen);
+        }
+        return cli;
     }
 
     /** Every command: for the help, the completion script, the man pages and what names no command. */
@@ -106,7 +126,7 @@ public final class HintmapCli implements Runnable {
     }
 
     public static void main(String[] args) {
-        CommandLine cli = commandLine(args);
+        CommandLine cli = onScreen(commandLine(args), Screen.standardOutput());
         int exit = cli.execute(args);
         cli.getOut().flush();
         System.exit(exit);

@@ -1,7 +1,9 @@
 package dev.hintmap.cli;
 
+import dev.hintmap.HintSnapshot;
 import dev.hintmap.HintStore;
 import dev.hintmap.RegionOrder;
+import dev.hintmap.RegionRecord;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -24,6 +26,12 @@ import picocli.CommandLine.Spec;
                     + " does not exist yet, or was removed, is waited for (\"waiting for FILE\" on standard error);"
                     + " each interval spent waiting counts as a refresh of --iterations, and when the last one"
                     + " found no file the exit status is 3.",
+            "The table fits the terminal (its width, else the COLUMNS environment variable, else 100 columns;"
+                    + " --width sets it): every number is shown whole, and a long kernel name is shortened where it"
+                    + " says least (--name-style; a name stored shortened keeps its ~hash tag); where the numbers leave"
+                    + " too little room, each region takes two lines, its name on the first. -w prints names whole.",
+            "--filter matches the names as the file stores them (see dump --help); in the live view its note on"
+                    + " names stored shortened is the frame's last line.",
         })
 final class TopCommand implements Callable<Integer> {
     @Mixin
@@ -61,6 +69,9 @@ final class TopCommand implements Callable<Integer> {
     @Mixin
     RegionFilter filter;
 
+    @Mixin
+    TableOptions table;
+
     @Option(names = "--watch", description = "refresh in place until q, Ctrl-C or --iterations")
     boolean watch;
 
@@ -91,18 +102,24 @@ final class TopCommand implements Callable<Integer> {
                 }
             }
         }
+        TableLayout layout = table.layout();
         PrintWriter out = spec.commandLine().getOut();
         if (!watch) {
             try (HintStore store = files.openReadOnly(file)) {
-                for (String line : TopView.render(store.snapshot(), null, limit, by.order, 0, filter.selector(store.maxNameBytes()))) {
+                HintSnapshot snapshot = store.snapshot();
+                for (String line : TopView.render(snapshot, null, limit, by.order, layout,
+                        filter.selector(snapshot.maxNameBytes()))) {
                     out.println(line);
                 }
+                out.flush();
+                filter.note(snapshot.regions().stream().map(RegionRecord::name).toList(), snapshot.maxNameBytes())
+                        .ifPresent(note -> spec.commandLine().getErr().println("top: note: " + note));
             }
             out.flush();
             return ExitCode.OK;
         }
         try (FollowedFile followed = new FollowedFile(file, files, spec.commandLine().getErr())) {
-            WatchScreen.run(out, intervalMs, iterations, by.order, followed, TopView.screen(limit, filter::selector, file));
+            WatchScreen.run(out, intervalMs, iterations, by.order, followed, TopView.screen(limit, filter, file, layout));
             if (iterations > 0) {
                 followed.requirePresent(); // N refreshes without a file: that file is missing (exit 3)
             }

@@ -12,7 +12,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.IntFunction;
 import java.util.function.Predicate;
 
 /**
@@ -30,24 +29,43 @@ final class TopView {
      * @param previous the snapshot of the previous refresh, or null for a one-shot table (no rates)
      * @param limit how many regions at most
      * @param order what "hottest" means
+     * @param layout the width the lines fit and how names are shortened to fit it
      */
-    static List<String> render(HintSnapshot current, HintSnapshot previous, int limit, RegionOrder order, int width) {
-        return render(current, previous, limit, order, width, name -> true);
+    static List<String> render(HintSnapshot current, HintSnapshot previous, int limit, RegionOrder order,
+            TableLayout layout) {
+        return render(current, previous, limit, order, layout, name -> true);
     }
 
     /**
-     * The live view of {@code top --watch} and {@code demo}: at most {@code limit} rows, fewer where
-     * the terminal is shorter (the 5 lines of heading and footer stay on screen), of the regions the
-     * selection for the file's name limit accepts (the limit can change when the file is replaced).
+     * The live view of {@code top --watch} and {@code demo}: at most {@code limit} regions, fewer where
+     * the terminal is shorter (the heading and the footer stay on screen), of the regions
+     * {@code filter} selects for the file's name limit (the limit can change when the file is
+     * replaced); its note on names stored shortened (standard error would write over the screen)
+     * is the frame's last line. The lines fit the terminal's width, or {@code layout}'s where the
+     * terminal gives none (a pipe: 0).
      */
-    static WatchScreen.View screen(int limit, IntFunction<Predicate<String>> selectorForNameLimit, Path file) {
+    static WatchScreen.View screen(int limit, RegionFilter filter, Path file, TableLayout layout) {
         return (now, previous, order, width, height) -> {
+            TableLayout fit = width > 0 && !layout.unlimited() ? layout.withWidth(width) : layout;
             if (now == null) {
-                return List.of(cut("hintmap top  " + file + "  " + LocalTime.now().format(CLOCK), width), "",
-                        cut("waiting for " + file + " (no such file: not created yet, or removed)", width));
+                return List.of(cut("hintmap top  " + file + "  " + LocalTime.now().format(CLOCK), fit.width()), "",
+                        cut("waiting for " + file + " (no such file: not created yet, or removed)", fit.width()));
             }
-            int rows = height > 0 ? Math.max(1, Math.min(limit, height - 5)) : limit;
-            return render(now, previous, rows, order, width, selectorForNameLimit.apply(now.maxNameBytes()));
+            Predicate<String> selected = filter.selector(now.maxNameBytes());
+            List<String> note = filter.note(now.regions().stream().map(RegionRecord::name).toList(), now.maxNameBytes())
+                    .map(n -> Table.wrap(Table.printable("note: " + n), fit.width())).orElse(List.of());
+            int rows = limit;
+            while (true) {
+                List<String> lines = new ArrayList<>(render(now, previous, rows, order, fit, selected));
+                lines.addAll(note);
+                // The last row of the screen is the footer's: fewer regions where rows take two lines or the
+                // summary wraps, rather than a table cut off at the bottom.
+                int over = height > 0 ? lines.size() - (height - 1) : 0;
+                if (over <= 0 || rows <= 1) {
+                    return lines;
+                }
+                rows = Math.max(1, rows - Math.max(1, over / 2));
+            }
         };
     }
 
@@ -56,8 +74,9 @@ final class TopView {
      * line and each row's share stay those of the whole file, so a filtered view still says how much
      * of the GPU time its regions take.
      */
-    static List<String> render(HintSnapshot current, HintSnapshot previous, int limit, RegionOrder order, int width,
-            Predicate<String> selected) {
+    static List<String> render(HintSnapshot current, HintSnapshot previous, int limit, RegionOrder order,
+            TableLayout layout, Predicate<String> selected) {
+        int width = layout.width();
         List<String> lines = new ArrayList<>();
         long totalNs = 0;
         long totalCount = 0;
@@ -87,33 +106,34 @@ final class TopView {
             summary.append(", ").append(Units.rate(delta[0] / seconds)).append(", GPU ")
                     .append(Units.percent(delta[1] / 1e9 / seconds)).append(" busy");
         }
-        lines.add(cut(summary.toString(), width));
+        lines.addAll(Table.wrap(summary.toString(), width)); // its figures whole, as the table's
         lines.add("");
         Table table = previous == null
-                ? new Table(">#", "REGION", "HOT", ">DISPATCHES", ">TOTAL", ">SHARE", ">MEAN", ">MAX", ">MEAN BYTES")
-                : new Table(">#", "REGION", "HOT", ">DISPATCHES", ">RATE", ">GPU", ">TOTAL", ">SHARE", ">MEAN", ">MAX",
+                ? new Table(">#", "*REGION", "HOT", ">DISPATCHES", ">TOTAL", ">SHARE", ">MEAN", ">MAX", ">MEAN BYTES")
+                : new Table(">#", "*REGION", "HOT", ">DISPATCHES", ">RATE", ">GPU", ">TOTAL", ">SHARE", ">MEAN", ">MAX",
                         ">MEAN BYTES");
         int rank = 0;
         List<RegionRecord> shown = current.regions().stream().filter(r -> selected.test(r.name()))
                 .sorted(order.comparator()).limit(limit).toList(); // the order of HintSnapshot.hottest
         for (RegionRecord r : shown) {
             rank++;
+            RegionName name = RegionName.of(r.name(), current.maxNameBytes());
             String hot = r.isHot(current.hotThresholdNs()) ? "HOT" : "";
             String share = Units.percent(totalNs == 0 ? Double.NaN : (double) r.kernelNsTotal() / totalNs);
             if (previous == null) {
-                table.row(rank, r.name(), hot, Units.count(r.dispatchCount()), Units.duration(r.kernelNsTotal()), share,
+                table.row(rank, name, hot, Units.count(r.dispatchCount()), Units.duration(r.kernelNsTotal()), share,
                         Units.duration(r.meanKernelNs()), Units.duration(r.kernelNsMax()), Units.bytes(r.meanBytes()));
             } else {
                 RegionRecord old = before.get(r.name());
                 boolean comparable = old != null && old.dispatchCount() <= r.dispatchCount(); // else evicted and re-inserted
                 double rate = comparable ? (r.dispatchCount() - old.dispatchCount()) / seconds : Double.NaN;
                 double busy = comparable ? (r.kernelNsTotal() - old.kernelNsTotal()) / 1e9 / seconds : Double.NaN;
-                table.row(rank, r.name(), hot, Units.count(r.dispatchCount()), Units.rate(rate), Units.percent(busy),
+                table.row(rank, name, hot, Units.count(r.dispatchCount()), Units.rate(rate), Units.percent(busy),
                         Units.duration(r.kernelNsTotal()), share, Units.duration(r.meanKernelNs()),
                         Units.duration(r.kernelNsMax()), Units.bytes(r.meanBytes()));
             }
         }
-        lines.addAll(table.lines(width));
+        lines.addAll(table.lines(layout));
         if (table.size() == 0) {
             if (current.size() == 0) {
                 lines.add("(no regions recorded yet)");

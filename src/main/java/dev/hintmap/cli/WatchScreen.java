@@ -153,7 +153,7 @@ final class WatchScreen {
             if (shown == height - 1) {
                 break; // the last row stays free for the footer
             }
-            w.print(line);
+            w.print(Table.cut(line, terminal.getColumns())); // a line the terminal wrapped would scroll the frame
             terminal.puts(Capability.clr_eol);
             w.print("\r\n");
             shown++;

@@ -74,23 +74,44 @@ public final class StoredName {
 
     /**
      * Whether {@code stored}, a name as a file of limit {@code maxNameBytes} holds it, has the
-     * shortened form of a longer name (FORMAT.md §1.1): at least {@code maxNameBytes - 3} UTF-8
-     * bytes (the prefix is cut back to a character boundary by at most 3), ending in
-     * {@link #SEPARATOR} and the tag's lowercase hex digits; below {@link #TAG_BYTES}, exactly
-     * {@code maxNameBytes} hex digits. A name recorded whole that happens to have this shape reads
-     * as shortened too: nothing in a file tells the two apart.
+     * shape of the stored form of a longer name: the longest prefix that the rule keeps,
+     * {@link #SEPARATOR} and the hash's lowercase hex digits (for a limit below {@link #TAG_BYTES},
+     * exactly {@code maxNameBytes} of those digits). Only the shape can be seen: a short name
+     * recorded in that shape on purpose is the same bytes in the file (FORMAT.md §1.1). What the
+     * tools use to say that a name's tail is not in the file, and to show its tag
+     * ({@link #tagOf}) whatever else of the name a narrow table leaves out.
      *
-     * @param stored a name read from a file (or a profile) of limit {@code maxNameBytes}
-     * @param maxNameBytes that file's {@code max_name_bytes}, {@code >= 1}
+     * @param stored a name read from the file
+     * @param maxNameBytes the file's {@code max_name_bytes}, {@code >= 1}
      */
     public static boolean isShortened(String stored, int maxNameBytes) {
-        int bytes = utf8Length(stored);
-        if (maxNameBytes < TAG_BYTES) {
-            return stored.length() == maxNameBytes && isHex(stored, 0, stored.length());
+        if (stored == null || stored.isEmpty() || maxNameBytes < 1) {
+            return false;
         }
-        int tagAt = stored.length() - TAG_BYTES; // the tag is ASCII: one char per byte
-        return bytes <= maxNameBytes && bytes >= Math.max(TAG_BYTES, maxNameBytes - 3) && tagAt >= 0
-                && stored.charAt(tagAt) == SEPARATOR && isHex(stored, tagAt + 1, stored.length());
+        if (maxNameBytes < TAG_BYTES) {
+            return stored.length() == maxNameBytes && isHex(stored, 0);
+        }
+        int tagAt = stored.length() - TAG_BYTES;
+        if (tagAt < 0 || stored.charAt(tagAt) != SEPARATOR || !isHex(stored, tagAt + 1)) {
+            return false;
+        }
+        // The kept prefix is the longest of at most L - TAG_BYTES bytes ending on a character
+        // boundary: at most 3 bytes shorter (a UTF-8 character has at most 4), so the stored form
+        // is L - 3 .. L bytes. A short name that merely ends in '~' and hex digits is shorter.
+        int bytes = utf8LengthOrZero(stored);
+        return bytes > maxNameBytes - 4 && bytes <= maxNameBytes;
+    }
+
+    /**
+     * The tag of a shortened stored name: {@link #SEPARATOR} and the hash's hex digits (the whole
+     * name for a limit below {@link #TAG_BYTES}); the empty string for a name that is not
+     * {@link #isShortened shortened}.
+     */
+    public static String tagOf(String stored, int maxNameBytes) {
+        if (!isShortened(stored, maxNameBytes)) {
+            return "";
+        }
+        return maxNameBytes < TAG_BYTES ? stored : stored.substring(stored.length() - TAG_BYTES);
     }
 
     /**
@@ -127,14 +148,22 @@ public final class StoredName {
         return new String(prefix, 0, keep, StandardCharsets.UTF_8) + SEPARATOR + tag;
     }
 
-    private static boolean isHex(String s, int from, int to) {
-        for (int i = from; i < to; i++) {
+    private static boolean isHex(String s, int from) {
+        for (int i = from; i < s.length(); i++) {
             char c = s.charAt(i);
             if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
                 return false;
             }
         }
-        return true;
+        return from < s.length();
+    }
+
+    private static int utf8LengthOrZero(String name) {
+        try {
+            return utf8Length(name);
+        } catch (IllegalArgumentException notAName) {
+            return 0;
+        }
     }
 
     /** The shortened form of a name of {@code bytes} UTF-8 bytes, {@code bytes > maxNameBytes}. */

@@ -24,12 +24,7 @@ final class NativeAccess {
             throw new HintFileException(file, Problem.IO, null, "hintmap opens files through Linux system calls of"
                     + " x86-64 and AArch64; this JVM runs on " + SyscallNumbers.arch(), null);
         }
-        Boolean known = allowed;
-        if (known == null) {
-            known = probe();
-            allowed = known;
-        }
-        if (!known) {
+        if (!allowed()) {
             throw new HintFileException(file, Problem.NATIVE_ACCESS, null,
                     "the JVM denies hintmap native access (it opens and checks files through libc): run it with "
                             + (NativeAccess.class.getModule().isNamed()
@@ -37,6 +32,16 @@ final class NativeAccess {
                                     : "--enable-native-access=ALL-UNNAMED"),
                     null);
         }
+    }
+
+    /** Whether the downcalls are allowed (probed once); never throws. */
+    static boolean allowed() {
+        Boolean known = allowed;
+        if (known == null) {
+            known = probe();
+            allowed = known;
+        }
+        return known;
     }
 
     /**

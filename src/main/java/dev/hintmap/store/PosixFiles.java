@@ -20,9 +20,10 @@ import java.nio.file.Path;
  * (Linux, x86-64 and AArch64): {@code open} with {@code O_NOFOLLOW|O_NONBLOCK},
  * {@code statx} of a descriptor ({@code AT_EMPTY_PATH}) or of a path, {@code fallocate},
  * {@code ftruncate}, {@code fchmod}, {@code close}, {@code lseek(SEEK_HOLE)}, {@code fgetxattr},
- * {@code mmap}/{@code munmap}/{@code madvise} of one page, and this process's effective ids and
- * groups. They let {@link MappedStore} check the file it actually opened, never the path a second
- * time (FORMAT.md §5 step 0), and allocate a new file before it is published (§5 creation step 3).
+ * {@code mmap}/{@code munmap}/{@code madvise} of one page, this process's effective ids and
+ * groups, and a terminal's width ({@code ioctl(TIOCGWINSZ)}, for the command line tool's tables).
+ * They let {@link MappedStore} check the file it actually opened, never the path a second time
+ * (FORMAT.md §5 step 0), and allocate a new file before it is published (§5 creation step 3).
  *
  * <p>Every call but one goes through the C library's {@code syscall(2)} with the system call's
  * number ({@link SyscallNumbers}): one downcall handle of one shape for all of them. Linking a
@@ -277,6 +278,33 @@ final class PosixFiles {
         try (Arena arena = Arena.ofConfined()) {
             long ignored = syscall(arena.allocate(Syscall.CAPTURE), SyscallNumbers.MUNMAP, page.address(), page.byteSize(),
                     0, 0, 0, 0);
+        }
+    }
+
+    /** {@code TIOCGWINSZ} of {@code <asm-generic/ioctls.h>}, the same on x86-64 and AArch64. */
+    private static final int TIOCGWINSZ = 0x5413;
+
+    /** {@code struct winsize} of {@code <asm-generic/termios.h>}: four unsigned shorts. */
+    static final StructLayout WINSIZE = structLayout(
+            ValueLayout.JAVA_SHORT.withName("ws_row"),
+            ValueLayout.JAVA_SHORT.withName("ws_col"),
+            ValueLayout.JAVA_SHORT.withName("ws_xpixel"),
+            ValueLayout.JAVA_SHORT.withName("ws_ypixel")).withName("winsize");
+
+    private static final long WS_COL = WINSIZE.byteOffset(groupElement("ws_col"));
+
+    /**
+     * The columns of the terminal {@code fd} is open on ({@code ioctl(fd, TIOCGWINSZ)}), or 0 when
+     * it is not a terminal ({@code ENOTTY}), is closed, or reports no size (a pseudo-terminal
+     * whose size nobody set). Through the same {@code syscall} handle as every other call, so it
+     * costs the command line tool one system call and no new downcall shape.
+     */
+    static int terminalColumns(int fd) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment size = arena.allocate(WINSIZE);
+            long result = syscall(arena.allocate(Syscall.CAPTURE), SyscallNumbers.IOCTL, fd, TIOCGWINSZ, size.address(),
+                    0, 0, 0);
+            return result == -1 ? 0 : Short.toUnsignedInt(size.get(ValueLayout.JAVA_SHORT, WS_COL));
         }
     }
 

@@ -35,6 +35,7 @@ final class SyscallNumbers {
     static final int GETEUID = number("geteuid", 107, 175);
     static final int GETEGID = number("getegid", 108, 177);
     static final int GETGROUPS = number("getgroups", 115, 158);
+    static final int IOCTL = number("ioctl", 16, 29);
 
     private static int number(String call, int x86_64, int aarch64) {
         TABLE.put(call, new int[] {x86_64, aarch64});

@@ -115,12 +115,17 @@ class DumpAndExportTest {
 
     @Test
     void theTableShowsControlCharactersEscapedOnOneLinePerRegion() {
-        String out = Cli.run("dump", file.toString()).expect(0).out();
+        String out = Cli.run("dump", "--wide", file.toString()).expect(0).out();
         assertFalse(out.contains("\u001b") || out.contains("\u0007") || out.contains("\r") || out.contains("\0"),
                 "no raw control character reaches the terminal");
         assertTrue(out.contains("esc\\x1b[2J"), out);
         assertTrue(out.contains("new\\x0aline"), out);
         assertEquals(1 + NAMES.size() + 1 + 1, out.split("\n").length, "header, one line per region, total");
+        for (String width : List.of("100", "40")) { // names shortened to fit: from their escaped form
+            String fitted = Cli.run("dump", "--width", width, file.toString()).expect(0).out();
+            assertFalse(fitted.contains("\u001b") || fitted.contains("\u0007") || fitted.contains("\r")
+                    || fitted.contains("\0"), "no raw control character at width " + width + ":\n" + fitted);
+        }
     }
 
     @Test

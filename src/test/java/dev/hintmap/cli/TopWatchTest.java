@@ -123,10 +123,10 @@ class TopWatchTest {
         }
     }
 
-    /** A live view of {@code file} with no --iterations, on a thread; stdout goes to {@code screen}. */
+    /** A live view of {@code file} with no --iterations, on a thread; stdout goes to {@code screen}; names whole (-w). */
     private static Thread watch(Path file, Screen screen, StringWriter err, int[] exit) {
         return Thread.ofPlatform().start(() -> exit[0] = HintmapCli.run(new String[] {"top", "--watch", "--interval", "20",
-                file.toString()}, new PrintWriter(screen, true), new PrintWriter(err, true)));
+                "--wide", file.toString()}, new PrintWriter(screen, true), new PrintWriter(err, true)));
     }
 
     /** Issue 12: started before the runtime, the live view waits for the file, then shows it. */
@@ -224,7 +224,8 @@ class TopWatchTest {
                 throw new IllegalStateException(e);
             }
         });
-        int exit = HintmapCli.run(new String[] {"top", "--watch", "--interval", "400", "--iterations", "5", file.toString()},
+        int exit = HintmapCli.run(new String[] {"top", "--watch", "--interval", "400", "--iterations", "5", "--wide",
+                file.toString()},
                 new PrintWriter(screen, true), new PrintWriter(new StringWriter(), true));
         renamer.join();
         assertEquals(0, exit);
