@@ -244,8 +244,12 @@ int hmi_slot_record_if_named(hm_store *s, uint32_t k, const char *name, uint32_t
     return same;
 }
 
-/* The body of §7.1 with slot k's lock held and its generation checked. */
-static void slot_add_locked(hm_store *s, uint32_t k, hm_slot *sl, uint64_t ns, uint64_t bytes) {
+/* §7.1's publish, the one way a LIVE slot's record changes (Java's StoreEngine.publishCopy, which
+ * record, add and decay share; C records only): with slot sl's lock held and `seq` the value this
+ * holder read, a release fence, the four relaxed stores of the copy that is not current, then the
+ * release store of seq + 1 that makes it current. */
+static inline void copy_publish(hm_slot *sl, uint64_t seq, uint64_t count, uint64_t total, uint64_t max,
+                                uint64_t bytes) {
     /* release fence, before any store into the copy (FORMAT §1, §7.1): it orders what this
      * holder saw on taking the lock -- the seq the previous holder published -- before the relaxed
      * stores below. A reader (§7.2.1) whose relaxed load of the copy sees one of those stores
@@ -255,20 +259,26 @@ static void slot_add_locked(hm_store *s, uint32_t k, hm_slot *sl, uint64_t ns, u
      * release/acquire on x86-64 and AArch64 would keep a torn copy from being returned; with it
      * the read is correct under the C11 model. Cost: a compiler barrier on x86-64, one dmb on AArch64. */
     atomic_thread_fence(REL);
-    uint64_t seq = atomic_load_explicit(&sl->seq, RLX); /* relaxed ("plain"): the lock orders it */
-    hm_record_copy *cur = &sl->copies[seq & 1];
     hm_record_copy *nxt = &sl->copies[(seq + 1) & 1];
     /* relaxed: the copy is published by the release store of seq below */
+    atomic_store_explicit(&nxt->dispatch_count, count, RLX);
+    atomic_store_explicit(&nxt->kernel_ns_total, total, RLX);
+    atomic_store_explicit(&nxt->kernel_ns_max, max, RLX);
+    atomic_store_explicit(&nxt->bytes_total, bytes, RLX);
+    atomic_store_explicit(&sl->seq, seq + 1, REL); /* release: publishes nxt as the current copy */
+}
+
+/* The body of §7.1 with slot k's lock held and its generation checked. */
+static void slot_add_locked(hm_store *s, uint32_t k, hm_slot *sl, uint64_t ns, uint64_t bytes) {
+    uint64_t seq = atomic_load_explicit(&sl->seq, RLX); /* relaxed ("plain"): the lock orders it */
+    hm_record_copy *cur = &sl->copies[seq & 1];
+    /* relaxed: the lock's holder is the only writer of the copies; the lock ordered the last one */
     uint64_t c = atomic_load_explicit(&cur->dispatch_count, RLX);
     uint64_t t = atomic_load_explicit(&cur->kernel_ns_total, RLX);
     uint64_t m = atomic_load_explicit(&cur->kernel_ns_max, RLX);
     uint64_t b = atomic_load_explicit(&cur->bytes_total, RLX);
     m = m > ns ? m : ns;
-    atomic_store_explicit(&nxt->dispatch_count, hm_sat_add(c, 1), RLX);
-    atomic_store_explicit(&nxt->kernel_ns_total, hm_sat_add(t, ns), RLX);
-    atomic_store_explicit(&nxt->kernel_ns_max, clamp63(m), RLX);
-    atomic_store_explicit(&nxt->bytes_total, hm_sat_add(b, bytes), RLX);
-    atomic_store_explicit(&sl->seq, seq + 1, REL);   /* release: publishes nxt as the current copy */
+    copy_publish(sl, seq, hm_sat_add(c, 1), hm_sat_add(t, ns), clamp63(m), hm_sat_add(b, bytes));
     /* §3.9: test before set, so that a hot region's byte stays shared in every core's cache; both
      * relaxed (ref_get/ref_set): a lost race only ages the region */
     if (!ref_get(s, k)) ref_set(s, k, 1);

@@ -1,10 +1,10 @@
 package dev.hintmap.store;
 
-import dev.hintmap.RegionRecord;
 import dev.hintmap.eviction.ClockHand;
 import dev.hintmap.format.FileGeometry;
 import dev.hintmap.format.Layouts;
 import dev.hintmap.format.RecordRules;
+import dev.hintmap.format.RecordScaling;
 import dev.hintmap.format.Saturating;
 import java.lang.foreign.MemorySegment;
 
@@ -424,19 +424,13 @@ public final class StoreEngine {
                 return false;
             }
             probe(HeldLockProbe.Section.RECORD_SLOT);
-            // Release fence before any store into the copy, as C (FORMAT §1, §7.1): it orders the
-            // seq the previous holder published, which this holder saw on taking the lock, before
-            // the plain stores below, so a reader that sees one of them re-reads at least that seq.
-            // Free on x86-64, one dmb on AArch64.
-            Memory.releaseFence();
-            long seq = Memory.plainLong(seg, Slots.seq(slot));
+            long seq = Memory.plainLong(seg, Slots.seq(slot)); // plain: only the slot lock's holder stores seq
             long current = Slots.copy(slot, seq);
-            long next = Slots.copy(slot, seq + 1);
-            RecordCopies.plainDispatchCount(seg, next, Saturating.add(RecordCopies.plainDispatchCount(seg, current), count));
-            RecordCopies.plainKernelNsTotal(seg, next, Saturating.add(RecordCopies.plainKernelNsTotal(seg, current), total));
-            RecordCopies.plainKernelNsMax(seg, next, Saturating.max(RecordCopies.plainKernelNsMax(seg, current), max));
-            RecordCopies.plainBytesTotal(seg, next, Saturating.add(RecordCopies.plainBytesTotal(seg, current), bytes));
-            Memory.releaseLong(seg, Slots.seq(slot), seq + 1); // publishes the copy written above
+            publishCopy(seg, slot, seq,
+                    Saturating.add(RecordCopies.plainDispatchCount(seg, current), count),
+                    Saturating.add(RecordCopies.plainKernelNsTotal(seg, current), total),
+                    Saturating.max(RecordCopies.plainKernelNsMax(seg, current), max),
+                    Saturating.add(RecordCopies.plainBytesTotal(seg, current), bytes));
             long ref = slots.ref(k);
             if (Memory.opaqueByte(seg, ref) == 0) { // test first: a hot region's byte stays a shared line (§3.9)
                 Memory.plainByte(seg, ref, (byte) 1); // racing with the hand only ages the region
@@ -451,9 +445,30 @@ public final class StoreEngine {
     }
 
     /**
+     * §7.1's publish, the one way a LIVE slot's record changes (record, add and decay all end here;
+     * C's {@code copy_publish}): with the slot lock held and {@code seq} the value this holder read,
+     * a release fence, the four plain stores of the copy that is not current, then the release
+     * store of {@code seq + 1} that makes it current.
+     *
+     * <p>The fence comes before any store into the copy (FORMAT §1, §7.1): it orders the {@code seq}
+     * the previous holder published, which this holder saw on taking the lock, before those stores,
+     * so a reader (§7.2.1) whose load sees one of them re-reads at least that {@code seq} after its
+     * acquire fence, and retries, under the C11 model too. Free on x86-64 (a compiler barrier), one
+     * {@code dmb ish} on AArch64. Readers see the old record or the new one, never a mix; a writer
+     * killed inside leaves the old one current (§7.2).
+     */
+    private static void publishCopy(MemorySegment seg, long slot, long seq, long count, long total, long max,
+            long bytes) {
+        Memory.releaseFence();
+        RecordCopies.plainWrite(seg, Slots.copy(slot, seq + 1), count, total, max, bytes);
+        Memory.releaseLong(seg, Slots.seq(slot), seq + 1); // publishes the copy written above
+    }
+
+    /**
      * Scales the record of slot {@code k}, if it is LIVE, by {@code factor} in {@code (0, 1]}
      * under its slot lock (§7.1's publish, so readers see the old or the new record, never a
-     * mix), as {@link RegionRecord#scaled} does (FORMAT.md §7.6). The reference byte is
+     * mix), as {@link dev.hintmap.RegionRecord#scaled} does (FORMAT.md §7.6). Allocates nothing
+     * (RecordScaling): other processes' writers spin on the lock it holds. The reference byte is
      * left alone: ageing is not a use.
      *
      * @return {@link Decay#AGED} when the slot held a region and it was aged, {@link Decay#NOT_LIVE}
@@ -488,10 +503,14 @@ public final class StoreEngine {
                 if (!RecordRules.isSound(count, total, max, bytes)) {
                     return Decay.NOT_LIVE; // damaged: readers treat it as absent, ageing it would not help
                 }
-                RegionRecord aged = new RegionRecord("", count, total, max, bytes).scaled(factor);
-                RecordCopies.plainWrite(seg, Slots.copy(slot, seq + 1), aged.dispatchCount(), aged.kernelNsTotal(), aged.kernelNsMax(),
-                        aged.bytesTotal());
-                Memory.releaseLong(seg, Slots.seq(slot), seq + 1);
+                if (factor != 1) { // f = 1 leaves the record exactly as it is (§7.6), not rounded through a double
+                    long agedCount = RecordScaling.count(count, factor);
+                    total = RecordScaling.scale(total, agedCount, count); // floor(total * count' / count), exact
+                    bytes = RecordScaling.scale(bytes, agedCount, count);
+                    max = Math.min(max, total);
+                    count = agedCount;
+                }
+                publishCopy(seg, slot, seq, count, total, max, bytes); // §7.1's publish: old or new record, never a mix
                 return Decay.AGED;
             } finally {
                 if (held) {
