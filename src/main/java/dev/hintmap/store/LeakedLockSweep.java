@@ -68,7 +68,7 @@ final class LeakedLockSweep {
             long swept = throwables;
             boolean pending = sighting(seg, Layouts.HDR_STRUCT_LOCK, locks.structAcquisitions, locks.structHolderWaits, now,
                     STRUCT_LEAK_PERIODS * locks.leakPeriodNanos());
-            long used = Math.max(0, Math.min(Memory.acquireLong(seg, Layouts.HDR_HIGH_WATER), slots.capacity));
+            int used = slots.usedSlots(Memory.acquireLong(seg, Layouts.HDR_HIGH_WATER)); // unsigned clamp (§5 step 5)
             for (int k = 0; k < used; k++) {
                 long slot = slots.slot(k);
                 pending |= sighting(seg, Slots.lock(slot), Memory.acquireLong(seg, Slots.seq(slot)),

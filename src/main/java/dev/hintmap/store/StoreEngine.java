@@ -146,11 +146,14 @@ public final class StoreEngine {
         return (int) Math.max(0, Math.min(live, slots.capacity));
     }
 
-    /** Slots that were ever used: iteration bound. */
+    /**
+     * Slots that were ever used: the iteration bound, {@code high_water} clamped to capacity as an
+     * unsigned number (FORMAT §5 step 5, §9.1). A damaged word with the top bit set (2^63, 2^64-1)
+     * is above capacity, not below 0: read as signed it made every scan stop at once while
+     * lookups still found every region (issue 32 finding 15).
+     */
     public int highWater() {
-        MemorySegment seg = mapping.segment();
-        long hw = Memory.acquireLong(seg, Layouts.HDR_HIGH_WATER);
-        return (int) Math.max(0, Math.min(hw, slots.capacity));
+        return slots.usedSlots(Memory.acquireLong(mapping.segment(), Layouts.HDR_HIGH_WATER));
     }
 
     /** A statistics counter of the header; a value with the top bit set (a damaged file) reads as 0 (§1). */
