@@ -96,6 +96,10 @@ class LockReleaseOnThrowTest {
                         Memory.releaseLong(m.segment, gen, Memory.plainLong(m.segment, gen) | 1);
                         Memory.releaseLong(m.segment, Layouts.HDR_JOURNAL_SLOT, 1);
                     });
+                } else if (section == Section.REBUILD_READ) {
+                    withRawMapping(file, m -> { // a change "crashed" with index_seq odd: §8 step 2 rebuilds the index
+                        Memory.releaseLong(m.segment, Layouts.HDR_INDEX_SEQ, Memory.plainLong(m.segment, Layouts.HDR_INDEX_SEQ) | 1);
+                    });
                 }
                 probe.armed = throwable.get();
                 String fresh = "new" + round++;
@@ -152,7 +156,7 @@ class LockReleaseOnThrowTest {
         switch (section) {
             case RECORD_SLOT, ACQUIRED, RELEASE -> store.record("a", 2_000, 2);
             case DECAY_SLOT -> store.decay(0.5);
-            case VICTIM_SLOT, INSERT_SLOT, INSERT_STRUCTURE, RECOVERY_SLOT -> store.record(fresh, 3_000, 3);
+            case VICTIM_SLOT, INSERT_SLOT, INSERT_STRUCTURE, RECOVERY_SLOT, REBUILD_READ -> store.record(fresh, 3_000, 3);
         }
     }
 
