@@ -7,6 +7,7 @@ import dev.hintmap.format.RecordRules;
 import dev.hintmap.format.RecordScaling;
 import dev.hintmap.format.Saturating;
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The concurrency protocol of {@code docs/FORMAT.md} §7–§8 over one mapping: recording, the
@@ -61,6 +62,15 @@ public final class StoreEngine {
     /** How long {@link #size()} waits for a structural change before it returns the unvalidated count (§7.5). */
     private static final long SIZE_STALL_NANOS = 10_000_000L;
 
+    /** Gives each engine its {@link #id}. */
+    private static final AtomicLong IDS = new AtomicLong();
+
+    /**
+     * This engine's identity for the thread-local name cache (EncodedNames.CachedName), unique in
+     * the JVM and never 0: the cache names a store by it rather than by a reference, so that a
+     * closed store does not stay reachable from every thread that recorded into it.
+     */
+    final long id = IDS.incrementAndGet();
     private final FileGeometry geometry;
     private final Slots slots;
     private final HashIndex index;
