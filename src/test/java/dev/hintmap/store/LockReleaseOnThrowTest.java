@@ -116,6 +116,13 @@ class LockReleaseOnThrowTest {
             boolean deadOwnerAllowed = failedStore[0] && (section == Section.ACQUIRED || section == Section.RELEASE);
             withRawMapping(file, m -> assertNoLockHeld(m, section, deadOwnerAllowed));
         }
+        if (section == Section.REBUILD_READ) {
+            // a rebuild abandoned by a throwable leaves index_seq odd and the index half rebuilt, as a
+            // crash does: lookups miss until the next insertion recovers (§8), so let one do that first
+            try (HintStore store = HintStore.open(file, options)) {
+                store.record("recovers", 1, 1);
+            }
+        }
         // another process: every region recorded exactly once more, with no wait and no drop
         List<String> live = new ArrayList<>();
         try (HintStore store = HintStore.open(file, options.readOnly(true))) {
