@@ -256,7 +256,7 @@ int hmi_slot_record_if_named(hm_store *s, uint32_t k, const char *name, uint32_t
     return same;
 }
 
-/* §7.1's publish, the one way a LIVE slot's record changes (Java's StoreEngine.publishCopy, which
+/* §7.1's publish, the one way a LIVE slot's record changes (Java's StoreEngine.copyPublish, which
  * record, add and decay share; C records only): with slot sl's lock held and `seq` the value this
  * holder read, a release fence, the four relaxed stores of the copy that is not current, then the
  * release store of seq + 1 that makes it current. */

@@ -460,7 +460,7 @@ public final class StoreEngine {
             probe(HeldLockProbe.Section.RECORD_SLOT);
             long seq = Memory.plainLong(seg, Slots.seq(slot)); // plain: only the slot lock's holder stores seq
             long current = Slots.copy(slot, seq);
-            publishCopy(seg, slot, seq,
+            copyPublish(seg, slot, seq,
                     Saturating.add(RecordCopies.plainDispatchCount(seg, current), count),
                     Saturating.add(RecordCopies.plainKernelNsTotal(seg, current), total),
                     Saturating.max(RecordCopies.plainKernelNsMax(seg, current), max),
@@ -491,7 +491,7 @@ public final class StoreEngine {
      * {@code dmb ish} on AArch64. Readers see the old record or the new one, never a mix; a writer
      * killed inside leaves the old one current (§7.2).
      */
-    private static void publishCopy(MemorySegment seg, long slot, long seq, long count, long total, long max,
+    private static void copyPublish(MemorySegment seg, long slot, long seq, long count, long total, long max,
             long bytes) {
         Memory.releaseFence();
         RecordCopies.plainWrite(seg, Slots.copy(slot, seq + 1), count, total, max, bytes);
@@ -544,7 +544,7 @@ public final class StoreEngine {
                     max = Math.min(max, total);
                     count = agedCount;
                 }
-                publishCopy(seg, slot, seq, count, total, max, bytes); // §7.1's publish: old or new record, never a mix
+                copyPublish(seg, slot, seq, count, total, max, bytes); // §7.1's publish: old or new record, never a mix
                 return Decay.AGED;
             } finally {
                 if (held) {
