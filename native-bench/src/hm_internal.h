@@ -59,6 +59,11 @@ void hm_test_set_lock_wait_limit_ns(hm_store *s, uint64_t ns);
  *  owner is this process or its word is dead without one. */
 uint64_t hm_test_liveness_checks(hm_store *s);
 
+/** Calls probe(arg) inside every read a rebuild of the index (FORMAT §8 step 2c) makes of a slot's
+ *  record, between its loads and its re-check, on the rebuilding thread (which holds struct_lock);
+ *  NULL removes it. Not thread-safe: call right after opening. */
+void hm_test_set_rebuild_read_probe(hm_store *s, void (*probe)(void *arg), void *arg);
+
 /** Sets how long a remembered give-up (FORMAT §6.2) stays fresh, i.e. given up on at once without
  *  a liveness check (1 ms otherwise). Not thread-safe: call right after opening. */
 void hm_test_set_giveup_recheck_ns(hm_store *s, uint64_t ns);
@@ -160,6 +165,11 @@ struct hm_store {
      * relaxed, any thread may overwrite it */
     _Atomic uint32_t name_cache[HM_NAME_CACHE_ENTRIES];
     _Atomic uint64_t liveness_checks; /* owner liveness checks made (a test hook reads it)       */
+    /* §8 step 2c: called by a rebuild's read of a slot between the loads and the re-check of each
+     * attempt, so that a test can publish there as a writer would; NULL (set only by a test hook,
+     * Java: HeldLockProbe.Section.REBUILD_READ) */
+    void (*rebuild_read_probe)(void *arg);
+    void *rebuild_read_probe_arg;
     /* §6.3 last rule: how /proc/self/maps names this store's mapping, learnt at the first
      * liveness check that needs it (self_map is written once, under map_mu, before the
      * release store of self_map_known) */

@@ -46,12 +46,17 @@ static inline int slot_name_is(const hm_slot *sl, const char *name, uint32_t len
     return atomic_load_explicit(&sl->name[whole], RLX) == w; /* relaxed: see above */
 }
 
-/* The one seqlock read loop (§7.2.1) behind hmi_slot_read and hmi_slot_read_if_named: the slot
- * must hold `want` (hash, length and words) when it is given, or the `raw_len` bytes at `raw`
- * when they are given, or any name. Inlined into each, so each compiles to its own loop. */
+#define HM_READ_UNSETTLED (-1) /* rebuild_read: no consistent read within HM_READ_ATTEMPTS */
+
+/* The one seqlock read loop (§7.2.1) behind hmi_slot_read, hmi_slot_read_if_named and
+ * rebuild_read: the slot must hold `want` (hash, length and words) when it is given, or the
+ * `raw_len` bytes at `raw` when they are given, or any name. Inlined into each, so each compiles to
+ * its own loop; `rebuild` (a constant in each) makes a read that gives up return HM_READ_UNSETTLED
+ * instead of 0, and calls the rebuild's test probe. */
 static inline __attribute__((always_inline)) int slot_read(const hm_store *s, uint32_t k, const hm_name *want,
                                                            const char *raw, uint32_t raw_len, hm_region_record *rec,
-                                                           uint64_t *gen_out, uint64_t *name_out, uint32_t *len_out) {
+                                                           uint64_t *gen_out, uint64_t *name_out, uint32_t *len_out,
+                                                           int rebuild) {
     hm_slot *sl = slot_at(s, k);
     for (uint32_t attempt = 0; attempt < HM_READ_ATTEMPTS; attempt++) {
         uint64_t g1 = atomic_load_explicit(&sl->gen, ACQ); /* acquire: pairs with §7.4 step 11 release of gen */
@@ -82,6 +87,7 @@ static inline __attribute__((always_inline)) int slot_read(const hm_store *s, ui
             uint32_t nw = (len + 7) / 8;
             for (uint32_t i = 0; i < nw; i++) name_out[i] = atomic_load_explicit(&sl->name[i], RLX);
         }
+        if (rebuild && s->rebuild_read_probe != NULL) s->rebuild_read_probe(s->rebuild_read_probe_arg);
         atomic_thread_fence(ACQ); /* acquire fence: orders the loads above before the re-checks */
         uint64_t s2 = atomic_load_explicit(&sl->seq, RLX);
         uint64_t g2 = atomic_load_explicit(&sl->gen, RLX);
@@ -102,7 +108,7 @@ static inline __attribute__((always_inline)) int slot_read(const hm_store *s, ui
         if (len_out) *len_out = len;
         return 1;
     }
-    return 0;
+    return rebuild ? HM_READ_UNSETTLED : 0;
 }
 
 /* Reads slot k. With `want`, succeeds only if the slot holds that name. With name_out
@@ -110,11 +116,17 @@ static inline __attribute__((always_inline)) int slot_read(const hm_store *s, ui
  * filled, or 0 (FREE, BUSY, other name, or no consistent read within the bound). */
 int hmi_slot_read(const hm_store *s, uint32_t k, const hm_name *want, hm_region_record *rec,
                   uint64_t *gen_out, uint64_t *name_out, uint32_t *len_out) {
-    return slot_read(s, k, want, NULL, 0, rec, gen_out, name_out, len_out);
+    return slot_read(s, k, want, NULL, 0, rec, gen_out, name_out, len_out, 0);
 }
 
 int hmi_slot_read_if_named(const hm_store *s, uint32_t k, const char *name, uint32_t len, hm_region_record *rec) {
-    return slot_read(s, k, NULL, name, len, rec, NULL, NULL, NULL);
+    return slot_read(s, k, NULL, name, len, rec, NULL, NULL, NULL, 0);
+}
+
+/* §8 step 2c's read of slot k's record, which must hold nm: 1 sound, 0 absent or not sound, or
+ * HM_READ_UNSETTLED when writers republished it under every attempt (not known to be unsound). */
+static int rebuild_read(const hm_store *s, uint32_t k, const hm_name *nm) {
+    return slot_read(s, k, nm, NULL, 0, NULL, NULL, NULL, NULL, 1);
 }
 
 int hmi_slot_read_at(const hm_store *s, uint32_t k, uint64_t g, hm_region_record *rec) {
@@ -244,8 +256,12 @@ int hmi_slot_record_if_named(hm_store *s, uint32_t k, const char *name, uint32_t
     return same;
 }
 
-/* The body of §7.1 with slot k's lock held and its generation checked. */
-static void slot_add_locked(hm_store *s, uint32_t k, hm_slot *sl, uint64_t ns, uint64_t bytes) {
+/* §7.1's publish, the one way a LIVE slot's record changes (Java's StoreEngine.copyPublish, which
+ * record, add and decay share; C records only): with slot sl's lock held and `seq` the value this
+ * holder read, a release fence, the four relaxed stores of the copy that is not current, then the
+ * release store of seq + 1 that makes it current. */
+static inline void copy_publish(hm_slot *sl, uint64_t seq, uint64_t count, uint64_t total, uint64_t max,
+                                uint64_t bytes) {
     /* release fence, before any store into the copy (FORMAT §1, §7.1): it orders what this
      * holder saw on taking the lock -- the seq the previous holder published -- before the relaxed
      * stores below. A reader (§7.2.1) whose relaxed load of the copy sees one of those stores
@@ -255,20 +271,26 @@ static void slot_add_locked(hm_store *s, uint32_t k, hm_slot *sl, uint64_t ns, u
      * release/acquire on x86-64 and AArch64 would keep a torn copy from being returned; with it
      * the read is correct under the C11 model. Cost: a compiler barrier on x86-64, one dmb on AArch64. */
     atomic_thread_fence(REL);
-    uint64_t seq = atomic_load_explicit(&sl->seq, RLX); /* relaxed ("plain"): the lock orders it */
-    hm_record_copy *cur = &sl->copies[seq & 1];
     hm_record_copy *nxt = &sl->copies[(seq + 1) & 1];
     /* relaxed: the copy is published by the release store of seq below */
+    atomic_store_explicit(&nxt->dispatch_count, count, RLX);
+    atomic_store_explicit(&nxt->kernel_ns_total, total, RLX);
+    atomic_store_explicit(&nxt->kernel_ns_max, max, RLX);
+    atomic_store_explicit(&nxt->bytes_total, bytes, RLX);
+    atomic_store_explicit(&sl->seq, seq + 1, REL); /* release: publishes nxt as the current copy */
+}
+
+/* The body of §7.1 with slot k's lock held and its generation checked. */
+static void slot_add_locked(hm_store *s, uint32_t k, hm_slot *sl, uint64_t ns, uint64_t bytes) {
+    uint64_t seq = atomic_load_explicit(&sl->seq, RLX); /* relaxed ("plain"): the lock orders it */
+    hm_record_copy *cur = &sl->copies[seq & 1];
+    /* relaxed: the lock's holder is the only writer of the copies; the lock ordered the last one */
     uint64_t c = atomic_load_explicit(&cur->dispatch_count, RLX);
     uint64_t t = atomic_load_explicit(&cur->kernel_ns_total, RLX);
     uint64_t m = atomic_load_explicit(&cur->kernel_ns_max, RLX);
     uint64_t b = atomic_load_explicit(&cur->bytes_total, RLX);
     m = m > ns ? m : ns;
-    atomic_store_explicit(&nxt->dispatch_count, hm_sat_add(c, 1), RLX);
-    atomic_store_explicit(&nxt->kernel_ns_total, hm_sat_add(t, ns), RLX);
-    atomic_store_explicit(&nxt->kernel_ns_max, clamp63(m), RLX);
-    atomic_store_explicit(&nxt->bytes_total, hm_sat_add(b, bytes), RLX);
-    atomic_store_explicit(&sl->seq, seq + 1, REL);   /* release: publishes nxt as the current copy */
+    copy_publish(sl, seq, hm_sat_add(c, 1), hm_sat_add(t, ns), clamp63(m), hm_sat_add(b, bytes));
     /* §3.9: test before set, so that a hot region's byte stays shared in every core's cache; both
      * relaxed (ref_get/ref_set): a lost race only ages the region */
     if (!ref_get(s, k)) ref_set(s, k, 1);
@@ -361,10 +383,11 @@ static __attribute__((warn_unused_result)) int index_rebuild(hm_store *s) {
         uint32_t other;
         int corrupt = 0;
         /* §8 step 2c: kept only when sound -- a sound name (slot_name_sound), a sound current
-         * record (read as readers do, hmi_slot_read, whose hm_record_sound is that rule) -- not a
-         * later duplicate, and fitting the index. */
-        int sound = (gen & 1) == 0 && slot_name_sound(s, k, words, &nm) &&
-                    hmi_slot_read(s, k, &nm, NULL, NULL, NULL, NULL) &&
+         * record (read as readers do, whose hm_record_sound is that rule; a read that gave up
+         * because writers kept republishing is not known to be unsound and keeps the slot, never
+         * destroying a live region for a momentarily unreadable hint) -- not a later duplicate,
+         * and fitting the index. */
+        int sound = (gen & 1) == 0 && slot_name_sound(s, k, words, &nm) && rebuild_read(s, k, &nm) != 0 &&
                     !resolve_locked(s, &nm, k, &other, NULL, &corrupt) && hmi_index_insert(s, nm.hash, k);
         if (sound) live++;
         else if (!slot_free(s, k)) return 0;

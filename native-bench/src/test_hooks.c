@@ -74,6 +74,12 @@ uint64_t hm_test_liveness_checks(hm_store *s) {
     return s ? atomic_load_explicit(&s->liveness_checks, RLX) : 0; /* relaxed: a statistic */
 }
 
+void hm_test_set_rebuild_read_probe(hm_store *s, void (*probe)(void *arg), void *arg) {
+    if (s == NULL) return;
+    s->rebuild_read_probe = probe;
+    s->rebuild_read_probe_arg = arg;
+}
+
 void hm_test_set_giveup_recheck_ns(hm_store *s, uint64_t ns) {
     if (s) s->giveup_recheck_ns = ns;
 }

@@ -1075,6 +1075,52 @@ static void test_reference_table_and_clock_hand_by_byte_alone(void) {
     CHECK_EQ(hm_close(s), HM_OK);
 }
 
+/* §8 step 2c (issue 32 finding 12): the rebuild reads each record lock-free, as readers do; a read
+ * that gives up because writers republished the record under every attempt keeps the slot (its
+ * record is not known to be unsound). The probe publishes into the region's slot between the loads
+ * and the re-check of every attempt, as a writer hammering it would (seq + 2: the same copy stays
+ * current, so the record is unchanged): before the fix, recovery freed the live region. */
+typedef struct republisher {
+    hm_slot *slot;
+    uint64_t calls;
+} republisher;
+
+static void republish(void *arg) {
+    republisher *rp = arg;
+    atomic_fetch_add(&rp->slot->seq, 2);
+    rp->calls++;
+}
+
+static void test_recovery_keeps_a_region_whose_record_writers_keep_republishing(void) {
+    hm_options o = opts_cap(4);
+    hm_store *s;
+    OPEN_OK(s, tpath("hammered.hm"), &o);
+    const char *hot = "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_128x128_32x3_nn_align8>(Params)";
+    for (uint64_t i = 0; i < 5; i++) CHECK_EQ(hm_record(s, hot, strlen(hot), 1000 + i, 64), HM_OK);
+    CHECK_EQ(t_rec(s, "other", 7, 7), HM_OK);
+    uint32_t k;
+    CHECK_EQ(hm_test_slot_of(s, hot, strlen(hot), &k), HM_OK);
+    republisher rp = {hm_test_slot(s, k), 0};
+    hm_test_set_rebuild_read_probe(s, republish, &rp);
+    hm_file_header *h = hm_test_mapping(s);
+    atomic_store(&h->index_seq, atomic_load(&h->index_seq) | 1); /* a crashed change: the next insertion recovers */
+    CHECK_EQ(t_rec(s, "new", 9, 9), HM_OK);
+    hm_test_set_rebuild_read_probe(s, NULL, NULL);
+    CHECK(rp.calls >= 65536); /* the rebuild's read of the hammered slot gave up */
+    hm_stats st;
+    CHECK_EQ(hm_stats_get(s, &st), HM_OK);
+    CHECK_EQ_U64(st.recoveries, 1);
+    CHECK_EQ_U64(st.live_count, 3);
+    hm_region_record r;
+    CHECK_EQ(hm_lookup(s, hot, strlen(hot), &r), HM_OK);
+    CHECK_EQ_U64(r.dispatch_count, 5);
+    CHECK_EQ_U64(r.kernel_ns_total, 5010);
+    CHECK_EQ_U64(r.kernel_ns_max, 1004);
+    CHECK_EQ_U64(r.bytes_total, 320);
+    CHECK(index_consistent(s));
+    CHECK_EQ(hm_close(s), HM_OK);
+}
+
 /* §8 step 2c: recovery keeps only sound slots. A slot whose name is well formed (hash matching)
  * but not UTF-8, and one whose current record breaks §7.2.1, are freed like malformed ones, so
  * that the repaired file passes the verify rules (index_consistent) with live_count equal to the
@@ -1884,6 +1930,8 @@ int main(int argc, char **argv) {
         {"lookup_compares_tag_and_dist", test_lookup_compares_tag_and_dist},
         {"reference_table_and_clock_hand_by_byte_alone", test_reference_table_and_clock_hand_by_byte_alone},
         {"recovery_frees_unsound_slots", test_recovery_frees_unsound_slots},
+        {"recovery_keeps_a_region_whose_record_writers_keep_republishing",
+         test_recovery_keeps_a_region_whose_record_writers_keep_republishing},
         {"v1_file_is_refused_naming_hintmap_upgrade", test_v1_file_is_refused_naming_hintmap_upgrade},
         {"damaged_header_is_refused_and_file_left_unmodified", test_damaged_header_is_refused_and_file_left_unmodified},
         {"hm_dump_prints_whole_names_escaped_as_the_java_cli", test_hm_dump_prints_whole_names_escaped_as_the_java_cli},

@@ -42,8 +42,10 @@ import java.util.function.Consumer;
  * while mapped, the next method that touches a missing page throws an
  * {@link UncheckedIOException} whose cause is a {@link HintFileException} with problem
  * {@code TRUNCATED}, and from then on every method but {@link #close()} throws the same (when
- * the JIT compiler inlined the faulting access, the JVM's {@link InternalError} may surface
- * instead; the JVM never crashes). A file that grew makes the bulk reads ({@link #forEach},
+ * the JIT compiler inlined the faulting access, the JVM's {@link InternalError} "a fault occurred
+ * in an unsafe memory access operation" may surface instead, raised at the caller's next safepoint
+ * poll, possibly outside this library: {@link #checkFile()} then reports {@code TRUNCATED} and
+ * every later call throws the clear exception; the JVM never crashes). A file that grew makes the bulk reads ({@link #forEach},
  * {@link #forEachView}, {@link #hottest}, {@link #snapshot}) throw {@code RESIZED}.
  *
  * <p><b>A file replaced or removed at its path</b> ({@code hintmap copy SRC FILE --force},

@@ -1,8 +1,8 @@
 package dev.hintmap;
 
 import dev.hintmap.format.RecordRules;
+import dev.hintmap.format.RecordScaling;
 import dev.hintmap.format.Saturating;
-import java.math.BigInteger;
 
 /**
  * What a store knows about one region: running sums since the region was (last) inserted.
@@ -119,17 +119,10 @@ public record RegionRecord(String name, long dispatchCount, long kernelNsTotal, 
         if (dispatchCount == 0 || factor == 1) {
             return this;
         }
-        double wanted = Math.rint(dispatchCount * factor);
-        long count = wanted >= 0x1p63 ? Long.MAX_VALUE : Math.max(1, (long) wanted);
-        long total = scale(kernelNsTotal, count, dispatchCount);
-        return new RegionRecord(name, count, total, Math.min(kernelNsMax, total), scale(bytesTotal, count, dispatchCount));
-    }
-
-    /** {@code min(2^63-1, floor(value * numerator / denominator))}, exactly. */
-    private static long scale(long value, long numerator, long denominator) {
-        BigInteger scaled = BigInteger.valueOf(value).multiply(BigInteger.valueOf(numerator))
-                .divide(BigInteger.valueOf(denominator));
-        return scaled.bitLength() < 64 ? scaled.longValue() : Long.MAX_VALUE;
+        long count = RecordScaling.count(dispatchCount, factor);
+        long total = RecordScaling.scale(kernelNsTotal, count, dispatchCount);
+        return new RegionRecord(name, count, total, Math.min(kernelNsMax, total),
+                RecordScaling.scale(bytesTotal, count, dispatchCount));
     }
 
 }

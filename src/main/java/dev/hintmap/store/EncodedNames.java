@@ -29,10 +29,18 @@ public final class EncodedNames {
      * One entry of the name cache: a name's encoding and, for one store, where it was last found.
      * C's twin is {@code hm_store.name_cache} (hm_internal.h), keyed by the caller's pointer and
      * length, which keeps only the slot: C's caller owns the bytes, so there is nothing to encode.
+     *
+     * <p>The store is named by its engine's {@link StoreEngine#id}, never by a reference: a thread's
+     * 1,024 entries outlive the stores it recorded into (a {@code top --watch} reopens its file every
+     * refresh), and a reference would keep each closed store's engine, lock state and sweep
+     * reachable for as long as the thread lives (issue 32 finding 14). Ids are never reused, so a
+     * stale entry can never pass for another store's; the check stays one compare on the record
+     * path, as the reference compare was.
      */
     public static final class CachedName {
         public final EncodedName name;
-        StoreEngine engine;
+        /** {@link StoreEngine#id} of the store {@link #slot} and {@link #gen} belong to; 0: none. */
+        long engineId;
         int slot = -1;
         long gen;
 
@@ -42,7 +50,7 @@ public final class EncodedNames {
 
         /** Remembers where {@code engine} put this name (slot -1: nowhere). */
         void resolvedIn(StoreEngine engine, int slot, long gen) {
-            this.engine = engine;
+            this.engineId = engine.id;
             this.slot = slot;
             this.gen = gen;
         }
@@ -79,7 +87,7 @@ public final class EncodedNames {
             entry = scratch.nameCache[i] = new CachedName(new EncodedName(CACHED_NAME_WORDS));
         }
         if (entry.name.source != name) {
-            entry.engine = null;
+            entry.engineId = 0;
         }
         entry.name.encodeChecked(name, maxNameBytes, rejectLong);
         return entry;
@@ -104,7 +112,7 @@ public final class EncodedNames {
 
     /** Records by name through the thread's cache (see the class comment). */
     public static void record(StoreEngine engine, CachedName entry, SlotRecord scratch, long kernelNs, long bytes) {
-        if (entry.engine == engine && entry.slot >= 0 && engine.recordInto(entry.slot, entry.gen, kernelNs, bytes)) {
+        if (entry.engineId == engine.id && entry.slot >= 0 && engine.recordInto(entry.slot, entry.gen, kernelNs, bytes)) {
             return;
         }
         engine.record(entry.name, kernelNs, bytes, scratch);
@@ -120,7 +128,7 @@ public final class EncodedNames {
      * @return as {@link StoreEngine#slotReadAt}, never {@link StoreEngine#STALE}
      */
     public static long query(StoreEngine engine, CachedName entry, int answer, long thresholdNs, SlotRecord out) {
-        if (entry.engine == engine && entry.slot >= 0) {
+        if (entry.engineId == engine.id && entry.slot >= 0) {
             long v = engine.slotReadAt(entry.slot, entry.gen, answer, thresholdNs, out);
             if (v != StoreEngine.STALE) {
                 return v;

@@ -117,7 +117,8 @@ public final class FileVerifier {
         checkIndex(live);
         long liveCount = Memory.acquireLong(seg, Layouts.HDR_LIVE_COUNT);
         if (liveCount != liveSlots) {
-            error("coordination", -1, -1, "live_count", "is " + liveCount + " but " + liveSlots + " slots are LIVE");
+            error("coordination", -1, -1, "live_count", "is " + Long.toUnsignedString(liveCount) + " but " + liveSlots
+                    + " slots are LIVE");
         }
     }
 

@@ -21,6 +21,11 @@ public interface HeldLockProbe {
         INSERT_STRUCTURE,
         /** §8: recovery holds the structure lock and frees a slot under its lock. */
         RECOVERY_SLOT,
+        /**
+         * §8 step 2c: a rebuild of the index holds the structure lock and reads a slot's record lock-free,
+         * between the loads and the re-check of each attempt (a test publishes there, as a writer would).
+         */
+        REBUILD_READ,
         /** Any lock, just taken, before its acquire returns. */
         ACQUIRED,
         /** Any lock, at the start of its release, before the store (as a StackOverflowError at the call would). */

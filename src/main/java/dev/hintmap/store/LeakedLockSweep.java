@@ -16,8 +16,9 @@ import java.util.HashMap;
  * without stack to spare can still do) and, while that count is ahead of what was swept, sweep
  * the lock words (at most once per check period, on a thread holding no lock): a lock that holds
  * our owner word with no progress at all — for a slot, its {@code seq} and {@code gen} unchanged;
- * for the structure lock, no acquisition by this process and no liveness check by a holder of ours
- * waiting for a slot lock under it (OwnerLock#structHolderWaits) — across the leak period (1 s) is held by
+ * for the structure lock, no acquisition by this process, no liveness check by a holder of ours
+ * waiting for a slot lock under it and no 64 slots walked by a rebuild of the index under it
+ * (OwnerLock#structProgress) — across the leak period (1 s) is held by
  * no thread of ours (they hold locks for nanoseconds, and every record or structural change under
  * one is progress), and is released. Only a thread of ours descheduled for the whole period in
  * the middle of a critical section could be mistaken for one. A thread of ours that waits for its
@@ -66,9 +67,9 @@ final class LeakedLockSweep {
             }
             lastSweepNanos = now;
             long swept = throwables;
-            boolean pending = sighting(seg, Layouts.HDR_STRUCT_LOCK, locks.structAcquisitions, locks.structHolderWaits, now,
+            boolean pending = sighting(seg, Layouts.HDR_STRUCT_LOCK, locks.structAcquisitions, locks.structProgress, now,
                     STRUCT_LEAK_PERIODS * locks.leakPeriodNanos());
-            long used = Math.max(0, Math.min(Memory.acquireLong(seg, Layouts.HDR_HIGH_WATER), slots.capacity));
+            int used = slots.usedSlots(Memory.acquireLong(seg, Layouts.HDR_HIGH_WATER)); // unsigned clamp (§5 step 5)
             for (int k = 0; k < used; k++) {
                 long slot = slots.slot(k);
                 pending |= sighting(seg, Slots.lock(slot), Memory.acquireLong(seg, Slots.seq(slot)),
@@ -90,7 +91,7 @@ final class LeakedLockSweep {
         synchronized (leakSightings) {
             boolean pending;
             if (lock == Layouts.HDR_STRUCT_LOCK) {
-                pending = sighting(seg, lock, locks.structAcquisitions, locks.structHolderWaits, now,
+                pending = sighting(seg, lock, locks.structAcquisitions, locks.structProgress, now,
                         STRUCT_LEAK_PERIODS * locks.leakPeriodNanos());
             } else {
                 long slot = lock - Layouts.SLOT_LOCK; // a slot lock is the slot's first word

@@ -65,11 +65,14 @@ final class OwnerLock {
     /** Acquisitions of the structure lock by this process: its progress, for the leak sweep. */
     volatile long structAcquisitions;
     /**
-     * Liveness checks made by a thread of ours that holds the structure lock while it waits for a
-     * slot lock (a victim's, or one recovery frees): progress too, for the leak sweep, since such a
-     * wait may last the whole wait limit, longer than the structure lock's leak period.
+     * Progress of a thread of ours that holds the structure lock, for the leak sweep, besides its
+     * acquisitions: each liveness check it makes while it waits for a slot lock (a victim's, or one
+     * recovery frees), since such a wait may last the whole wait limit, and each 64 slots a
+     * rebuild of the index (§8 step 2) walks, since a rebuild is O(high_water) and on a large or
+     * cold file takes longer than the structure lock's leak period (issue 32 finding 10). Written
+     * only by the holder (a plain increment of a volatile: one writer).
      */
-    volatile long structHolderWaits;
+    volatile long structProgress;
     /** The thread of ours holding the structure lock, else null; compared only with the current thread. */
     private Thread structHolder;
     /** Frees a lock of ours that a throwable left behind; null until an engine attaches it. */
@@ -210,7 +213,7 @@ final class OwnerLock {
                 nextCheck = now + CHECK_PERIOD_NANOS;
             }
             if (structHolder == Thread.currentThread() && offset != Layouts.HDR_STRUCT_LOCK) {
-                structHolderWaits++; // the structure lock's holder is alive and waiting (LeakedLockSweep)
+                structProgress++; // the structure lock's holder is alive and waiting (LeakedLockSweep)
             }
             if (holder == owner && leaks != null && leaks.freeIfLeaked(offset)) {
                 continue; // our own word, left behind by a throwable and now freed (LeakedLockSweep)
@@ -313,6 +316,11 @@ final class OwnerLock {
             structHolder = null; // before the store: the next holder sets it after its CAS
         }
         Memory.releaseLong(seg, offset, 0L);
+    }
+
+    /** The holder of the structure lock made progress other than an acquisition (see {@link #structProgress}). */
+    void structureProgress() {
+        structProgress++;
     }
 
     /** The leak sweep freed our structure lock: no thread of ours holds it. */

@@ -30,6 +30,15 @@ final class Slots {
         this.refBase = version.hasReferenceTable() ? geometry.refTableOffset() : -1;
     }
 
+    /**
+     * The slots below {@code highWater}, a {@code high_water} word read from the file: clamped to
+     * capacity as an unsigned number (FORMAT §5 step 5, §9.1), so a damaged value with the top bit
+     * set bounds a scan at capacity, as in C, never at 0.
+     */
+    int usedSlots(long highWater) {
+        return Long.compareUnsigned(highWater, capacity) > 0 ? capacity : (int) highWater;
+    }
+
     /** Slot {@code k}'s CLOCK reference byte, packed with its neighbours' in the reference table (not in version 1). */
     long ref(int k) {
         return refBase + k;

@@ -1,12 +1,13 @@
 package dev.hintmap.store;
 
-import dev.hintmap.RegionRecord;
 import dev.hintmap.eviction.ClockHand;
 import dev.hintmap.format.FileGeometry;
 import dev.hintmap.format.Layouts;
 import dev.hintmap.format.RecordRules;
+import dev.hintmap.format.RecordScaling;
 import dev.hintmap.format.Saturating;
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The concurrency protocol of {@code docs/FORMAT.md} §7–§8 over one mapping: recording, the
@@ -48,11 +49,28 @@ public final class StoreEngine {
      * keeps rewriting the slot's generation, and that must not hang this one.
      */
     static final int MAX_RECORD_ATTEMPTS = 1024;
+    /**
+     * Slots a rebuild of the index (§8 step 2) walks between two reports of progress to the leak
+     * sweep (LeakedLockSweep). A rebuild is often the first in its process, so interpreted: one was
+     * measured at ~275 µs a slot on a loaded 2-core machine, so 1,024 slots would take 0.28 s, a
+     * seventh of the structure lock's leak period; 64 take ~18 ms, and the report (one volatile
+     * increment) costs nothing beside a slot's name check.
+     */
+    static final int REBUILD_PROGRESS_SLOTS = 64;
     /** Spins of {@link #size()} before it yields to a writer inside a structural change. */
     private static final int SIZE_SPINS = 1024;
     /** How long {@link #size()} waits for a structural change before it returns the unvalidated count (§7.5). */
     private static final long SIZE_STALL_NANOS = 10_000_000L;
 
+    /** Gives each engine its {@link #id}. */
+    private static final AtomicLong IDS = new AtomicLong();
+
+    /**
+     * This engine's identity for the thread-local name cache (EncodedNames.CachedName), unique in
+     * the JVM and never 0: the cache names a store by it rather than by a reference, so that a
+     * closed store does not stay reachable from every thread that recorded into it.
+     */
+    final long id = IDS.incrementAndGet();
     private final FileGeometry geometry;
     private final Slots slots;
     private final HashIndex index;
@@ -164,11 +182,14 @@ public final class StoreEngine {
         return Memory.opaqueLong(mapping.segment(), Layouts.HDR_INDEX_SEQ) == v1;
     }
 
-    /** Slots that were ever used: iteration bound. */
+    /**
+     * Slots that were ever used: the iteration bound, {@code high_water} clamped to capacity as an
+     * unsigned number (FORMAT §5 step 5, §9.1). A damaged word with the top bit set (2^63, 2^64-1)
+     * is above capacity, not below 0: read as signed it made every scan stop at once while
+     * lookups still found every region (issue 32 finding 15).
+     */
     public int highWater() {
-        MemorySegment seg = mapping.segment();
-        long hw = Memory.acquireLong(seg, Layouts.HDR_HIGH_WATER);
-        return (int) Math.max(0, Math.min(hw, slots.capacity));
+        return slots.usedSlots(Memory.acquireLong(mapping.segment(), Layouts.HDR_HIGH_WATER));
     }
 
     /** A statistics counter of the header; a value with the top bit set (a damaged file) reads as 0 (§1). */
@@ -187,7 +208,7 @@ public final class StoreEngine {
      * @return the name length when the slot is LIVE, else 0
      */
     public int slotRead(int k, long[] nameWords, SlotRecord out) {
-        return slotRead(mapping.segment(), k, null, nameWords, false, out);
+        return slotRead(mapping.segment(), k, null, nameWords, READ_SOUND, out);
     }
 
     /**
@@ -195,8 +216,17 @@ public final class StoreEngine {
      * that §7.2.1 rejects: for verify, which reports what is wrong with it.
      */
     int slotReadAsStored(int k, SlotRecord out) {
-        return slotRead(mapping.segment(), k, null, null, true, out);
+        return slotRead(mapping.segment(), k, null, null, READ_AS_STORED, out);
     }
+
+    /** {@link #slotRead(MemorySegment, int, EncodedName, long[], int, SlotRecord)}: a sound record or absent (§7.2.1). */
+    private static final int READ_SOUND = 0;
+    /** As {@link #READ_SOUND}, with a record §7.2.1 rejects returned too (verify). */
+    private static final int READ_AS_STORED = 1;
+    /** As {@link #READ_SOUND} for the rebuild (§8 step 2c): a read that gave up returns {@link #UNSETTLED}. */
+    private static final int READ_REBUILD = 2;
+    /** What a {@link #READ_REBUILD} read returns when writers kept publishing for the whole bound. */
+    private static final int UNSETTLED = -1;
 
     /**
      * The one seqlock read of a slot (§7.2.1), as C's {@code hmi_slot_read}, through the segment the
@@ -205,12 +235,13 @@ public final class StoreEngine {
      *
      * @param name null, or the name the slot must hold (compared as the words it stores)
      * @param nameWords null, or where the name's words go
-     * @param asStored whether a record §7.2.1 rejects is returned too (verify); else it reads as absent
+     * @param mode {@link #READ_SOUND}, {@link #READ_AS_STORED} or {@link #READ_REBUILD}, a constant at
+     *     each call site
      * @param out filled only when this returns a length
-     * @return the name length when the slot is LIVE (and holds {@code name}), else 0
+     * @return the name length when the slot is LIVE (and holds {@code name}); else 0, or, for
+     *     {@link #READ_REBUILD}, {@link #UNSETTLED} when no consistent read came within the bound
      */
-    private int slotRead(MemorySegment seg, int k, EncodedName name, long[] nameWords, boolean asStored,
-            SlotRecord out) {
+    private int slotRead(MemorySegment seg, int k, EncodedName name, long[] nameWords, int mode, SlotRecord out) {
         long slot = slots.slot(k);
         for (int attempt = 0; attempt < MAX_READ_ATTEMPTS; attempt++) {
             long g1 = Memory.acquireLong(seg, Slots.gen(slot));
@@ -240,6 +271,9 @@ public final class StoreEngine {
             long total = RecordCopies.plainKernelNsTotal(seg, copy);
             long max = RecordCopies.plainKernelNsMax(seg, copy);
             long bytes = RecordCopies.plainBytesTotal(seg, copy);
+            if (mode == READ_REBUILD) {
+                probe(HeldLockProbe.Section.REBUILD_READ); // under the structure lock: a test publishes here
+            }
             Memory.acquireFence(); // the loads above happen before the re-checks below
             long s2 = Memory.opaqueLong(seg, Slots.seq(slot));
             long g2 = Memory.opaqueLong(seg, Slots.gen(slot));
@@ -247,13 +281,13 @@ public final class StoreEngine {
                 Thread.onSpinWait();
                 continue;
             }
-            if (!matches || !(asStored || RecordRules.isSound(count, total, max, bytes))) {
+            if (!matches || !(mode == READ_AS_STORED || RecordRules.isSound(count, total, max, bytes))) {
                 return 0; // absent, or a record no writer could have produced (damaged file)
             }
             out.set(k, g1, count, total, max, bytes);
             return length;
         }
-        return 0;
+        return mode == READ_REBUILD ? UNSETTLED : 0;
     }
 
     private static boolean nameEquals(MemorySegment seg, long slot, EncodedName name) {
@@ -285,7 +319,7 @@ public final class StoreEngine {
                     long k = HashIndex.slotOf(e);
                     if (k < 0 || k >= slots.capacity) {
                         indexSuspect = true; // damaged file: repaired under the structure lock
-                    } else if (slotRead(seg, (int) k, name, null, false, out) > 0) {
+                    } else if (slotRead(seg, (int) k, name, null, READ_SOUND, out) > 0) {
                         return true;
                     }
                 }
@@ -442,19 +476,13 @@ public final class StoreEngine {
                 return false;
             }
             probe(HeldLockProbe.Section.RECORD_SLOT);
-            // Release fence before any store into the copy, as C (FORMAT §1, §7.1): it orders the
-            // seq the previous holder published, which this holder saw on taking the lock, before
-            // the plain stores below, so a reader that sees one of them re-reads at least that seq.
-            // Free on x86-64, one dmb on AArch64.
-            Memory.releaseFence();
-            long seq = Memory.plainLong(seg, Slots.seq(slot));
+            long seq = Memory.plainLong(seg, Slots.seq(slot)); // plain: only the slot lock's holder stores seq
             long current = Slots.copy(slot, seq);
-            long next = Slots.copy(slot, seq + 1);
-            RecordCopies.plainDispatchCount(seg, next, Saturating.add(RecordCopies.plainDispatchCount(seg, current), count));
-            RecordCopies.plainKernelNsTotal(seg, next, Saturating.add(RecordCopies.plainKernelNsTotal(seg, current), total));
-            RecordCopies.plainKernelNsMax(seg, next, Saturating.max(RecordCopies.plainKernelNsMax(seg, current), max));
-            RecordCopies.plainBytesTotal(seg, next, Saturating.add(RecordCopies.plainBytesTotal(seg, current), bytes));
-            Memory.releaseLong(seg, Slots.seq(slot), seq + 1); // publishes the copy written above
+            copyPublish(seg, slot, seq,
+                    Saturating.add(RecordCopies.plainDispatchCount(seg, current), count),
+                    Saturating.add(RecordCopies.plainKernelNsTotal(seg, current), total),
+                    Saturating.max(RecordCopies.plainKernelNsMax(seg, current), max),
+                    Saturating.add(RecordCopies.plainBytesTotal(seg, current), bytes));
             long ref = slots.ref(k);
             if (Memory.opaqueByte(seg, ref) == 0) { // test first: a hot region's byte stays a shared line (§3.9)
                 Memory.plainByte(seg, ref, (byte) 1); // racing with the hand only ages the region
@@ -469,9 +497,30 @@ public final class StoreEngine {
     }
 
     /**
+     * §7.1's publish, the one way a LIVE slot's record changes (record, add and decay all end here;
+     * C's {@code copy_publish}): with the slot lock held and {@code seq} the value this holder read,
+     * a release fence, the four plain stores of the copy that is not current, then the release
+     * store of {@code seq + 1} that makes it current.
+     *
+     * <p>The fence comes before any store into the copy (FORMAT §1, §7.1): it orders the {@code seq}
+     * the previous holder published, which this holder saw on taking the lock, before those stores,
+     * so a reader (§7.2.1) whose load sees one of them re-reads at least that {@code seq} after its
+     * acquire fence, and retries, under the C11 model too. Free on x86-64 (a compiler barrier), one
+     * {@code dmb ish} on AArch64. Readers see the old record or the new one, never a mix; a writer
+     * killed inside leaves the old one current (§7.2).
+     */
+    private static void copyPublish(MemorySegment seg, long slot, long seq, long count, long total, long max,
+            long bytes) {
+        Memory.releaseFence();
+        RecordCopies.plainWrite(seg, Slots.copy(slot, seq + 1), count, total, max, bytes);
+        Memory.releaseLong(seg, Slots.seq(slot), seq + 1); // publishes the copy written above
+    }
+
+    /**
      * Scales the record of slot {@code k}, if it is LIVE, by {@code factor} in {@code (0, 1]}
      * under its slot lock (§7.1's publish, so readers see the old or the new record, never a
-     * mix), as {@link RegionRecord#scaled} does (FORMAT.md §7.6). The reference byte is
+     * mix), as {@link dev.hintmap.RegionRecord#scaled} does (FORMAT.md §7.6). Allocates nothing
+     * (RecordScaling): other processes' writers spin on the lock it holds. The reference byte is
      * left alone: ageing is not a use.
      *
      * @return {@link Decay#AGED} when the slot held a region and it was aged, {@link Decay#NOT_LIVE}
@@ -506,10 +555,14 @@ public final class StoreEngine {
                 if (!RecordRules.isSound(count, total, max, bytes)) {
                     return Decay.NOT_LIVE; // damaged: readers treat it as absent, ageing it would not help
                 }
-                RegionRecord aged = new RegionRecord("", count, total, max, bytes).scaled(factor);
-                RecordCopies.plainWrite(seg, Slots.copy(slot, seq + 1), aged.dispatchCount(), aged.kernelNsTotal(), aged.kernelNsMax(),
-                        aged.bytesTotal());
-                Memory.releaseLong(seg, Slots.seq(slot), seq + 1);
+                if (factor != 1) { // f = 1 leaves the record exactly as it is (§7.6), not rounded through a double
+                    long agedCount = RecordScaling.count(count, factor);
+                    total = RecordScaling.scale(total, agedCount, count); // floor(total * count' / count), exact
+                    bytes = RecordScaling.scale(bytes, agedCount, count);
+                    max = Math.min(max, total);
+                    count = agedCount;
+                }
+                copyPublish(seg, slot, seq, count, total, max, bytes); // §7.1's publish: old or new record, never a mix
                 return Decay.AGED;
             } finally {
                 if (held) {
@@ -831,6 +884,9 @@ public final class StoreEngine {
         EncodedName stored = new EncodedName(); // recovery only: allocation is fine here
         SlotRecord record = new SlotRecord();
         for (int k = 0; k < highWater; k++) {
+            if ((k & (REBUILD_PROGRESS_SLOTS - 1)) == REBUILD_PROGRESS_SLOTS - 1) {
+                locks.structureProgress(); // a long rebuild is alive, not a leaked lock (LeakedLockSweep)
+            }
             long slot = slots.slot(k);
             int length = Memory.plainInt(seg, Slots.nameLen(slot));
             long gen = Memory.plainLong(seg, Slots.gen(slot));
@@ -838,9 +894,11 @@ public final class StoreEngine {
                 continue; // FREE
             }
             // Sound (SlotSoundness, §8 step 2c): the rule verify's LIVE count uses, so a repaired file verifies clean.
+            // A record that writers kept republishing for the whole read bound (UNSETTLED) is not known
+            // to be unsound: the region is kept, not destroyed for a hint that was only missing (§8 2c).
             boolean sound = (gen & 1) == 0
                     && SlotSoundness.nameSound(seg, slots, slot, length, stored, SlotSoundness.IGNORED)
-                    && slotRead(seg, k, null, null, false, record) > 0 // its current record is sound
+                    && slotRead(seg, k, null, null, READ_REBUILD, record) != 0 // sound, or not known to be unsound
                     && resolveLocked(stored) < 0 // a second slot with the same name is dropped
                     && index.insert(seg, stored.hash, k);
             if (sound) {

@@ -92,8 +92,8 @@ public final class Version1Reader {
         FileGeometry g = h.geometry();
         List<Long> live = liveWriters(m, g, sighting);
         long highWater = m.get(Layouts.U64, Layouts.HDR_HIGH_WATER);
-        long used = Long.compareUnsigned(highWater, g.capacity()) > 0 ? g.capacity() : highWater;
         Slots slots = new Slots(g, FormatVersion.V1);
+        int used = slots.usedSlots(highWater);
         EncodedName name = new EncodedName();
         List<RegionRecord> regions = new ArrayList<>();
         Set<String> names = new HashSet<>();

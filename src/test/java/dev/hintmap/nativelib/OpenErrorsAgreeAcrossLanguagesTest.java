@@ -80,6 +80,8 @@ class OpenErrorsAgreeAcrossLanguagesTest {
         String out = new String(c.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         assertTrue(c.waitFor(60, TimeUnit.SECONDS), "hm-open finished");
         assertTrue(out.startsWith("ERR "), "C opened " + p + ": " + out);
+        // a failing open exits with the negated code it printed, never 0 (hm_open.c; issue 32)
+        assertEquals(-Integer.parseInt(out.split(" ")[1]), c.exitValue(), "hm-open's exit status after " + out);
         return out.split(" ")[2];
     }
 

@@ -27,8 +27,8 @@ import java.util.function.BiConsumer;
  * <ul>
  *   <li>{@code round N PATH WARMUP}: opens PATH, records WARMUP iterations, prints {@code ready N}, then
  *       records (by name with eviction churn, through a handle, and queries) until a call throws; prints
- *       {@code caught N TYPE PROBLEM} and {@code then N TYPE} (the next call's outcome), closes the store and
- *       prints {@code closed N};</li>
+ *       {@code caught N TYPE PROBLEM}, {@code check N TYPE PROBLEM} ({@code checkFile()}'s outcome) and
+ *       {@code then N TYPE} (the next call's outcome), closes the store and prints {@code closed N};</li>
  *   <li>{@code quit}: exits 0.</li>
  * </ul>
  *
@@ -87,6 +87,14 @@ public final class TruncationChild {
                 }
             }
             System.out.println("caught " + round + " " + caught);
+            String check; // what tells a caller that met the JVM's raw InternalError (HintStore's class Javadoc)
+            try {
+                store.checkFile();
+                check = "none";
+            } catch (RuntimeException | Error | java.io.IOException e) {
+                check = describe(e);
+            }
+            System.out.println("check " + round + " " + check);
             String then;
             try {
                 store.record(NAMES[1], 10, 1);
