@@ -56,7 +56,7 @@ final class CopyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         OutputFile target = new OutputFile("copy", destination, replace, files);
-        target.checkReplaceable(spec.commandLine());
+        target.checkReplaceable();
         Progress progress = new Progress(spec.commandLine().getErr(), quiet);
         HintFileInfo info;
         List<RegionRecord> regions;

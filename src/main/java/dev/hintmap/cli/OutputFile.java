@@ -18,8 +18,6 @@ import java.nio.file.StandardCopyOption;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
-import picocli.CommandLine;
-import picocli.CommandLine.ParameterException;
 
 /**
  * The new file that a command writes — {@code merge}, {@code copy}, {@code upgrade} and
@@ -59,14 +57,16 @@ final class OutputFile {
     }
 
     /**
-     * Before any work: refuses an existing output without {@code --force} (a usage error) and one
-     * that live writers are attached to without {@code --replace-live} ({@link DataLossRefused}),
-     * so nothing is read or written in vain. {@link #publish} checks the writers again.
+     * Before any work: refuses an existing output without {@code --force} and one that live
+     * writers are attached to without {@code --replace-live}, so nothing is read or written in
+     * vain. Both are refusals ({@link DataLossRefused}, exit 1), not usage errors: the command line
+     * is right, and succeeds once the file is gone, as {@code create} onto an existing file
+     * ({@link ExitCode}). {@link #publish} checks the writers again.
      */
-    void checkReplaceable(CommandLine cli) throws IOException {
+    void checkReplaceable() throws IOException {
         checkWritablePath(path);
         if (Files.exists(path, LinkOption.NOFOLLOW_LINKS) && !replace.mayReplace()) {
-            throw new ParameterException(cli, path + " exists: use --force to replace it");
+            throw new DataLossRefused(path + " exists: use --force to replace it");
         }
         List<Long> live = liveWriters();
         if (!live.isEmpty() && !replace.replaceLive) {
@@ -74,6 +74,14 @@ final class OutputFile {
                     + join(live) + "): replacing it would lose what they record from now on, since they keep writing"
                     + " the replaced file; stop them first, or use --replace-live to replace it anyway");
         }
+    }
+
+    /**
+     * {@link #checkReplaceable()}, for a caller that still passes its command line (upgrade's, which
+     * is being changed on its own branch: this overload goes when it calls the one above).
+     */
+    void checkReplaceable(picocli.CommandLine unused) throws IOException {
+        checkReplaceable();
     }
 
     /**
