@@ -121,6 +121,48 @@ class DistributionIT {
     }
 
     @Test
+    void theDocumentsThatHelpAndTheManPagesCiteAreInTheDistribution() throws Exception {
+        Run help = run(linked, Map.of(), "--help");
+        assertEquals(0, help.exit(), help.err());
+        String said = help.out().replaceAll("\\s+", " ");
+        assertTrue(said.contains("in share/doc/hintmap/ of the installation"), help.out());
+        assertTrue(said.contains("docs/FORMAT.md"), help.out());
+        assertTrue(!said.contains("see docs/FORMAT.md"), "no path that only the sources have: " + help.out());
+        Path docs = home.resolve("share/doc/hintmap");
+        for (String doc : new String[] {"README.md", "docs/FORMAT.md", "docs/SECURITY.md", "docs/OPTIMIZER.md"}) {
+            assertTrue(Files.isRegularFile(docs.resolve(doc)), "share/doc/hintmap/" + doc);
+        }
+        assertTrue(Files.readString(home.resolve("man/man1/hintmap-stat.1")).contains("share/doc/hintmap/"),
+                "the man pages cite the same place");
+    }
+
+    @Test
+    void theDemoRunsFromTheDistributionOutsideTheSourceTreeWithJavaWriters(@TempDir Path elsewhere) throws Exception {
+        // target/hintmap-VERSION itself, as the build leaves it, run from a directory outside the repository
+        // with no HINTMAP_HOME: no native tools to find, so Java writers stand in for them
+        Path launcher = Cli.home().resolve("target/hintmap-" + HintFiles.version() + "/bin/hintmap");
+        ProcessBuilder pb = new ProcessBuilder(launcher.toString(), "demo", "--seconds", "2").directory(elsewhere.toFile())
+                .redirectErrorStream(true);
+        pb.environment().remove("JAVA_HOME");
+        pb.environment().remove("HINTMAP_HOME");
+        pb.environment().put("PATH", "/usr/local/bin:/usr/bin:/bin");
+        pb.environment().put("HINTMAP_JAVA_OPTS", "-Djava.io.tmpdir=" + elsewhere); // where the demo makes its directory
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(180, TimeUnit.SECONDS), "the demo finished");
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("demo: 3 Java writers (an installed hintmap has no native hm-bench; ./hintmap demo in the"
+                + " source tree runs it)"), out);
+        java.util.regex.Matcher created = java.util.regex.Pattern.compile("demo: created (\\S+) \\(capacity 64").matcher(out);
+        assertTrue(created.find(), out);
+        assertTrue(Path.of(created.group(1)).startsWith(elsewhere), "the demo file is in a new temporary directory: " + out);
+        assertEquals(3, out.lines().filter(l -> l.matches("java writer  pid \\d+: [1-9][0-9,]* dispatches from \\d threads in .*"))
+                .count(),
+                "three Java writers recorded:\n" + out);
+        assertTrue(out.contains("$ hintmap verify " + created.group(1) + "\nOK "), out);
+    }
+
+    @Test
     void theAheadOfTimeCacheIsUsedWhereTheTarballWasUnpacked() throws Exception {
         Path jdk = Path.of(run(linked, Map.of(), "--java-home").out().strip());
         String release = Files.readString(jdk.resolve("release"));
