@@ -162,6 +162,33 @@ class DistributionIT {
         assertTrue(out.contains("$ hintmap verify " + created.group(1) + "\nOK "), out);
     }
 
+    /**
+     * Start-up: a command loads every class it names from the ahead-of-time cache, none from the
+     * JDK's modules or the jars, down to its exit (Runtime.exit's System.Logger, which the training
+     * run once left out: ~25 classes read and linked at the end of every command). What the cache
+     * cannot hold is generated at run time and has no file: FFM's method handle forms, annotation proxies.
+     */
+    @Test
+    void aCommandLoadsEveryClassItNamesFromTheAheadOfTimeCacheDownToItsExit() throws Exception {
+        Path jdk = Path.of(run(linked, Map.of(), "--java-home").out().strip());
+        int major = Integer.parseInt(Files.readString(jdk.resolve("release")).replaceAll("(?s).*JAVA_VERSION=\"(\\d+).*", "$1"));
+        if (major < 24) {
+            System.out.println("SKIP: the launcher's JDK is " + major + "; the ahead-of-time cache needs 24+");
+            return;
+        }
+        Path file = prefix.resolve("startup.hints");
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(16))) {
+            store.record("void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_128x128_32x3_nn_align8>(Params)",
+                    420_000, 1 << 20);
+        }
+        Run stat = run(linked, Map.of("HINTMAP_JAVA_OPTS", "-Xlog:class+load=info"), "stat", file.toString());
+        assertEquals(0, stat.exit(), stat.err());
+        List<String> fromFiles = stat.out().lines().filter(l -> l.contains("[class,load]"))
+                .filter(l -> l.contains(" source: jrt:/") || l.contains(" source: file:") || l.contains(" source: jar:"))
+                .toList();
+        assertEquals(List.of(), fromFiles, "classes read from the JDK's modules or the jars, not the cache");
+    }
+
     @Test
     void theAheadOfTimeCacheIsUsedWhereTheTarballWasUnpacked() throws Exception {
         Path jdk = Path.of(run(linked, Map.of(), "--java-home").out().strip());
