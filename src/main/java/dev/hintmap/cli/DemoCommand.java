@@ -30,8 +30,8 @@ import picocli.CommandLine.Spec;
  *
  * <p>The native writers are tools of the source tree ({@code native-bench/build/hm-bench}, which
  * {@code ./hintmap} builds and names through {@code hintmap.home}). An installed distribution has no
- * C tools, so there two more Java writer processes record the same kernel names in their place, and
- * the demo says so in one line: the demo works wherever the command does.
+ * C tools: there, two more Java writer processes record the same kernel names in their place, and
+ * the demo says so in one line, so that the demo works wherever the command does.
  */
 @Command(name = "demo", versionProvider = HintmapCli.Version.class, description = {"Run the full demo (native and Java writers, live top).",
             "Native hm-bench writers and a Java writer record into one shared hint file while a live top view"
