@@ -11,8 +11,8 @@
 #                  table; xz-compressed (unpacked by gpu-run.sh there: tar -xJf, else python3)
 #
 # Then it unpacks the runtime and runs the CLI on it (dump and verify of a file hm-bench wrote), and
-# checks the size of what the device tool would carry: DIR plus the repository's tracked and
-# untracked-not-ignored files, against its 64 MiB limit (exit 1 when over).
+# checks the size of what is copied to the GPU machine: DIR plus the repository's tracked and
+# untracked-not-ignored files, against a 64 MiB limit for the copy (exit 1 when over).
 # Needs: make, gcc, nvcc and CUPTI's headers (the CUDA binaries), a JDK 22+ with jlink and jdeps,
 # xz. Builds the jar with ./hintmap's own build when it is missing or stale (./mvnw package).
 # Rehearse the run with what was staged: GPU_RUN_CARRY=DIR native-bench/gpu-run.sh --stand-in /tmp/r
@@ -69,7 +69,7 @@ cli dump "$tmp/check/a.hints" --format json | grep -c '"dispatchCount"' | sed 's
 cli verify "$tmp/check/a.hints"
 cli top "$tmp/check/a.hints" -n 3
 
-echo "== what the device tool carries (limit 64 MiB)"
+echo "== what is copied to the GPU machine (limit 64 MiB)"
 carry=$(du -sb "$dir" | cut -f1)
 tree=$(cd "$root" && { git ls-files -z; git ls-files -z -o --exclude-standard; } | xargs -0 du -cb 2>/dev/null | awk '$2 == "total" { s += $1 } END { print s + 0 }')
 total=$((carry + tree))

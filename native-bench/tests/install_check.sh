@@ -12,8 +12,9 @@
 #   6. in a copy of the tree: `make` alone builds the static and shared library and the tools;
 #      `make install` compiles nothing: it refuses a build/ that is missing or older than a source
 #      (what `sudo make install` would otherwise compile as root in the user's tree);
-#   7. without DESTDIR, `make install` runs ldconfig as root (a stand-in LDCONFIG here that logs its
-#      calls), and as another user says how programs find the library.
+#   7. without DESTDIR, `make install` runs ldconfig only for a system prefix (SYSTEM_PREFIXES) and as
+#      root (a stand-in LDCONFIG here that logs its calls); a private prefix gets no ldconfig and the
+#      rpath / LD_LIBRARY_PATH lines, and a program built with the printed rpath line runs.
 # The collector, libhintmap_cupti.so, is in the file list when it was built (CUPTI_SO, where the
 # CUPTI headers are). A tool that is missing (pkg-config, cmake, readelf, ldd, c++) prints one
 # `SKIP: ...` line and its part is not run; everything else still is.
@@ -197,20 +198,47 @@ cp build/libhintmap.a build/libhintmap.so.$VERSION "$tree/build/"
 touch "$tree/src/hintmap.c"
 refuse "a source newer than build/"
 
-# 7. ldconfig after an install without DESTDIR (a stand-in that logs its calls: nothing system-wide)
+# 7. after an install without DESTDIR: ldconfig only for a system prefix (SYSTEM_PREFIXES), as root;
+#    a private prefix gets no ldconfig (not even as root) and the rpath / LD_LIBRARY_PATH lines, and a
+#    program built with the printed line runs without LD_LIBRARY_PATH. A stand-in LDCONFIG logs its
+#    calls: nothing system-wide is touched.
 printf '#!/bin/sh\necho "$*" >>"%s"\n' "$tmp/ldconfig.calls" >"$tmp/ldconfig"
 chmod +x "$tmp/ldconfig"
-"$MAKE" --no-print-directory -s install PREFIX="$tmp/prefix" LDCONFIG="$tmp/ldconfig" >"$tmp/ldconfig.log" 2>&1 || \
-  { cat "$tmp/ldconfig.log"; fail "make install PREFIX=$tmp/prefix"; }
+private=$tmp/prefix
+"$MAKE" --no-print-directory -s install PREFIX="$private" LDCONFIG="$tmp/ldconfig" >"$tmp/private.log" 2>&1 || \
+  { cat "$tmp/private.log"; fail "make install PREFIX=$private"; }
+[ ! -e "$tmp/ldconfig.calls" ] || { cat "$tmp/private.log"; fail "make install PREFIX=$private (private) ran ldconfig as uid $(id -u)"; }
+grep -q "LD_LIBRARY_PATH=$private/lib ./app" "$tmp/private.log" && grep -q -- "-Wl,-rpath,$private/lib\$" "$tmp/private.log" || \
+  { cat "$tmp/private.log"; fail "make install PREFIX=$private: no rpath / LD_LIBRARY_PATH line"; }
+echo "make install PREFIX=<private> as uid $(id -u): no ldconfig, prints the rpath and LD_LIBRARY_PATH lines"
+if have pkg-config; then
+  link=$(sed -n 's/^install:   cc app\.c //p' "$tmp/private.log")
+  # shellcheck disable=SC2046
+  "$CC" $CFLAGS_APP "$app" -o "$tmp/norpath" $(PKG_CONFIG_PATH=$private/lib/pkgconfig pkg-config --cflags --libs hintmap) || \
+    fail "pkg-config build against $private"
+  if env -u LD_LIBRARY_PATH "$tmp/norpath" "$tmp/norpath.hm" >"$tmp/norpath.out" 2>&1; then
+    fail "a program linked against the private prefix without an rpath started (the advice would be moot)"
+  fi
+  grep -q "$SONAME" "$tmp/norpath.out" || { cat "$tmp/norpath.out"; fail "without an rpath: not the loader's error"; }
+  eval "\"\$CC\" \$CFLAGS_APP \"\$app\" -o \"\$tmp/rpath\" $link" || fail "the printed line: cc app.c $link"
+  out=$(env -u LD_LIBRARY_PATH "$tmp/rpath" "$tmp/rpath.hm") || fail "built with the printed rpath line: $out"
+  check_out private-prefix-rpath "$out"
+  echo "the printed line builds a program that finds $SONAME in $private/lib (without it: $(head -n 1 "$tmp/norpath.out"))"
+else
+  echo "SKIP: pkg-config not found: the printed rpath line is not built and run"
+fi
+"$MAKE" --no-print-directory -s uninstall PREFIX="$private" >/dev/null 2>&1 || fail "make uninstall PREFIX=$private"
+system=$tmp/system
+"$MAKE" --no-print-directory -s install PREFIX="$system" SYSTEM_PREFIXES="/usr $system" LDCONFIG="$tmp/ldconfig" \
+    >"$tmp/system.log" 2>&1 || { cat "$tmp/system.log"; fail "make install PREFIX=$system (as a system prefix)"; }
 if [ "$(id -u)" -eq 0 ]; then
-  [ "$(head -n 1 "$tmp/ldconfig.calls" 2>/dev/null)" = "" ] && [ -s "$tmp/ldconfig.calls" ] || \
-    { cat "$tmp/ldconfig.log"; fail "make install as root did not run ldconfig"; }
-  grep -q "is not one of the loader's directories" "$tmp/ldconfig.log" || { cat "$tmp/ldconfig.log"; fail "no ldconfig advice"; }
-  echo "make install as root, no DESTDIR: ran ldconfig"
+  [ -s "$tmp/ldconfig.calls" ] || { cat "$tmp/system.log"; fail "make install of a system prefix as root did not run ldconfig"; }
+  grep -q "is not one of the loader's directories" "$tmp/system.log" || { cat "$tmp/system.log"; fail "no ldconfig advice"; }
+  echo "make install PREFIX=<system prefix> as root: ran ldconfig"
 else
   [ ! -e "$tmp/ldconfig.calls" ] || fail "make install as uid $(id -u) ran ldconfig"
-  grep -q "LD_LIBRARY_PATH=$tmp/prefix/lib" "$tmp/ldconfig.log" || { cat "$tmp/ldconfig.log"; fail "no advice without root"; }
-  echo "make install as uid $(id -u): no ldconfig, says how programs find the library"
+  grep -q "LD_LIBRARY_PATH=$system/lib" "$tmp/system.log" || { cat "$tmp/system.log"; fail "no advice without root"; }
+  echo "make install PREFIX=<system prefix> as uid $(id -u): no ldconfig, says how programs find the library"
 fi
-"$MAKE" --no-print-directory -s uninstall PREFIX="$tmp/prefix" >/dev/null 2>&1 || fail "make uninstall PREFIX=$tmp/prefix"
+"$MAKE" --no-print-directory -s uninstall PREFIX="$system" >/dev/null 2>&1 || fail "make uninstall PREFIX=$system"
 echo "install check passed"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Makes the distribution (pom.xml, execution `distribution`, phase package):
-#   target/hintmap-VERSION/            bin/hintmap, lib/ (the jars and hintmap.aot), man/man1/, completion/
+#   target/hintmap-VERSION/            bin/hintmap, lib/ (the jars and hintmap.aot), man/man1/, completion/,
+#                                      share/doc/hintmap/ (README.md, docs/: what --help and the man pages cite)
 #   target/hintmap-VERSION-bin.tar.gz  the same directory, packed reproducibly
 # Usage: assemble.sh PROJECT_DIR BUILD_DIR VERSION
 # Inputs the build made before: BUILD_DIR/hintmap.jar, BUILD_DIR/lib/*.jar (copy-dependencies),
@@ -32,6 +33,10 @@ else
   echo "hintmap distribution: no man pages (built with -Dhintmap.man.skip)" >&2
 fi
 "$stage/bin/hintmap" completion bash > "$stage/completion/hintmap.bash"
+# The documents, in the sources' layout so that README.md's links to docs/ hold.
+mkdir -p "$stage/share/doc/hintmap/docs"
+cp "$project/README.md" "$stage/share/doc/hintmap/README.md"
+cp "$project"/docs/*.md "$project"/docs/*.png "$stage/share/doc/hintmap/docs/"
 
 # The ahead-of-time cache, for the JDK the launcher finds on this machine (JDK 24+; older: none).
 major=$(sed -n 's/^JAVA_VERSION="\{0,1\}\([0-9][0-9]*\).*/\1/p' "$("$stage/bin/hintmap" --java-home)/release")

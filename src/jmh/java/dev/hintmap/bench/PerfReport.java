@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -83,10 +84,10 @@ public final class PerfReport {
         StringBuilder md = new StringBuilder();
         header(md, d);
         machineAndMethod(md, d);
-        md.append("## Targets (issue 14)\n\n");
+        md.append("## Targets\n\n");
         md.append("Ratios of medians measured side by side in this run. 64 regions, Zipf(1.0), capacity 256 wherever a ")
                 .append("target names no other workload; `hm-bench` runs the same 64 names (`-P ").append(ReportRun.NATIVE_PREFIX)
-                .append("`, 23 bytes) and the same log-normal kernel times. The issue-5 targets of earlier reports ")
+                .append("`, 23 bytes) and the same log-normal kernel times. The targets of earlier reports ")
                 .append("(10× the reference design, 3× Chronicle Map, ...) are superseded by these; their stores still appear in the tables.\n\n");
         ReportTargets.table(md, rows);
 
@@ -124,6 +125,19 @@ public final class PerfReport {
                 .append(" `give-up-cost.md`, `startup.md`, `long-names.md` and `python-reads.md` beside it.\n\n");
     }
 
+    /**
+     * The code measured: the commit, and the tracked files that differed from it when the run
+     * started (a run's {@code machine.txt} from before names none: then only that it differed).
+     */
+    static String code(Map<String, String> machine) {
+        String commit = machine.getOrDefault("commit", "?");
+        String dirty = machine.getOrDefault("dirty", "");
+        if (commit.endsWith("-dirty")) {
+            return commit.substring(0, commit.length() - "-dirty".length()) + " with uncommitted changes (not recorded which)";
+        }
+        return dirty.isBlank() ? commit : commit + " with uncommitted changes to " + dirty;
+    }
+
     /** The machine, the run plan with each group's time, the run's failures, and how to read the numbers. */
     private void machineAndMethod(StringBuilder md, ReportResults d) {
         md.append("## Machine and method\n\n");
@@ -135,7 +149,7 @@ public final class PerfReport {
         md.append("| JDK | ").append(d.machine.getOrDefault("jdk", "?")).append(" |\n");
         md.append("| OS | ").append(d.machine.getOrDefault("os", "?")).append(" |\n");
         md.append("| C compiler | ").append(d.machine.getOrDefault("gcc", "?")).append(" (`-O2`) |\n");
-        md.append("| code | ").append(d.machine.getOrDefault("commit", "?")).append(", hint file format ")
+        md.append("| code | ").append(code(d.machine)).append(", hint file format ")
                 .append(d.machine.getOrDefault("format", "?")).append(", ").append(d.machine.getOrDefault("slot_bytes", "?"))
                 .append(" B per slot |\n");
         md.append("| run | ").append(d.machine.getOrDefault("date", "?")).append(", mode **").append(d.run.getOrDefault("mode", "?"))
@@ -165,7 +179,7 @@ public final class PerfReport {
         }
         md.append("Every benchmark a row of the targets table reads (\"headline\") runs in ").append(ReportPlan.HEADLINE_FORKS)
                 .append(" JMH forks; the comparison tables' other rows and the step benchmarks run in one. ")
-                .append("The machine is a noisy shared 2-vCPU guest (±30% between sessions, see shared/NOTES.md): read the **medians** ")
+                .append("The machine is a noisy shared 2-vCPU guest (±30% between sessions was seen on it): read the **medians** ")
                 .append("and the **ratios** of one run, not absolute values. A median is over all measured iterations of all forks. ")
                 .append("*Spread* is the lowest and highest per-fork median (2 forks), else the lowest and highest iteration (1 fork), ")
                 .append("or for the native tools the lowest and highest of the ").append(ReportRun.NATIVE_REPEATS).append(" repeats; ")

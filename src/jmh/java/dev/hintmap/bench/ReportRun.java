@@ -101,13 +101,20 @@ final class ReportRun {
         }
         sb.append("gcc=").append(gcc).append('\n');
         sb.append("load=").append(Files.readString(Path.of("/proc/loadavg")).strip()).append('\n');
+        // The commit, and the tracked files that differ from it, by name: `git describe --dirty` said only
+        // "-dirty", which told a reader nothing about whether the code measured was that commit's.
         String commit;
+        String dirty;
         try {
-            commit = exec(List.of("git", "describe", "--always", "--dirty")).strip();
+            commit = exec(List.of("git", "rev-parse", "--short", "HEAD")).strip();
+            dirty = String.join(" ", exec(List.of("git", "status", "--porcelain", "--untracked-files=no")).lines()
+                    .map(l -> l.substring(3)).toList());
         } catch (IOException e) {
             commit = "unknown";
+            dirty = "";
         }
         sb.append("commit=").append(commit).append('\n');
+        sb.append("dirty=").append(dirty).append('\n');
         // the format and slot size of the store under test, from the library itself
         Path probe = StoreKind.directory().resolve("probe-" + ProcessHandle.current().pid() + ".hints");
         Files.deleteIfExists(probe);

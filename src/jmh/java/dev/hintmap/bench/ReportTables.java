@@ -124,7 +124,9 @@ final class ReportTables {
                     + "not persisted, reads not consistent. No policy of its own: the adapter evicts FIFO (O(1), one insert lock).";
             case CHRONICLE -> "Chronicle Map 2026.1 persisted to a file, value interface updated in place under the segment update "
                     + "lock (`queryContext`). Runs on JDK 25 with the `--add-opens/--add-exports` of the `jmh` profile's `hintmap.bench.jvm.args` "
-                    + "(those shared/NOTES.md lists, plus a few added as a precaution, not each proven necessary). No eviction of "
+                    + "(the four it was found to need there: `--add-opens` `java.base/java.lang` and `java.base/java.lang.reflect`, "
+                    + "`--add-exports` `java.base/sun.nio.ch` and `jdk.compiler/com.sun.tools.javac.file`; plus a few added as a "
+                    + "precaution, not each proven necessary). No eviction of "
                     + "its own: the adapter removes the oldest key (FIFO, O(1)).";
             case AGRONA -> "Agrona 2.6.0 `CountersManager` on mapped files, 4 counters per region (atomic adds + CAS-max), "
                     + "on-heap name index (`ConcurrentHashMap`), FIFO eviction by the adapter (freeing counters); reads are not a "

@@ -21,11 +21,14 @@ import java.util.stream.Stream;
  * Start-up as a user meets it (docs/PERFORMANCE.md, "Start-up"): whole processes, each command run
  * once to warm the file system cache and then {@code --runs} times in turn with the others, the
  * median wall time reported beside {@code java -version} of the same JDK (the floor of any Java
- * command). Needs the distribution ({@code ./mvnw package}); uses nothing but the JDK.
+ * command), and each command's ratio to it taken round by round (the two ran seconds apart, so a
+ * machine whose speed drifts moves both), the median of those ratios. Needs the distribution
+ * ({@code ./mvnw package}); uses nothing but the JDK.
  *
  * <ul>
  *   <li>{@code hintmap stat FILE} and {@code hintmap --version} through the distribution's
- *       {@code bin/hintmap} (its ahead-of-time cache, serial collector, C1 only);</li>
+ *       {@code bin/hintmap} (its ahead-of-time cache, serial collector, C1 only), and {@code stat}
+ *       through the repository's {@code ./hintmap} wrapper (its freshness check, then the same);</li>
  *   <li>the same {@code stat} as the tool ran before it had a distribution: {@code java -cp
  *       target/hintmap.jar:target/lib/*} with the JVM's defaults;</li>
  *   <li>{@code HintStore.open} of an existing file in a fresh JVM ({@link FirstOpen}: the open
@@ -83,6 +86,8 @@ public final class StartupBench {
             List<Command> commands = List.of(
                     new Command("java -version", List.of(java, "-version"), false),
                     new Command("bin/hintmap stat FILE", List.of(hintmap, "stat", file.toString()), false),
+                    new Command("./hintmap stat FILE (the repository's wrapper)",
+                            List.of(root.resolve("hintmap").toString(), "stat", file.toString()), false),
                     new Command("bin/hintmap --version", List.of(hintmap, "--version"), false),
                     new Command("java -cp target/hintmap.jar:target/lib/* ...HintmapCli stat FILE (JVM defaults, no cache)",
                             List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
@@ -103,13 +108,19 @@ public final class StartupBench {
                     ms[c][r] = measure(commands.get(c), work);
                 }
             }
-            System.out.println("| command | median ms | min | max |");
-            System.out.println("|---|---:|---:|---:|");
+            System.out.println("| command | median ms | min | max | × java -version (median of the rounds' ratios) |");
+            System.out.println("|---|---:|---:|---:|---:|");
             for (int c = 0; c < commands.size(); c++) {
                 double[] sorted = ms[c].clone();
                 Arrays.sort(sorted);
-                System.out.println(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f |", commands.get(c).name(),
-                        sorted[runs / 2], sorted[0], sorted[runs - 1]).replace(".0 |", " |"));
+                double[] ratios = new double[runs];
+                for (int r = 0; r < runs; r++) {
+                    ratios[r] = ms[c][r] / ms[0][r]; // commands.get(0) is java -version
+                }
+                Arrays.sort(ratios);
+                String ratio = commands.get(c).inProcess() ? "" : String.format(Locale.ROOT, "%.2f", ratios[runs / 2]);
+                System.out.println(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %s |", commands.get(c).name(),
+                        sorted[runs / 2], sorted[0], sorted[runs - 1], ratio));
             }
             System.out.println();
             System.out.println(runs + " runs each, in turn, after one warm-up each; whole-process wall time, except"

@@ -52,6 +52,10 @@ final class AotTraining {
         for (Path p : List.of(a, b)) {
             Files.deleteIfExists(p);
         }
+        // Out through System.exit, as every command leaves (HintmapCli.main): Runtime.exit asks for a
+        // System.Logger, whose ~25 classes are then in the cache too instead of loaded from the JDK's
+        // modules at the end of every command.
+        System.exit(ExitCode.OK);
     }
 
     /** A few dispatches of kernels named as CUTLASS and PyTorch name theirs. */

@@ -19,9 +19,12 @@ import picocli.CommandLine.Spec;
             "For bash, and for zsh after 'autoload -U +X bashcompinit && bashcompinit'. The distribution has it"
                     + " as completion/hintmap.bash. Install it for your user with",
             "",
+            "  mkdir -p ~/.local/share/bash-completion/completions",
             "  hintmap completion bash > ~/.local/share/bash-completion/completions/hintmap",
             "",
-            "or for the current shell only with",
+            "a folder that bash reads only where the bash-completion package is installed (most distributions"
+                    + " install it with bash; minimal images do not). Without it, put this line in ~/.bashrc, or run it"
+                    + " for the current shell only:",
             "",
             "  source <(hintmap completion bash)",
         })

@@ -27,10 +27,17 @@ import picocli.CommandLine.Spec;
  * (C library) and one Java runtime process record kernel dispatches into one shared file while this
  * process shows {@code top --watch} on it; then it prints {@code stat}, the hottest regions and the
  * result of {@code verify}.
+ *
+ * <p>The native writers are tools of the source tree ({@code native-bench/build/hm-bench}, which
+ * {@code ./hintmap} builds and names through {@code hintmap.home}). An installed distribution has no
+ * C tools: there, two more Java writer processes record the same kernel names in their place, and
+ * the demo says so in one line, so that the demo works wherever the command does.
  */
 @Command(name = "demo", versionProvider = HintmapCli.Version.class, description = {"Run the full demo (native and Java writers, live top).",
             "Native hm-bench writers and a Java writer record into one shared hint file while a live top view"
-                    + " watches it; then it prints stat, the hottest regions and verify."})
+                    + " watches it; then it prints stat, the hottest regions and verify. Run from the source tree"
+                    + " (./hintmap demo) for the native writers (C library); an installed hintmap has no C tools and"
+                    + " runs Java writers in their place."})
 final class DemoCommand implements Callable<Integer> {
     @Mixin
     HelpOption help;
@@ -55,7 +62,8 @@ final class DemoCommand implements Callable<Integer> {
     int seconds;
 
     @Option(names = "--file", paramLabel = "FILE",
-            description = "the shared hint file, recreated (default: target/demo/demo.hints)")
+            description = "the shared hint file, recreated (default: target/demo/demo.hints of the source tree, or a"
+                    + " new temporary directory)")
     Path file;
 
     @Option(names = "--capacity", paramLabel = "N", defaultValue = "64",
@@ -68,13 +76,13 @@ final class DemoCommand implements Callable<Integer> {
         if (seconds < 1 || seconds > 3600) {
             throw new ParameterException(spec.commandLine(), "--seconds must be in [1, 3600], not " + seconds);
         }
-        Path home = Path.of(System.getProperty("hintmap.home", ".")).toAbsolutePath().normalize();
-        Path hmBench = home.resolve("native-bench/build/hm-bench");
-        if (!Files.isExecutable(hmBench)) {
-            throw new IOException(hmBench + " not found: build it with `make -C native-bench tools`"
-                    + " (./hintmap does this on first use)");
-        }
-        Path demoFile = (file != null ? file : home.resolve("target/demo/demo.hints")).toAbsolutePath();
+        String sourceTree = System.getProperty("hintmap.home"); // set by ./hintmap (HINTMAP_HOME), not by an installation
+        Path home = sourceTree == null ? null : Path.of(sourceTree).toAbsolutePath().normalize();
+        Path hmBench = home == null ? null : home.resolve("native-bench/build/hm-bench");
+        boolean nativeWriters = hmBench != null && Files.isExecutable(hmBench);
+        Path demoFile = (file != null ? file
+                : home != null ? home.resolve("target/demo/demo.hints")
+                : Files.createTempDirectory("hintmap-demo-").resolve("demo.hints")).toAbsolutePath();
         Files.createDirectories(demoFile.getParent());
         Files.deleteIfExists(demoFile);
         PrintWriter out = spec.commandLine().getOut();
@@ -90,18 +98,28 @@ final class DemoCommand implements Callable<Integer> {
         Thread cleanup = new Thread(() -> writers.forEach(Process::destroyForcibly));
         Runtime.getRuntime().addShutdownHook(cleanup);
         try {
-            for (String[] w : NATIVE_WRITERS) {
-                writers.add(start(logs, demoFile, List.of(hmBench.toString(), "-f", demoFile.toString(), "--shared", "-q",
-                        "-t", "1", "-d", Integer.toString(writing), "-P", w[0], "-r", w[1], "-s", w[2], "-k", w[3],
-                        "-R", w[4], "-S", Integer.toString(writers.size() + 1))));
-            }
             String java = ProcessHandle.current().info().command().orElse("java");
-            writers.add(start(logs, demoFile, List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx128m", "-cp",
+            List<String> javaWriter = List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx128m", "-cp",
                     System.getProperty("java.class.path"), DemoWriter.class.getName(), demoFile.toString(),
-                    Integer.toString(writing), "2", "3000")));
-            out.println("demo: 2 native hm-bench writers (C library) and 1 Java writer (2 threads) record during the "
-                    + seconds + " s of the live view below (from before its first refresh to after its last); pids "
-                    + writers.stream().map(p -> Long.toString(p.pid())).toList());
+                    Integer.toString(writing));
+            for (String[] w : NATIVE_WRITERS) {
+                if (nativeWriters) {
+                    writers.add(start(logs, demoFile, List.of(hmBench.toString(), "-f", demoFile.toString(), "--shared",
+                            "-q", "-t", "1", "-d", Integer.toString(writing), "-P", w[0], "-r", w[1], "-s", w[2], "-k",
+                            w[3], "-R", w[4], "-S", Integer.toString(writers.size() + 1))));
+                } else {
+                    // the same kernel names and rate from a Java process: THREADS RATE PREFIX REGIONS MEAN_NS
+                    String meanNs = w[3].split(":")[1];
+                    writers.add(start(logs, demoFile, concat(javaWriter, "1", w[4], w[0], w[1], meanNs)));
+                }
+            }
+            writers.add(start(logs, demoFile, concat(javaWriter, "2", "3000")));
+            out.println((nativeWriters ? "demo: 2 native hm-bench writers (C library) and 1 Java writer (2 threads)"
+                    : "demo: 3 Java writers (" + (home == null
+                            ? "an installed hintmap has no native hm-bench; ./hintmap demo in the source tree runs it"
+                            : "no " + hmBench + ": make -C native-bench tools builds it") + ")")
+                    + " record during the " + seconds + " s of the live view below (from before its first refresh to"
+                    + " after its last); pids " + writers.stream().map(p -> Long.toString(p.pid())).toList());
             out.flush();
             try (HintStore reader = files.openReadOnly(demoFile)) {
                 WatchScreen.run(out, 1000, seconds, RegionOrder.TOTAL_NS, reader::snapshot,
@@ -140,6 +158,12 @@ final class DemoCommand implements Callable<Integer> {
                 + report.errors().size() + " problem(s)");
         out.flush();
         return report.ok() ? ExitCode.OK : ExitCode.PROBLEMS;
+    }
+
+    private static List<String> concat(List<String> command, String... more) {
+        List<String> all = new ArrayList<>(command);
+        all.addAll(List.of(more));
+        return all;
     }
 
     private static Process start(List<Path> logs, Path demoFile, List<String> command) throws IOException {

@@ -10,7 +10,10 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The demo's Java writer process: a "runtime" whose dispatch threads record kernel samples into the
  * shared file at a paced rate, half of them through {@link Region} handles, half by name.
- * Arguments: FILE SECONDS THREADS RATE_PER_THREAD. Prints one summary line when done.
+ * Arguments: FILE SECONDS THREADS RATE_PER_THREAD [PREFIX REGIONS MEAN_NS]: the kernels of a
+ * transformer step, or, with the last three (a stand-in for a native writer where there is none),
+ * REGIONS kernels named PREFIX00000, PREFIX00001, ... whose mean kernel times spread around MEAN_NS.
+ * Prints one summary line when done.
  */
 public final class DemoWriter {
     /** Kernel generators of a transformer inference step and their typical kernel times. */
@@ -27,13 +30,28 @@ public final class DemoWriter {
         double seconds = Double.parseDouble(args[1]);
         int threads = Integer.parseInt(args[2]);
         double rate = Double.parseDouble(args[3]);
+        String[] kernels = KERNELS;
+        long[] meanNs = MEAN_NS;
+        if (args.length == 7) {
+            int regions = Integer.parseInt(args[5]);
+            long mean = Long.parseLong(args[6]);
+            kernels = new String[regions];
+            meanNs = new long[regions];
+            for (int i = 0; i < regions; i++) {
+                kernels[i] = String.format("%s%05d", args[4], i);
+                meanNs[i] = mean * (1 + i % 5) / 3; // a fifth of them at 5/3 of the mean, a fifth at 1/3, ...
+            }
+        }
+        String[] names = kernels;
+        long[] means = meanNs;
         long[] counts = new long[threads];
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
             Thread[] workers = new Thread[threads];
             long end = System.nanoTime() + (long) (seconds * 1e9);
             for (int t = 0; t < threads; t++) {
                 int id = t;
-                workers[t] = Thread.ofPlatform().name("dispatch-" + t).start(() -> counts[id] = dispatch(store, id, end, rate));
+                workers[t] = Thread.ofPlatform().name("dispatch-" + t)
+                        .start(() -> counts[id] = dispatch(store, names, means, id, end, rate));
             }
             for (Thread w : workers) {
                 w.join();
@@ -47,11 +65,11 @@ public final class DemoWriter {
                 ProcessHandle.current().pid(), total, threads, seconds);
     }
 
-    private static long dispatch(HintStore store, long seed, long end, double rate) {
+    private static long dispatch(HintStore store, String[] kernels, long[] meanNs, long seed, long end, double rate) {
         SplittableRandom random = new SplittableRandom(seed);
-        Region[] regions = new Region[KERNELS.length];
-        for (int i = 0; i < KERNELS.length; i++) {
-            regions[i] = store.region(KERNELS[i]);
+        Region[] regions = new Region[kernels.length];
+        for (int i = 0; i < kernels.length; i++) {
+            regions[i] = store.region(kernels[i]);
         }
         long start = System.nanoTime();
         long n = 0;
@@ -64,13 +82,13 @@ public final class DemoWriter {
             if (now < due) {
                 LockSupport.parkNanos(due - now);
             }
-            int i = random.nextInt(KERNELS.length);
-            long ns = MEAN_NS[i] / 2 + random.nextLong(MEAN_NS[i]); // uniform around the mean
+            int i = random.nextInt(kernels.length);
+            long ns = meanNs[i] / 2 + random.nextLong(meanNs[i]); // uniform around the mean
             long bytes = 4096L * (1 + random.nextInt(256));
             if ((n & 1) == 0) {
                 regions[i].record(ns, bytes);
             } else {
-                store.record(KERNELS[i], ns, bytes);
+                store.record(kernels[i], ns, bytes);
             }
             n++;
         }

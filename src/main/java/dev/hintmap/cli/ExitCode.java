@@ -1,22 +1,62 @@
 package dev.hintmap.cli;
 
-/** Exit statuses of {@code hintmap} (printed by {@code hintmap --help}). */
+import java.util.List;
+
+/**
+ * Exit statuses of {@code hintmap}: one rule for every command, printed by {@code hintmap --help}
+ * (the {@code HELP_*} lines below), in every man page's EXIT STATUS ({@link ManPages}) and in the
+ * README. The rule tells the three failures a script tells apart by what is wrong:
+ * <ul>
+ *   <li>the command line itself ({@link #USAGE}: fix the command),</li>
+ *   <li>an input file ({@link #BAD_FILE}: fix or replace the file),</li>
+ *   <li>nothing: the command could do it but would lose or hide data, or found problems
+ *       ({@link #PROBLEMS}: decide, e.g. with {@code --force}).</li>
+ * </ul>
+ * So an output that exists is a refusal (1) for every command that writes one, {@code create}
+ * included, never a usage error: the same command line succeeds once the file is gone. And an
+ * input that is not a usable hint file is 3 with the same words whatever the command does with
+ * it (read it, age it in place, convert it).
+ */
 final class ExitCode {
     private ExitCode() {}
 
     static final int OK = 0;
     /**
-     * Problems found ({@code verify}: in the file; {@code decay}: regions it could not age), or a
-     * refusal to lose data ({@code merge}, {@code copy}, {@code export}: live writers attached to the
-     * output; {@code export}: a hint file at the output without {@code --force}; {@link OutputFile}).
+     * The command refused, or found problems: an output exists (without {@code --force};
+     * {@code create} never replaces one), live writers are attached to an output (without
+     * {@code --replace-live}), an output would keep none of the regions read; {@code verify}
+     * found problems in the file, {@code decay} left regions unaged, {@code copy} or
+     * {@code merge} could not index every region; a text output
+     * ({@code export}) would replace a hint file without {@code --force} ({@link OutputFile}).
      */
     static final int PROBLEMS = 1;
-    /** Unknown option, bad value (picocli's own code for invalid input). */
+    /**
+     * The command line is wrong whatever the files hold: unknown option, bad or missing value,
+     * an input named twice, an option that would change nothing (picocli's own code for invalid input).
+     */
     static final int USAGE = 2;
-    /** Missing, damaged, foreign, other-version or otherwise unusable hint file. */
+    /** An input is not a usable hint file: missing, a directory, not a hint file, damaged, another version, refused by the safety rules. */
     static final int BAD_FILE = 3;
-    /** Any other I/O failure. */
+    /** Any other I/O failure: permission, disk full, an output in a missing directory or onto a directory. */
     static final int IO_ERROR = 4;
     /** A bug: an exception no command expects. */
     static final int SOFTWARE = 70;
+
+    // The lines of `hintmap --help` (HintmapCli's footer: annotation values must be constants) and of the man pages.
+    static final String HELP_OK = "  0  success";
+    static final String HELP_PROBLEMS = "  1  refused or problems found: an output exists (use --force; create never replaces"
+            + " a file), live writers are attached to it (use --replace-live), export's text would replace a hint file (use"
+            + " --force), verify found problems, decay left regions unaged";
+    static final String HELP_USAGE = "  2  bad usage, whatever the files hold: unknown option, bad or missing value, an input"
+            + " named twice, an option that would change nothing";
+    static final String HELP_BAD_FILE = "  3  an input is not a usable hint file, for every command: missing, a directory,"
+            + " not a hint file, damaged, another version, refused by the safety rules";
+    static final String HELP_IO_ERROR = "  4  another I/O error: permission, disk full, an output in a missing directory, an output"
+            + " that cannot be written there (a directory, a device or FIFO for a hint file, a symbolic link without"
+            + " --follow-symlinks)";
+
+    /** The exit statuses as {@code --help} prints them, in order. */
+    static List<String> helpLines() {
+        return List.of(HELP_OK, HELP_PROBLEMS, HELP_USAGE, HELP_BAD_FILE, HELP_IO_ERROR);
+    }
 }

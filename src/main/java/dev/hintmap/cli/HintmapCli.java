@@ -25,7 +25,9 @@ import picocli.CommandLine.Command;
 @Command(name = "hintmap",
         mixinStandardHelpOptions = true,
         versionProvider = HintmapCli.Version.class,
-        description = "Create, inspect, watch, merge, copy, age, verify, compare and export hint files (see docs/FORMAT.md).",
+        description = {"Create, inspect, watch, merge, copy, age, verify, compare and export hint files.",
+            "Documents: README.md and docs/, the file format in docs/FORMAT.md, in share/doc/hintmap/ of the"
+                    + " installation (and in the sources)."},
         subcommands = {
             StatCommand.class, TopCommand.class, HotCommand.class, DumpCommand.class, MergeCommand.class, CopyCommand.class,
             CreateCommand.class, UpgradeCommand.class,
@@ -33,17 +35,8 @@ import picocli.CommandLine.Command;
             CompletionCommand.class, CommandLine.HelpCommand.class,
         },
         footerHeading = "%nExit status:%n",
-        footer = {
-            "  0  success",
-            "  1  problems found in a hint file (verify: in the file; decay: regions left unaged) or a refusal to lose"
-                    + " data (merge, copy, export: the output has live writers, use --replace-live; export: the output"
-                    + " is a hint file, use --force; upgrade: FILE has writers; create: FILE exists)",
-            "  2  bad usage: unknown option, bad value, an option that would change nothing",
-            "  3  not a usable hint file, for every command (missing, not a hint file, damaged, other version,"
-                    + " refused by the safety rules...)",
-            "  4  another I/O error (disk full, permission, output directory missing, an output that cannot be"
-                    + " written there: a directory, a device for a hint file, a symbolic link without --follow-symlinks...)",
-        },
+        footer = {ExitCode.HELP_OK, ExitCode.HELP_PROBLEMS, ExitCode.HELP_USAGE, ExitCode.HELP_BAD_FILE,
+            ExitCode.HELP_IO_ERROR},
         usageHelpAutoWidth = true)
 public final class HintmapCli implements Runnable {
     @picocli.CommandLine.Spec

@@ -133,7 +133,7 @@ final class MergeCommand implements Callable<Integer> {
         if (cap == 0 && merged.size() > 0) {
             // As --capacity 0 is refused: a capacity-0 file would keep none of the regions read. Only an input
             // can bring it (a JSON profile saying "capacity": 0, a capacity-0 hint file), and then every input has it.
-            throw new ParameterException(spec.commandLine(), "every input has capacity 0 (" + String.join(", ",
+            throw new DataLossRefused("every input has capacity 0 (" + String.join(", ",
                     inputs.stream().map(Path::toString).toList()) + "), so OUT would too and keep none of the "
                     + Units.count(merged.size()) + " regions read: give OUT a capacity with --capacity N");
         }

@@ -26,8 +26,6 @@ import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
-import picocli.CommandLine;
-import picocli.CommandLine.ParameterException;
 
 /**
  * The output of every command that writes one — {@code merge -o}, {@code copy DST},
@@ -217,7 +215,8 @@ final class OutputFile {
     private void checkReplaceable(CommandLine cli) throws IOException {
         if (!replace.mayReplace()) {
             if (content == Content.HINT_FILE) {
-                throw new ParameterException(cli, path + " exists: use --force to replace it");
+                // a refusal, not a usage error: the same command line succeeds once the file is gone (ExitCode)
+                throw new DataLossRefused(path + " exists: use --force to replace it");
             }
             refuseHintFileForText("");
         }

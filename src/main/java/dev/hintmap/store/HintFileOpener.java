@@ -193,7 +193,7 @@ public final class HintFileOpener {
                     : new HintFileException(file, Problem.SYMLINK, null, "the final path component is a symbolic link,"
                             + " which is refused (open with followSymlinks(true) to follow it)", e);
             case PosixFiles.EISDIR -> new HintFileException(file, Problem.NOT_A_HINT_FILE, null,
-                    "not a hint file: a directory, expected a regular file", e);
+                    "not a hint file: not a regular file but a directory", e); // as notRegular words it
             case PosixFiles.ENOENT -> new HintFileException(file, Problem.MISSING, null, "no such hint file", missing(file, e));
             case PosixFiles.ENOSPC, PosixFiles.EDQUOT, PosixFiles.EFBIG -> noSpace(file, e.getMessage(), e);
             default -> new HintFileException(file, Problem.IO, null, "cannot open hint file: " + e.getMessage(), e);

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The completion script and the man pages come from the picocli annotations: both know every
- * command. The man page is written by the build (process-classes: picocli-codegen, then asciidoctor).
+ * command. The man pages are written by the build (process-classes: {@link ManPages}).
  */
 class CompletionAndManPageTest {
     /** Every subcommand of this build, from the same model both generators read. */

@@ -121,6 +121,75 @@ class DistributionIT {
     }
 
     @Test
+    void theDocumentsThatHelpAndTheManPagesCiteAreInTheDistribution() throws Exception {
+        Run help = run(linked, Map.of(), "--help");
+        assertEquals(0, help.exit(), help.err());
+        String said = help.out().replaceAll("\\s+", " ");
+        assertTrue(said.contains("in share/doc/hintmap/ of the installation"), help.out());
+        assertTrue(said.contains("docs/FORMAT.md"), help.out());
+        assertTrue(!said.contains("see docs/FORMAT.md"), "no path that only the sources have: " + help.out());
+        Path docs = home.resolve("share/doc/hintmap");
+        for (String doc : new String[] {"README.md", "docs/FORMAT.md", "docs/SECURITY.md", "docs/OPTIMIZER.md"}) {
+            assertTrue(Files.isRegularFile(docs.resolve(doc)), "share/doc/hintmap/" + doc);
+        }
+        assertTrue(Files.readString(home.resolve("man/man1/hintmap-stat.1")).contains("share/doc/hintmap/"),
+                "the man pages cite the same place");
+    }
+
+    @Test
+    void theDemoRunsFromTheDistributionOutsideTheSourceTreeWithJavaWriters(@TempDir Path elsewhere) throws Exception {
+        // target/hintmap-VERSION itself, as the build leaves it, run from a directory outside the repository
+        // with no HINTMAP_HOME: no native tools to find, so Java writers stand in for them
+        Path launcher = Cli.home().resolve("target/hintmap-" + HintFiles.version() + "/bin/hintmap");
+        ProcessBuilder pb = new ProcessBuilder(launcher.toString(), "demo", "--seconds", "2").directory(elsewhere.toFile())
+                .redirectErrorStream(true);
+        pb.environment().remove("JAVA_HOME");
+        pb.environment().remove("HINTMAP_HOME");
+        pb.environment().put("PATH", "/usr/local/bin:/usr/bin:/bin");
+        pb.environment().put("HINTMAP_JAVA_OPTS", "-Djava.io.tmpdir=" + elsewhere); // where the demo makes its directory
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(180, TimeUnit.SECONDS), "the demo finished");
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("demo: 3 Java writers (an installed hintmap has no native hm-bench; ./hintmap demo in the"
+                + " source tree runs it)"), out);
+        java.util.regex.Matcher created = java.util.regex.Pattern.compile("demo: created (\\S+) \\(capacity 64").matcher(out);
+        assertTrue(created.find(), out);
+        assertTrue(Path.of(created.group(1)).startsWith(elsewhere), "the demo file is in a new temporary directory: " + out);
+        assertEquals(3, out.lines().filter(l -> l.matches("java writer  pid \\d+: [1-9][0-9,]* dispatches from \\d threads in .*"))
+                .count(),
+                "three Java writers recorded:\n" + out);
+        assertTrue(out.contains("$ hintmap verify " + created.group(1) + "\nOK "), out);
+    }
+
+    /**
+     * Start-up: a command loads every class it names from the ahead-of-time cache, none from the
+     * JDK's modules or the jars, down to its exit (Runtime.exit's System.Logger, which the training
+     * run once left out: ~25 classes read and linked at the end of every command). What the cache
+     * cannot hold is generated at run time and has no file: FFM's method handle forms, annotation proxies.
+     */
+    @Test
+    void aCommandLoadsEveryClassItNamesFromTheAheadOfTimeCacheDownToItsExit() throws Exception {
+        Path jdk = Path.of(run(linked, Map.of(), "--java-home").out().strip());
+        int major = Integer.parseInt(Files.readString(jdk.resolve("release")).replaceAll("(?s).*JAVA_VERSION=\"(\\d+).*", "$1"));
+        if (major < 24) {
+            System.out.println("SKIP: the launcher's JDK is " + major + "; the ahead-of-time cache needs 24+");
+            return;
+        }
+        Path file = prefix.resolve("startup.hints");
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(16))) {
+            store.record("void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_128x128_32x3_nn_align8>(Params)",
+                    420_000, 1 << 20);
+        }
+        Run stat = run(linked, Map.of("HINTMAP_JAVA_OPTS", "-Xlog:class+load=info"), "stat", file.toString());
+        assertEquals(0, stat.exit(), stat.err());
+        List<String> fromFiles = stat.out().lines().filter(l -> l.contains("[class,load]"))
+                .filter(l -> l.contains(" source: jrt:/") || l.contains(" source: file:") || l.contains(" source: jar:"))
+                .toList();
+        assertEquals(List.of(), fromFiles, "classes read from the JDK's modules or the jars, not the cache");
+    }
+
+    @Test
     void theAheadOfTimeCacheIsUsedWhereTheTarballWasUnpacked() throws Exception {
         Path jdk = Path.of(run(linked, Map.of(), "--java-home").out().strip());
         String release = Files.readString(jdk.resolve("release"));

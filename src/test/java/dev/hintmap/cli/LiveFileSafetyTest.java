@@ -149,7 +149,7 @@ class LiveFileSafetyTest {
     void copyNeverReplacesAnExistingFileWithoutForce() throws Exception {
         Path src = store("s.hints", new RegionRecord("k", 2, 10, 6, 4));
         Path dst = Files.writeString(dir.resolve("exists.hints"), "precious");
-        Cli.Result r = Cli.run("copy", src.toString(), dst.toString()).expect(ExitCode.USAGE);
+        Cli.Result r = Cli.run("copy", src.toString(), dst.toString()).expect(ExitCode.PROBLEMS);
         assertTrue(r.err().contains("use --force"), r.err());
         assertEquals("precious", Files.readString(dst));
         Cli.run("copy", src.toString(), dst.toString(), "--force", "-q").expect(0);

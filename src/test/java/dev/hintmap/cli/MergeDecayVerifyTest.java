@@ -103,7 +103,7 @@ class MergeDecayVerifyTest {
     void mergeNeverReplacesAnExistingOutputWithoutForce() throws Exception {
         Path a = store("a.hints", 8, new RegionRecord("k", 1, 5, 5, 0));
         Path out = Files.writeString(dir.resolve("exists.hints"), "precious");
-        Cli.Result r = Cli.run("merge", a.toString(), "-o", out.toString()).expect(ExitCode.USAGE);
+        Cli.Result r = Cli.run("merge", a.toString(), "-o", out.toString()).expect(ExitCode.PROBLEMS);
         assertTrue(r.err().contains("use --force"), r.err());
         assertEquals("precious", Files.readString(out));
         Cli.run("merge", a.toString(), "-o", out.toString(), "--force", "-q").expect(0);

@@ -91,7 +91,7 @@ class MergeJsonInputTest {
                    "kernelNsTotal": 5, "kernelNsMax": 5, "bytesTotal": 0}]}
                 """);
         Path out = dir.resolve("out.hints");
-        Cli.Result refused = Cli.run("merge", "-q", json.toString(), "-o", out.toString()).expect(ExitCode.USAGE);
+        Cli.Result refused = Cli.run("merge", "-q", json.toString(), "-o", out.toString()).expect(ExitCode.PROBLEMS);
         assertTrue(refused.err().contains("capacity 0") && refused.err().contains("none of the 2 regions")
                 && refused.err().contains("--capacity N"), refused.err());
         assertFalse(Files.exists(out));
