@@ -26,6 +26,8 @@ import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
 
 /**
  * The output of every command that writes one — {@code merge -o}, {@code copy DST},

@@ -33,6 +33,7 @@ class ExitStatusRuleTest {
     Path existing;  // an output that exists already, which no command may replace without --force
     Path damaged;   // a hint file verify finds a problem in
     Path v1;        // a format version 1 file, what upgrade converts
+    Path precious;  // a hint file at export's output, which its text must not replace without --force
 
     /** One command's three cases; null where the command has no such case, with the reason beside it. */
     record Cases(String[] usage, String[] badInput, String[] refused) {}
@@ -53,6 +54,8 @@ class ExitStatusRuleTest {
                 Arena arena = Arena.ofConfined()) {
             ch.map(FileChannel.MapMode.READ_WRITE, 0, ch.size(), arena).set(Layouts.U64, Layouts.HDR_LIVE_COUNT, 99L);
         }
+        precious = dir.resolve("precious.hints");
+        Files.copy(hints, precious);
         v1 = dir.resolve("old.hints");
         Files.copy(Cli.home().resolve("src/test/resources/vectors/golden-v1.hints"), v1);
     }
@@ -76,7 +79,10 @@ class ExitStatusRuleTest {
         // limit: LiveFileSafetyTest.decayNamesARegionWhoseSlotLockAStoppedWriterHoldsAgesTheOthersAndExitsOne
         c.put("decay", new Cases(a("decay", h, "--factor", "1.5"), a("decay", d, "--factor", "0.5"), null));
         c.put("verify", new Cases(a("verify", "--no-such-option", h), a("verify", d), a("verify", damaged.toString())));
-        c.put("export", new Cases(a("export", h), a("export", "--prometheus", d), null)); // writes text: no refusal of its own
+        // export's text replaces a metrics file, but a hint file at OUT only with --force (OutputFile.RULES)
+        c.put("export", new Cases(a("export", h), a("export", "--prometheus", d),
+                a("export", "--prometheus", h, "-o", precious.toString())));
+        c.put("hot", new Cases(a("hot", h, "--coverage", "1.5"), a("hot", d), null)); // reads only: nothing to refuse
         c.put("diff", new Cases(a("diff", h, h, "-n", "-1"), a("diff", d, h), null));
         c.put("demo", new Cases(a("demo", "--seconds", "0"), null, null)); // writes its own file: no input, nothing to refuse
         c.put("completion", new Cases(a("completion", "fish"), null, null));
@@ -122,13 +128,17 @@ class ExitStatusRuleTest {
             if (e.getValue().refused() == null) {
                 continue;
             }
+            byte[] profile = Files.readAllBytes(precious);
             Cli.Result r = Cli.run(e.getValue().refused()).expect(ExitCode.PROBLEMS);
             assertEquals("precious", Files.readString(existing), e.getKey() + " left the existing output as it was");
-            if (!e.getKey().equals("verify")) {
+            assertTrue(java.util.Arrays.equals(profile, Files.readAllBytes(precious)), e.getKey() + " left the hint file as it was");
+            if (e.getKey().equals("export")) {
+                assertTrue(r.err().contains(precious + " is a hint file"), r.err());
+            } else if (!e.getKey().equals("verify")) {
                 assertTrue(r.err().contains(existing + " exists"), e.getKey() + ": " + r.err());
             }
             refusals++;
         }
-        assertEquals(5, refusals, "merge, copy, create, upgrade, verify");
+        assertEquals(6, refusals, "merge, copy, create, upgrade, verify, export");
     }
 }
