@@ -148,6 +148,13 @@ class HotSet:
         object.__setattr__(self, "_names", frozenset(r.name for r in self.regions))  # frozen: set once
 
     @property
+    def thin_share(self) -> float:
+        """``thin_ns / total_ns`` in binary64 (0 when ``total_ns`` is 0): the share of the kernel time
+        held by regions with too few dispatches, as ``hintmap hot`` reports it (the rule of the
+        shares, docs/OPTIMIZER.md step 7)."""
+        return self.thin_ns / self.total_ns if self.total_ns else 0.0
+
+    @property
     def names(self) -> Tuple[str, ...]:
         """The stored names of the set, hottest first."""
         return tuple(r.name for r in self.regions)

@@ -108,6 +108,7 @@ class SharedVectorsTest(TempDirTest):
                 self.assertAlmostEqual(r.cumulative_share, want.cumulative_share, delta=1e-9, msg=q)
                 self.assertEqual(r.share, r.record.kernel_ns_total / got.total_ns, f"{q}: the share rule, exactly")
             self.assertEqual(got.covered_share, got.covered_ns / got.total_ns if got.total_ns else 0.0, q)
+            self.assertEqual(got.thin_share, int(thin_ns) / int(total) if int(total) else 0.0, q)
         for coverage_text, min_dispatches in case.refusals:
             q = f"{case.name}: refuse coverage {coverage_text}, min {min_dispatches}"
             with self.assertRaises(hintmap.InvalidArgumentError, msg=q) as caught:
@@ -154,7 +155,8 @@ class OtherWritersTest(TempDirTest):
                                                 "gemm_bf16_128x128x64"))
             self.assertEqual(everything[-1].cumulative_share, 1.0)
             thin = store.hot_set(0.5, 2)  # one dispatch each: every region is thin
-            self.assertEqual((len(thin), thin.thin_regions, thin.thin_ns, thin.reached), (0, 4, 200_001, False))
+            self.assertEqual((len(thin), thin.thin_regions, thin.thin_ns, thin.thin_share, thin.reached),
+                             (0, 4, 200_001, 1.0, False))
 
     def test_a_file_hm_replay_recorded_with_long_names_gives_the_hot_set_worked_out_by_hand(self):
         # Many short launches (TORCH_ADD: 3 x 40 µs) outweigh one long one (FLASH_FWD: 100 µs); the GEMV
