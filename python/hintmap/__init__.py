@@ -11,17 +11,20 @@ and Java libraries (docs/FORMAT.md); this module adds Python's types and errors:
             ...
         for r in store.hottest(5, "mean"):
             print(r.name, r.dispatch_count, r.mean_kernel_ns)
+        for r in store.hot_set(0.95):  # the fewest regions making up 95 % of the kernel time
+            print(r.name, f"{r.share:.1%}")
 
 Where the C library is looked for, in order: ``HINTMAP_LIBRARY``, beside this package, the
 pkg-config prefix, the system loader, the checkout's ``native-bench/build`` (``_discovery``).
-:mod:`hintmap.autotune` prunes Triton autotuning configurations by hotness.
+:mod:`hintmap.autotune` prunes Triton autotuning configurations by hotness (the threshold, or the
+hot set by coverage).
 """
 
 from __future__ import annotations
 
 from ._errors import Code, HintmapError, InvalidArgumentError, LibraryNotFoundError
 from ._functions import format_version, hash64, library_path, library_version, stored_name
-from ._records import Order, RegionRecord, StoreInfo
+from ._records import HotRegion, HotSet, Order, RegionRecord, StoreInfo
 from ._region import Region
 from ._store import HintStore
 
@@ -31,6 +34,8 @@ __all__ = [
     "Code",
     "HintStore",
     "HintmapError",
+    "HotRegion",
+    "HotSet",
     "InvalidArgumentError",
     "LibraryNotFoundError",
     "Order",

@@ -10,9 +10,13 @@ Two handles on the same shared object (one ``dlopen``), chosen per function:
   ``hm_open_ex``, ``hm_close``, ``hm_flush`` and ``hm_check`` (system calls, disk I/O), so that
   other Python threads run meanwhile.
 
-The structures mirror ``hm_options``, ``hm_region_record`` and ``hm_stats`` of ``hintmap.h``; ctypes
-lays them out with the C compiler's natural alignment, and ``test_native`` checks the defaults that
-``hm_options_init`` writes through them.
+``hm_hot_set`` is a "waits" call too: it reads every slot used so far and sorts them (milliseconds
+for a large file), and may wait up to 10 ms behind a structural change (FORMAT §7.5).
+
+The structures mirror ``hm_options``, ``hm_region_record``, ``hm_stats``, ``hm_hot_region`` and
+``hm_hot_set_info`` of ``hintmap.h``; ctypes lays them out with the C compiler's natural alignment.
+``test_vectors`` checks the defaults that ``hm_options_init`` writes through ``Options``;
+``test_hot_set`` pins the sizes and offsets that ``hot_set.c`` pins with ``_Static_assert``.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from __future__ import annotations
 import ctypes
 import os
 import threading
-from ctypes import POINTER, c_char_p, c_int, c_size_t, c_uint32, c_uint64, c_void_p
+from ctypes import POINTER, c_char_p, c_double, c_int, c_size_t, c_uint32, c_uint64, c_void_p
 from typing import Any, Callable, List, Optional, Tuple
 
 from . import _discovery
@@ -93,6 +97,56 @@ class Stats(ctypes.Structure):
     ]
 
 
+class HmHotRegion(ctypes.Structure):
+    """``hm_hot_region``: 64 bytes on LP64 (``hot_set.c`` asserts it)."""
+
+    record: Record
+    share: float
+    cumulative_share: float
+    name: Optional[int]  # the address of its stored name inside the caller's names buffer
+    name_len: int
+
+    _fields_ = [
+        ("record", Record),
+        ("share", c_double),
+        ("cumulative_share", c_double),
+        ("name", c_void_p),  # const char *, not NUL-terminated: read as name_len bytes of the buffer
+        ("name_len", c_uint32),
+    ]
+
+
+class HmHotSetInfo(ctypes.Structure):
+    """``hm_hot_set_info``: 80 bytes on LP64 (``hot_set.c`` asserts it)."""
+
+    total_ns: int
+    needed_ns: int
+    covered_ns: int
+    thin_ns: int
+    coverage: float
+    covered_share: float
+    min_dispatches: int
+    count: int
+    regions_read: int
+    thin_regions: int
+    reached: int
+    consistent: int
+
+    _fields_ = [
+        ("total_ns", c_uint64),
+        ("needed_ns", c_uint64),
+        ("covered_ns", c_uint64),
+        ("thin_ns", c_uint64),
+        ("coverage", c_double),
+        ("covered_share", c_double),
+        ("min_dispatches", c_uint64),
+        ("count", c_uint32),
+        ("regions_read", c_uint32),
+        ("thin_regions", c_uint32),
+        ("reached", c_int),
+        ("consistent", c_int),
+    ]
+
+
 _STORE = c_void_p  # hm_store *
 _REGION = c_void_p  # hm_region *
 _BUF = c_void_p  # char * of a ctypes.create_string_buffer (an output)
@@ -124,13 +178,11 @@ _PROTOTYPES = {
     "hm_region_add": ("waits", c_int, [_REGION, c_uint64, c_uint64]),
     "hm_region_lookup": ("quick", c_int, [_REGION, POINTER(Record)]),
     "hm_region_free": ("quick", None, [_REGION]),
+    "hm_hot_set": ("waits", c_int, [_STORE, c_double, c_uint64, POINTER(HmHotRegion), c_uint32, _BUF, c_size_t,
+                                    POINTER(HmHotSetInfo)]),
     "hm_hash64": ("quick", c_uint64, [c_char_p, c_size_t]),
     "hm_name_canonical": ("quick", c_int, [c_char_p, c_size_t, c_uint32, _BUF, c_size_t, POINTER(c_size_t)]),
 }
-
-# HOT SET (issue 34 section 3): the hot set by coverage, `hot_set(coverage, min_dispatches)`, is to
-# bind the C library's function for it (being added as `hm_hot_set` or similar) here, with its
-# prototype, once hintmap.h declares it; HintStore.hot_set then calls it (see the mark in _store.py).
 
 
 class Native:
@@ -165,6 +217,7 @@ class Native:
     hm_region_add: Callable[[int, int, int], int]
     hm_region_lookup: Callable[[int, Any], int]
     hm_region_free: Callable[[int], None]
+    hm_hot_set: Callable[..., int]
     hm_hash64: Callable[[bytes, int], int]
     hm_name_canonical: Callable[..., int]
 

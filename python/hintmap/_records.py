@@ -1,10 +1,10 @@
-"""The values the store returns: a region's record, the order of "hottest", the file's figures."""
+"""The values the store returns: a region's record, the order of "hottest", the hot set, the file's figures."""
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
-from typing import NamedTuple, Union
+from dataclasses import dataclass, field
+from typing import FrozenSet, Iterator, NamedTuple, Tuple, Union
 
 
 class RegionRecord(NamedTuple):
@@ -81,6 +81,104 @@ class Order(enum.Enum):
             except ValueError:
                 pass
         raise ValueError(f"order {order!r} is none of {', '.join(m.value for m in cls)} (or an Order)")
+
+
+class HotRegion(NamedTuple):
+    """One region of a :class:`HotSet`: its record and the share of the file's kernel time it holds
+    (Java ``HotRegion``).
+
+    Attributes:
+        record: the region's record, named by its stored name (FORMAT §1.1).
+        share: ``record.kernel_ns_total / HotSet.total_ns`` in binary64, in (0, 1].
+        cumulative_share: the same for this region and every one before it in the set.
+    """
+
+    record: RegionRecord
+    share: float
+    cumulative_share: float
+
+    @property
+    def name(self) -> str:
+        """The region's stored name (``record.name``)."""
+        return self.record.name
+
+
+@dataclass(frozen=True)
+class HotSet:
+    """The hot set by coverage (:meth:`HintStore.hot_set`; defined in docs/OPTIMIZER.md, "The hot
+    set by coverage"; Java ``HotSet``, C ``hm_hot_set``): the fewest regions, hottest by total kernel
+    time first, whose kernel time covers at least ``coverage`` of the whole file's, leaving out
+    regions with fewer than ``min_dispatches`` dispatches. Every figure is the C library's.
+
+    ``len(hot)``, ``for r in hot`` and ``hot[i]`` go over :attr:`regions`; ``name in hot`` says
+    whether a region belongs to the set, by its whole name or its stored name.
+    """
+
+    regions: Tuple[HotRegion, ...]
+    """The set, hottest first (larger ``kernel_ns_total``; equal totals by stored name in UTF-8 byte order)."""
+    coverage: float
+    """The fraction asked for, in [0, 1]."""
+    min_dispatches: int
+    """The fewest dispatches a region needed to count (as asked; above 2**63 - 1 clamped to it, as C clamps)."""
+    total_ns: int
+    """Kernel time of every region read, thin ones included, ns (saturating sum, at most 2**63 - 1)."""
+    needed_ns: int
+    """What the set had to cover: ``ceil(coverage * total_ns)`` in binary64, at most ``total_ns``."""
+    covered_ns: int
+    """Kernel time of the set (saturating sum)."""
+    covered_share: float
+    """``covered_ns / total_ns`` in binary64 (0 when ``total_ns`` is 0)."""
+    regions_read: int
+    """Regions read (a name read twice counted once)."""
+    thin_regions: int
+    """Regions left out for fewer than ``min_dispatches`` dispatches."""
+    thin_ns: int
+    """Their kernel time (saturating sum)."""
+    reached: bool
+    """Whether ``covered_ns >= needed_ns``: False when thin regions hold too much of the time; the set
+    is then every region with enough dispatches and some kernel time."""
+    consistent: bool
+    """Whether the regions were read in one cut of the file (FORMAT §7.5); False only when writers
+    kept inserting or evicting through every attempt, and the set is then a hint."""
+    max_name_bytes: int
+    """The file's ``max_name_bytes``: how ``name in hot`` finds the stored form of a whole name."""
+    _names: FrozenSet[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_names", frozenset(r.name for r in self.regions))  # frozen: set once
+
+    @property
+    def thin_share(self) -> float:
+        """``thin_ns / total_ns`` in binary64 (0 when ``total_ns`` is 0): the share of the kernel time
+        held by regions with too few dispatches, as ``hintmap hot`` reports it (the rule of the
+        shares, docs/OPTIMIZER.md step 7)."""
+        return self.thin_ns / self.total_ns if self.total_ns else 0.0
+
+    @property
+    def names(self) -> Tuple[str, ...]:
+        """The stored names of the set, hottest first."""
+        return tuple(r.name for r in self.regions)
+
+    def __len__(self) -> int:
+        return len(self.regions)
+
+    def __iter__(self) -> Iterator[HotRegion]:
+        return iter(self.regions)
+
+    def __getitem__(self, index: int) -> HotRegion:
+        return self.regions[index]
+
+    def __contains__(self, name: object) -> bool:
+        """Whether region ``name`` (``str`` or ``bytes``; the whole name or its stored form) is in the set.
+
+        Raises:
+            InvalidArgumentError: an empty or non-UTF-8 name; TypeError: neither ``str`` nor ``bytes``.
+        """
+        if isinstance(name, str) and name in self._names:  # a stored name, or a whole one that fits
+            return True
+        from ._functions import stored_name  # the C rule (FORMAT §1.1); _functions loads the library
+
+        return stored_name(name, self.max_name_bytes) in self._names  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)

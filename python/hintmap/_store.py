@@ -25,11 +25,13 @@ from __future__ import annotations
 
 import ctypes
 import heapq
+import math
+import numbers
 import os
 import threading
 import time
 import weakref
-from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Union, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Tuple, Union, cast
 
 from . import _names
 from ._errors import Code, HintmapError, InvalidArgumentError, error_for
@@ -40,13 +42,15 @@ from ._native import (
     OPEN_FOLLOW_SYMLINKS,
     OPEN_GROUP_SHARED,
     OPEN_REJECT_LONG_NAMES,
+    HmHotRegion,
+    HmHotSetInfo,
     Native,
     Options,
     Record,
     Stats,
     native,
 )
-from ._records import Order, RegionRecord, StoreInfo
+from ._records import HotRegion, HotSet, Order, RegionRecord, StoreInfo
 
 if TYPE_CHECKING:
     from ._region import Region
@@ -82,6 +86,37 @@ def _option(value: Optional[int], what: str, limit: int) -> Optional[int]:
     if not 0 <= value <= limit:  # the C type's range; hm_open checks the format's range itself
         raise InvalidArgumentError(Code.HM_EINVAL, f"{what} {value} is out of range 0..{limit}")
     return value
+
+
+DEFAULT_COVERAGE = 0.95
+"""The coverage of :meth:`HintStore.hot_set` when none is given (``hintmap hot --coverage``'s default)."""
+DEFAULT_MIN_DISPATCHES = 1
+"""The fewest dispatches of :meth:`HintStore.hot_set` when none is given (``hintmap hot``'s: all count)."""
+
+
+def hot_set_arguments(coverage: float, min_dispatches: int) -> Tuple[float, int]:
+    """``(coverage, min_dispatches)`` as ``hm_hot_set`` takes them, checked as Java's
+    ``HotSetRule.requireValid`` checks them (docs/OPTIMIZER.md: C refuses the same coverages; a
+    negative count, which C's ``uint64_t`` cannot express, is refused here as Java refuses it).
+    Checked before any file is read, so that :mod:`hintmap.autotune` refuses a bad option at once.
+
+    Raises:
+        InvalidArgumentError: ``coverage`` NaN or outside [0, 1]; ``min_dispatches`` negative.
+        TypeError: ``coverage`` not a real number, ``min_dispatches`` not an int.
+    """
+    if not isinstance(coverage, numbers.Real):
+        raise TypeError(f"coverage is a float in [0, 1], not {type(coverage).__name__}")
+    try:
+        fraction = float(coverage)
+    except OverflowError:  # an int or Fraction beyond binary64: far outside [0, 1]
+        fraction = math.inf
+    if not 0 <= fraction <= 1:  # NaN fails it
+        raise InvalidArgumentError(Code.HM_EINVAL, f"coverage {coverage!r} is not a fraction in [0, 1] (0.95: the "
+                                   "regions that make up 95% of the kernel time)")
+    count = _index(min_dispatches, "min_dispatches")
+    if count < 0:
+        raise InvalidArgumentError(Code.HM_EINVAL, f"min_dispatches {count} is negative")
+    return fraction, min(count, U63_MAX)  # clamped as C clamps it; ctypes would wrap a larger int
 
 
 _open_stores: "weakref.WeakSet[HintStore]" = weakref.WeakSet()
@@ -437,10 +472,79 @@ class HintStore:
             return []
         return heapq.nsmallest(k, self, key=lambda r: (-rank(r), r.name))
 
-    # HOT SET (issue 34 section 3): `hot_set(coverage, min_dispatches)`, the regions that cover the
-    # given share of kernel time, goes here as a call of the C library's function for it (being added
-    # to hintmap.h as `hm_hot_set` or similar; bound in _native.py). Not written before it exists, so
-    # that Python and C compute one hot set by one rule.
+    def hot_set(self, coverage: float = DEFAULT_COVERAGE, min_dispatches: int = DEFAULT_MIN_DISPATCHES) -> HotSet:
+        """The hot set by coverage (docs/OPTIMIZER.md, "The hot set by coverage"; ``hm_hot_set``, Java
+        ``HintStore.hotSet``, ``hintmap hot``): the fewest regions, hottest by total kernel time
+        first, whose kernel time covers at least ``coverage`` of the kernel time of every region in
+        the file; regions with fewer than ``min_dispatches`` dispatches never count (their time stays
+        in the whole). ``hot_set(0.95, 10)`` names the kernels that make up 95 % of the GPU time.
+
+        The C library computes it (one rule for C, Java and Python) from one cut of the file
+        (FORMAT §7.5): no region counted twice or missed while writers insert and evict;
+        :attr:`HotSet.consistent` is False when writers kept changing the file through every attempt.
+        Checks the file first (as iteration does). Releases the GIL while C reads and sorts.
+
+        Args:
+            coverage: the fraction of kernel time to cover, in [0, 1] (a ``float``, or any real
+                number): 0 gives the empty set, 1 every region with enough dispatches and some
+                kernel time. Default 0.95, as ``hintmap hot``.
+            min_dispatches: the fewest dispatches a region needs to count, >= 0 (0 and 1 are the
+                same); above 2**63 - 1 it is clamped to it, as C clamps. Default 1, as ``hintmap hot``.
+
+        Returns:
+            The set with the figures it was cut from; empty for an empty or capacity-0 file.
+
+        Raises:
+            InvalidArgumentError: ``coverage`` NaN or outside [0, 1], ``min_dispatches`` negative
+                (``HM_EINVAL``); TypeError: not numbers.
+            HintmapError: ``HM_ECHANGED`` (as iteration), ``HM_ECLOSED``.
+        """
+        coverage, min_dispatches = hot_set_arguments(coverage, min_dispatches)
+        self.check()
+        lib = self._lib
+        stride = self._max_name_bytes
+        info = HmHotSetInfo()
+        # The caller's memory, one entry and one name stride per region read. hm_capacity() entries
+        # always suffice, but a file may hold up to 2**26 slots of 1 KiB names: start from the slots
+        # used so far (enough unless regions are inserted meanwhile) and grow up to the capacity when
+        # C says the file held more (HM_EINVAL; every other cause of it is ruled out above).
+        room = min(self._capacity, self._call(lib.hm_high_water))
+        while True:
+            regions = (HmHotRegion * room)() if room else None
+            names = ctypes.create_string_buffer(room * stride) if room else None
+            try:
+                self._call(lib.hm_hot_set, coverage, min_dispatches, regions, room, names, room * stride,
+                           ctypes.byref(info))
+                break
+            except InvalidArgumentError as e:
+                if e.code != Code.HM_EINVAL or room >= self._capacity:
+                    raise
+                room = min(self._capacity, max(2 * room, 1, self._call(lib.hm_high_water)))  # grows: ends
+        hot: List[HotRegion] = []
+        if info.count:  # count <= room: regions and names are not None here
+            text = memoryview(names).cast("B")  # type: ignore[arg-type]
+            base = ctypes.addressof(names)  # type: ignore[arg-type]
+            for r in regions[: info.count]:  # type: ignore[index]
+                at = (r.name or 0) - base  # hintmap.h: the name lies in our names buffer; a slice never reads outside it
+                rec = r.record
+                hot.append(HotRegion(RegionRecord(_names.decode(bytes(text[at : at + r.name_len])), rec.dispatch_count,
+                                                  rec.kernel_ns_total, rec.kernel_ns_max, rec.bytes_total),
+                                     r.share, r.cumulative_share))
+        return HotSet(
+            regions=tuple(hot),
+            coverage=info.coverage,
+            min_dispatches=info.min_dispatches,
+            total_ns=info.total_ns,
+            needed_ns=info.needed_ns,
+            covered_ns=info.covered_ns,
+            covered_share=info.covered_share,
+            regions_read=info.regions_read,
+            thin_regions=info.thin_regions,
+            thin_ns=info.thin_ns,
+            reached=bool(info.reached),
+            consistent=bool(info.consistent),
+            max_name_bytes=stride,
+        )
 
     # ------------------------------------------------------------------ the file
 

@@ -2,10 +2,20 @@
 
 :func:`early_config_prune` makes the function that Triton's ``@triton.autotune`` calls as
 ``prune_configs_by={"early_config_prune": ...}``: for a hot kernel it keeps every configuration
-(tune it fully); for a cold or absent one (never recorded, or below the file's hot threshold) it
-keeps the first only, the kernel's default. Hints are a prioritisation signal: a missing hint file,
-or one that cannot be read, prunes like an absent kernel, with one warning for a file that cannot
-be read. This module imports nothing of Triton; a configuration is whatever the list holds.
+(tune it fully); for a cold or absent one it keeps the first only, the kernel's default. Hints are
+a prioritisation signal: a missing hint file, or one that cannot be read, prunes like an absent
+kernel, with one warning for a file that cannot be read. This module imports nothing of Triton; a
+configuration is whatever the list holds.
+
+What "hot" means is the caller's choice (``hot=``):
+
+* ``"threshold"`` (the default): :meth:`HintStore.is_hot`, a mean kernel time at or above the
+  file's ``hot_threshold_ns`` (100 µs by default): one launch is expensive.
+* ``"coverage"``: membership of :meth:`HintStore.hot_set`, the fewest kernels that make up
+  ``coverage`` of the file's kernel time (docs/OPTIMIZER.md, "The hot set by coverage"), as
+  profile-guided optimizers define hot: a 5 µs kernel launched a million times is hot, a single
+  200 µs launch is not. Each prune reads the whole file (Triton prunes once per new autotuning
+  key, not per launch).
 """
 
 from __future__ import annotations
@@ -15,11 +25,15 @@ import warnings
 from typing import Any, Callable, List, Mapping, Optional, Sequence, TypeVar, Union
 
 from ._errors import Code, HintmapError
-from ._store import HintStore, PathLike
+from ._names import Name
+from ._store import DEFAULT_COVERAGE, DEFAULT_MIN_DISPATCHES, HintStore, PathLike, hot_set_arguments
 
 C = TypeVar("C")
 
 KernelName = Union[str, bytes, Callable[[Mapping[str, Any]], Union[str, bytes]]]
+
+HOT_RULES = ("threshold", "coverage")
+"""The values of ``early_config_prune(hot=...)``."""
 
 
 def prune_by_hotness(configs: Sequence[C], hot: bool) -> List[C]:
@@ -50,20 +64,48 @@ class _Hints:
                     return None
             return self._store
 
+    def reopen(self, stale: HintStore) -> bool:
+        """Forgets ``stale`` when it was opened here from the path (the file there was replaced or
+        resized: ``HM_ECHANGED``), so that the next :meth:`store` opens the path again; False for a
+        store the caller gave, which is the caller's to reopen."""
+        if self._path is None:
+            return False
+        with self._lock:
+            if self._store is stale:
+                self._store = None
+        try:
+            stale.close()
+        except HintmapError:  # HM_ECHANGED again while unmapping: it is closed all the same
+            pass
+        return True
 
-def early_config_prune(hints: Union[HintStore, PathLike], kernel: KernelName) -> Callable[..., List[Any]]:
+
+def early_config_prune(hints: Union[HintStore, PathLike], kernel: KernelName, *, hot: str = "threshold",
+                       coverage: Optional[float] = None, min_dispatches: Optional[int] = None) -> Callable[..., List[Any]]:
     """A Triton ``early_config_prune`` function that keeps every configuration for a hot kernel and
     the first for a cold or absent one.
 
     Args:
         hints: an open :class:`HintStore`, or the path of a hint file, opened read-only on the first
-            prune (a file that does not exist yet is tried again on the next prune).
+            prune (a file that does not exist yet is tried again on the next prune; with
+            ``hot="coverage"``, one replaced at the path is opened again).
         kernel: the kernel's region name as the hint file records it (e.g. the name the CUPTI
             collector records), or a function of Triton's named arguments that returns it (one
             name per shape, say).
+        hot: what hot means: ``"threshold"`` (the default: :meth:`HintStore.is_hot`, the file's
+            mean-time threshold) or ``"coverage"`` (the kernel is in :meth:`HintStore.hot_set`).
+        coverage: with ``hot="coverage"``: the fraction of kernel time the hot set covers, in
+            [0, 1] (default 0.95, as ``hintmap hot``).
+        min_dispatches: with ``hot="coverage"``: the fewest dispatches a kernel needs to count
+            (default 1).
 
     Returns:
         ``prune(configs, named_args=None, **kwargs) -> list``, the signature Triton calls.
+
+    Raises:
+        ValueError: an unknown ``hot``, or ``coverage``/``min_dispatches`` with ``hot="threshold"``.
+        InvalidArgumentError: ``coverage`` outside [0, 1] or NaN, ``min_dispatches`` negative:
+            at once, before any file is read.
 
     Example::
 
@@ -73,18 +115,36 @@ def early_config_prune(hints: Union[HintStore, PathLike], kernel: KernelName) ->
         @triton.jit
         def matmul_kernel(...): ...
     """
+    if hot not in HOT_RULES:
+        raise ValueError(f"hot {hot!r} is none of {', '.join(map(repr, HOT_RULES))}")
+    if hot == "threshold" and (coverage is not None or min_dispatches is not None):
+        raise ValueError("coverage and min_dispatches choose the hot set: they need hot=\"coverage\"")
+    by_coverage = hot == "coverage"
+    # Checked now: a bad option must not wait for the hint file to exist to be reported.
+    cut = hot_set_arguments(DEFAULT_COVERAGE if coverage is None else coverage,
+                            DEFAULT_MIN_DISPATCHES if min_dispatches is None else min_dispatches)
     source = _Hints(hints)
+
+    def is_hot(store: HintStore, name: Name) -> bool:
+        return name in store.hot_set(*cut) if by_coverage else store.is_hot(name)
 
     def prune(configs: Sequence[Any], named_args: Optional[Mapping[str, Any]] = None, **kwargs: Any) -> List[Any]:
         name = kernel(named_args or {}) if callable(kernel) else kernel
         store = source.store()
         try:
-            hot = store is not None and store.is_hot(name)
+            try:
+                keep_all = store is not None and is_hot(store, name)
+            except HintmapError as e:
+                # hot_set checks the file (is_hot does not): a file replaced at the path is read anew
+                if store is None or e.code != Code.HM_ECHANGED or not source.reopen(store):
+                    raise
+                store = source.store()
+                keep_all = store is not None and is_hot(store, name)
         except HintmapError as e:
             if e.code in (Code.HM_EINVAL, Code.HM_EEMPTYNAME, Code.HM_EBADNAME, Code.HM_ENAMETOOLONG):
                 raise  # the caller's name is wrong: say so, do not tune silently less
             warnings.warn(f"hintmap: autotuning {name!r} without hints: {e}", RuntimeWarning, stacklevel=2)
-            hot = False
-        return prune_by_hotness(configs, hot)
+            keep_all = False
+        return prune_by_hotness(configs, keep_all)
 
     return prune

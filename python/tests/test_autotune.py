@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import warnings
 
 import hintmap
@@ -71,3 +72,56 @@ class PruneTest(TempDirTest):
         self.assertEqual(prune_by_hotness(CONFIGS, True), CONFIGS)
         self.assertEqual(prune_by_hotness(CONFIGS, False), [CONFIGS[0]])
         self.assertEqual(prune_by_hotness([], False), [])
+
+
+class PruneByCoverageTest(TempDirTest):
+    def setUp(self):
+        super().setUp()
+        with hintmap.open(self.path(), capacity=16) as store:
+            for _ in range(1000):
+                store.record(SOFTMAX, 8_000)  # 8 µs a launch, 8 ms in all: 95 % of the time, cold by threshold
+            store.record(FLASH_FWD, 420_000)  # one 420 µs launch: hot by threshold, 5 % of the time
+
+    def test_hot_by_coverage_tunes_the_kernels_that_make_up_the_time_not_the_long_launches(self):
+        by_coverage = early_config_prune(self.path(), SOFTMAX, hot="coverage")
+        self.assertEqual(by_coverage(CONFIGS, NAMED_ARGS), CONFIGS)
+        self.assertEqual(early_config_prune(self.path(), FLASH_FWD, hot="coverage")(CONFIGS, NAMED_ARGS), CONFIGS[:1])
+        self.assertEqual(early_config_prune(self.path(), CUTLASS_GEMM, hot="coverage")(CONFIGS, NAMED_ARGS),
+                         CONFIGS[:1])
+        # the default stays the threshold: the other way round
+        self.assertEqual(early_config_prune(self.path(), SOFTMAX)(CONFIGS, NAMED_ARGS), CONFIGS[:1])
+        self.assertEqual(early_config_prune(self.path(), FLASH_FWD)(CONFIGS, NAMED_ARGS), CONFIGS)
+
+    def test_coverage_and_min_dispatches_choose_the_set(self):
+        with hintmap.open(self.path(), read_only=True) as store:
+            every = early_config_prune(store, FLASH_FWD, hot="coverage", coverage=1.0)
+            self.assertEqual(every(CONFIGS, NAMED_ARGS), CONFIGS)
+            trusted = early_config_prune(store, FLASH_FWD, hot="coverage", coverage=1.0, min_dispatches=2)
+            self.assertEqual(trusted(CONFIGS, NAMED_ARGS), CONFIGS[:1])  # one launch: too few to trust
+
+    def test_a_bad_option_is_refused_at_once_even_before_the_file_exists(self):
+        missing = self.path("not-yet.hints")
+        with self.assertRaises(ValueError):
+            early_config_prune(missing, SOFTMAX, hot="mean")
+        with self.assertRaises(ValueError):
+            early_config_prune(missing, SOFTMAX, coverage=0.9)  # the threshold rule has no coverage
+        for coverage, least in ((1.5, 1), (float("nan"), 1), (0.9, -1)):
+            with self.subTest(coverage=coverage, min_dispatches=least):
+                with self.assertRaises(hintmap.InvalidArgumentError):
+                    early_config_prune(missing, SOFTMAX, hot="coverage", coverage=coverage, min_dispatches=least)
+
+    def test_a_hint_file_replaced_at_the_path_is_read_anew_without_a_warning(self):
+        prune = early_config_prune(self.path(), FLASH_FWD, hot="coverage")
+        self.assertEqual(prune(CONFIGS, NAMED_ARGS), CONFIGS[:1])
+        with hintmap.open(self.path("next.hints"), capacity=16) as store:  # a new profile: FLASH dominates
+            store.record(FLASH_FWD, 420_000)
+            store.record(SOFTMAX, 8_000)
+        os.replace(self.path("next.hints"), self.path())
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            self.assertEqual(prune(CONFIGS, NAMED_ARGS), CONFIGS)
+            self.assertEqual(prune(CONFIGS, NAMED_ARGS), CONFIGS)
+
+    def test_a_bad_kernel_name_is_an_error_with_the_coverage_rule_too(self):
+        with self.assertRaises(hintmap.InvalidArgumentError):
+            early_config_prune(self.path(), "", hot="coverage")(CONFIGS, NAMED_ARGS)

@@ -26,5 +26,6 @@ class ReadmeTest(TempDirTest):
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn(f"RegionRecord(name='{CUTLASS_GEMM}', dispatch_count=1, kernel_ns_total=420000", done.stdout)
         self.assertIn(f"{CUTLASS_GEMM} 1 420000", done.stdout)
+        self.assertIn(f"{CUTLASS_GEMM} 100.0% True", done.stdout)  # the hot set of a one-kernel file
         with hintmap.open(self.path(), read_only=True) as store:
             self.assertEqual(store.dispatch_count(CUTLASS_GEMM), 2)  # and its last line recorded one more

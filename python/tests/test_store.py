@@ -239,7 +239,7 @@ class BulkReadTest(TempDirTest):
 
     def test_a_file_truncated_under_the_store_fails_bulk_reads_with_echanged_not_sigbus(self):
         os.truncate(self.path(), 4096)  # another program's truncate: pages past 4096 are gone
-        for read in (list, lambda s: s.hottest(3), lambda s: s.info(), lambda s: s.check()):
+        for read in (list, lambda s: s.hottest(3), lambda s: s.hot_set(), lambda s: s.info(), lambda s: s.check()):
             with self.subTest(read=read):
                 with self.assertRaises(HintmapError) as e:
                     read(self.store)
@@ -253,10 +253,11 @@ class BulkReadTest(TempDirTest):
     def test_a_file_replaced_at_the_path_is_echanged_for_bulk_reads(self):
         hintmap.open(self.path("other.hints"), capacity=8).close()
         os.replace(self.path("other.hints"), self.path())
-        with self.assertRaises(HintmapError) as e:
-            list(self.store)
-        self.assertEqual(e.exception.code, Code.HM_ECHANGED)
-        self.assertIn("replaced", str(e.exception))
+        for read in (list, lambda s: s.hot_set()):
+            with self.subTest(read=read), self.assertRaises(HintmapError) as e:
+                read(self.store)
+            self.assertEqual(e.exception.code, Code.HM_ECHANGED)
+            self.assertIn("replaced", str(e.exception))
         self.assertEqual(self.store.dispatch_count(TORCH_ADD), 9)  # the mapped file still answers
 
 
