@@ -105,6 +105,67 @@ static void test_hm64_matches_committed_vectors(void) {
     CHECK_EQ(hm_close(s), HM_OK);
 }
 
+/* sha256.c against the examples of FIPS 180-4 (NIST's "Examples with intermediate values") and
+ * against Python's hashlib for every message length 0..200 (vectors/sha256.txt, make_vectors.py):
+ * every padding case (0..55 bytes left: one block; 56..63: two) and multi-block messages. */
+static void sha256_hex(const void *data, size_t len, char hex[65]) {
+    unsigned char d[32];
+    hm_test_sha256(data, len, d);
+    for (unsigned i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
+}
+
+static void test_sha256_matches_the_fips_examples_and_hashlib_for_lengths_0_to_200(void) {
+    static const struct { const char *msg; const char *want; } fips[] = {
+        {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", /* 448 bits */
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+        {"abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+         "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"}, /* 896 bits */
+    };
+    char hex[65];
+    for (size_t i = 0; i < sizeof fips / sizeof fips[0]; i++) {
+        sha256_hex(fips[i].msg, strlen(fips[i].msg), hex);
+        if (strcmp(hex, fips[i].want) != 0) fprintf(stderr, "  sha256('%s') = %s\n", fips[i].msg, hex);
+        CHECK(strcmp(hex, fips[i].want) == 0);
+    }
+    size_t million = 1000000;
+    char *a = malloc(million);
+    CHECK(a != NULL);
+    if (a != NULL) {
+        memset(a, 'a', million);
+        sha256_hex(a, million, hex);
+        CHECK(strcmp(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0") == 0);
+        free(a);
+    }
+
+    char path[1024];
+    snprintf(path, sizeof path, "%s/sha256.txt", g_vectors);
+    size_t len;
+    unsigned char *txt = t_read_file(path, &len);
+    if (!txt) fprintf(stderr, "  cannot read %s\n", path);
+    CHECK(txt != NULL);
+    unsigned char msg[256];
+    for (size_t j = 0; j < sizeof msg; j++) msg[j] = (unsigned char)(31 * j + 7); /* make_vectors.py's message */
+    int rows = 0;
+    size_t i = 0;
+    const char *line;
+    size_t ll;
+    while (txt != NULL && vector_line(txt, len, &i, &line, &ll)) {
+        const char *tab = memchr(line, '\t', ll);
+        CHECK(tab != NULL && ll - (size_t)(tab + 1 - line) == 64);
+        if (tab == NULL) break;
+        size_t n = strtoul(line, NULL, 10);
+        CHECK_EQ(n, (size_t)rows);
+        sha256_hex(msg, n, hex);
+        if (memcmp(hex, tab + 1, 64) != 0) fprintf(stderr, "  sha256 of %zu bytes: %s, want %.64s\n", n, hex, tab + 1);
+        CHECK(memcmp(hex, tab + 1, 64) == 0);
+        rows++;
+    }
+    free(txt);
+    CHECK_EQ(rows, 201);
+}
+
 static void test_fingerprint_matches_committed_vector(void) {
     char path[1024];
     snprintf(path, sizeof path, "%s/layout.txt", g_vectors);
@@ -1856,6 +1917,8 @@ int main(int argc, char **argv) {
     if (argc > 1) g_vectors = argv[1];
     static const hm_test_case cases[] = {
         {"hm64_matches_committed_vectors", test_hm64_matches_committed_vectors},
+        {"sha256_matches_the_fips_examples_and_hashlib_for_lengths_0_to_200",
+         test_sha256_matches_the_fips_examples_and_hashlib_for_lengths_0_to_200},
         {"fingerprint_matches_committed_vector", test_fingerprint_matches_committed_vector},
         {"layout_description_matches_committed_vector", test_layout_description_matches_committed_vector},
         {"create_writes_documented_header_and_reopen_checks_options", test_create_writes_documented_header_and_reopen_checks_options},
