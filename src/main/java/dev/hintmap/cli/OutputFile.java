@@ -40,7 +40,7 @@ import picocli.CommandLine.ParameterException;
  * <p>An existing output with live writers attached is not replaced without
  * {@code --replace-live}: a writer maps the file it opened, so after the rename it keeps writing
  * the old, unlinked inode, and everything it records from then on is lost to the path. Writers of
- * a version-1 file count too (its own writer table, read by the version-1 reader).
+ * a version-1 or version-2 file count too (its own writer table, read by the old-version reader).
  */
 final class OutputFile {
     private static final int PROGRESS_EVERY = 1 << 16;
@@ -72,7 +72,7 @@ final class OutputFile {
         if (!live.isEmpty() && !replace.replaceLive) {
             throw new DataLossRefused(path + " has " + live.size() + " live writer(s) attached (pid "
                     + join(live) + "): replacing it would lose what they record from now on, since they keep writing"
-                    + " the replaced file; stop them first, or use --replace-live to replace it anyway");
+                    + " the replaced file; stop them first, or " + replace.liveAdvice);
         }
     }
 
@@ -175,8 +175,7 @@ final class OutputFile {
                 if (!live.isEmpty()) {
                     if (!replace.replaceLive) {
                         throw new DataLossRefused(path + " had " + live.size() + " live writer(s) attach while "
-                                + command + " ran (pid " + join(live) + "): nothing replaced; use --replace-live to"
-                                + " replace it anyway");
+                                + command + " ran (pid " + join(live) + "): nothing replaced; " + replace.liveAdvice);
                     }
                     progress.warn(command + ": warning: replacing " + path + " while " + live.size()
                             + " writer(s) are attached to it (pid " + join(live) + "): they keep writing the replaced"
@@ -210,7 +209,7 @@ final class OutputFile {
 
     /**
      * The live writers attached to the hint file at the output path, of the current format or of
-     * version 1 ({@link HintFiles#liveWriters}: read-only, nothing is claimed; a writer must map
+     * version 1 or 2 ({@link HintFiles#liveWriters}: read-only, nothing is claimed; a writer must map
      * this very file, FORMAT.md §6.3). None when nothing is there, when a symbolic link is (the
      * rename replaces the link, not the file its writers mapped), or when it is no hint file at
      * all (no writer of ours can have it open either, unless it was damaged under them: then
@@ -235,7 +234,7 @@ final class OutputFile {
                         yield List.of();
                     }
                     throw new DataLossRefused("cannot tell whether writers are attached to " + path + " ("
-                            + e.getMessage() + "): use --replace-live to replace it anyway");
+                            + e.getMessage() + "): " + replace.liveAdvice);
                 }
             };
         }
