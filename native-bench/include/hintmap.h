@@ -395,8 +395,10 @@ typedef struct hm_region hm_region;
 
 /**
  * Pre-resolves region `name` for the hot path. The handle caches the region's
- * (slot, gen); it does not insert the region (the first hm_region_add()
- * does). Works on read-only stores for hm_region_lookup().
+ * (slot, gen) and the name's stored form; it does not insert the region (the first
+ * hm_region_add() does). Works on read-only stores for hm_region_lookup(). A name longer than
+ * max_name_bytes costs a SHA-256 of it in every call by name (hm_name_canonical()), and once
+ * here: record and read a long name through a handle.
  * Errors: HM_EINVAL, HM_EEMPTYNAME, HM_EBADNAME, HM_ENAMETOOLONG (HM_OPEN_REJECT_LONG_NAMES), HM_ENOMEM,
  * HM_ECLOSED.
  */
@@ -440,7 +442,7 @@ HM_API uint64_t hm_hash64(const void *bytes, size_t len);
  * HM_OPEN_REJECT_LONG_NAMES), as Java's HintStore.storedName() does; the stored form of a stored
  * form is itself. Two different names get one stored form only when their digests collide (a
  * 128-bit SHA-256 collision) and their kept prefixes are equal, or when one of them is the other's
- * stored form (FORMAT §4).
+ * stored form (FORMAT §4.1).
  *
  * Cost: a name over the limit is digested whole on every call that takes it (hm_record,
  * hm_lookup, hm_is_hot: about 1 µs for 200 bytes, docs/PERFORMANCE.md "Long names, v3"), where
