@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hintmap.HintFileInfo;
+import dev.hintmap.HintFiles;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import java.nio.file.Files;
@@ -45,7 +46,7 @@ class StatAndErrorsTest {
             HintFileInfo info = store.info();
             JsonNode json = new ObjectMapper().readTree(Cli.run("stat", "--json", file.toString()).expect(0).out());
             assertEquals(file.toString(), json.get("file").asText());
-            assertEquals(2, json.get("formatVersion").asInt());
+            assertEquals(HintFiles.FORMAT_VERSION, json.get("formatVersion").asInt());
             assertEquals(5, json.get("capacity").asInt());
             assertEquals(50, json.get("hotThresholdNs").asLong());
             assertEquals(2, json.get("regions").asInt());
