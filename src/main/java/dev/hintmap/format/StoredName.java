@@ -54,7 +54,7 @@ public final class StoredName {
         if (bytes <= maxNameBytes) {
             return name;
         }
-        Shortener shortener = new Shortener();
+        Shortener shortener = Shortener.ofThisThread();
         int length = shortener.shorten(name, bytes, maxNameBytes);
         return new String(shortener.storedForm(), 0, length, StandardCharsets.UTF_8);
     }
@@ -117,14 +117,20 @@ public final class StoredName {
     /**
      * Writes stored forms of long names into a buffer it keeps, allocating nothing after it is made
      * (a name longer than any before grows its UTF-8 buffer once): a SHA-256 digest, the name's
-     * UTF-8 bytes and the stored form's bytes. Not thread-safe: one per thread (the record path's
-     * per-thread {@code EncodedName} holds one).
+     * UTF-8 bytes and the stored form's bytes. Not thread-safe: each thread uses its own
+     * ({@link #ofThisThread}), one per thread however many names its name cache holds.
      */
     public static final class Shortener {
+        private static final ThreadLocal<Shortener> PER_THREAD = ThreadLocal.withInitial(Shortener::new);
         private final MessageDigest sha256;
         private final byte[] digest = new byte[32];
         private final byte[] stored = new byte[FileGeometry.MAX_NAME_BYTES_LIMIT];
         private byte[] utf8 = new byte[FileGeometry.MAX_NAME_BYTES_LIMIT];
+
+        /** This thread's shortener, made on its first long name (about 2.3 KB: two buffers and a digest). */
+        public static Shortener ofThisThread() {
+            return PER_THREAD.get();
+        }
 
         /** A shortener with its own digest and buffers. */
         public Shortener() {

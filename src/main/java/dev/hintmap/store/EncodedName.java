@@ -25,8 +25,6 @@ public final class EncodedName {
     private int sourceBytes;
     /** The limit {@link #source} was shortened for; 0 when it is stored whole. */
     private int shortenedFor;
-    /** Writes the stored form of a long name; made on the first one this instance encodes. */
-    private StoredName.Shortener shortener;
 
     /** A buffer for names of any length the format allows. */
     EncodedName() {
@@ -93,14 +91,13 @@ public final class EncodedName {
 
     /**
      * Packs the stored form of {@code name}, {@code bytes > maxNameBytes} UTF-8 bytes long, into
-     * {@link #words}: {@link StoredName.Shortener} writes it (the one home of the rule, FORMAT.md
-     * §1.1), this packs its bytes. Allocates nothing once this name's shortener exists (made on
-     * the first long name; a repeated String skips this through {@link #source}).
+     * {@link #words}: the calling thread's {@link StoredName.Shortener} writes it (the one home
+     * of the rule, FORMAT.md §1.1), this packs its bytes. Allocates nothing once the thread's
+     * shortener exists (a repeated String skips this through {@link #source}); one shortener per
+     * thread, not per cached name.
      */
     private void encodeStoredForm(String name, int bytes, int maxNameBytes) {
-        if (shortener == null) {
-            shortener = new StoredName.Shortener();
-        }
+        StoredName.Shortener shortener = StoredName.Shortener.ofThisThread();
         int length = shortener.shorten(name, bytes, maxNameBytes);
         byte[] stored = shortener.storedForm();
         int room = (length + 7) >>> 3;
