@@ -270,7 +270,7 @@ step_torch() {
   done
   if [ ${#dumps[@]} -gt 0 ]; then
     python3 "$here/gpu/gpu_compare.py" kernels --profile "$d/profile.json" "${dumps[@]}" --max-name-bytes 1024 \
-      --lib "$BIN/libhintmap.so" >"$d/compare.txt" 2>&1
+      >"$d/compare.txt" 2>&1
     local crc=$?
     cat "$d/compare.txt"
     local result verify

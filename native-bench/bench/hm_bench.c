@@ -436,7 +436,7 @@ static void usage(FILE *f) {
             "  -P, --prefix P         region name prefix, at most 18 bytes (region-)\n"
             "      --name-bytes N     names of exactly N bytes (40..65536), as templated C++ kernels have them:\n"
             "                         void cutlass::Kernel2<PREFIX00042, cute::tuple<int, int>, ...> (default: short)\n"
-            "      --max-name-bytes M max_name_bytes when creating the file (default 256); a longer name is\n"
+            "      --max-name-bytes M max_name_bytes when creating the file (33..1024, default 256); a longer name is\n"
             "                         recorded in its stored form (FORMAT section 1.1)\n"
             "  -R, --rate N           records per second per thread, paced (0: as fast as possible)\n"
             "  -s, --zipf S           Zipf skew of region popularity, 0 = uniform (1.0)\n"
@@ -519,7 +519,7 @@ int main(int argc, char **argv) {
         case 'H': c.handles = 1; break;
         case 'P': c.prefix = optarg; if (strlen(optarg) > 18) goto bad; break;
         case 'N': c.name_bytes = (uint32_t)strtoul(optarg, &end, 10); if (*end || c.name_bytes < 40 || c.name_bytes > 65536) goto bad; break;
-        case 'M': c.max_name_bytes = (uint32_t)strtoul(optarg, &end, 10); if (*end || c.max_name_bytes < 1 || c.max_name_bytes > HM_MAX_NAME_BYTES_LIMIT) goto bad; break;
+        case 'M': c.max_name_bytes = (uint32_t)strtoul(optarg, &end, 10); if (*end || c.max_name_bytes < HM_MIN_NAME_BYTES || c.max_name_bytes > HM_MAX_NAME_BYTES_LIMIT) goto bad; break;
         case 'R': c.rate = strtod(optarg, &end); if (*end || c.rate < 0) goto bad; break;
         case 'q': c.print_regions = 0; break;
         case 'U': c.stuck_runs = optarg ? (int)strtol(optarg, &end, 10) : 7; if ((optarg && *end) || c.stuck_runs < 1 || c.stuck_runs > 1000) goto bad; break;

@@ -493,7 +493,7 @@ static void setup(void) {
         return;
     }
     if (env_u64("HINTMAP_CAPACITY", 1, HM_MAX_CAPACITY, HM_DEFAULT_CAPACITY, &capacity, &cap_given) < 0 ||
-        env_u64("HINTMAP_NAME_BYTES", 1, HM_MAX_NAME_BYTES_LIMIT, HM_DEFAULT_MAX_NAME_BYTES, &name_bytes, &nb_given) < 0 ||
+        env_u64("HINTMAP_NAME_BYTES", HM_MIN_NAME_BYTES, HM_MAX_NAME_BYTES_LIMIT, HM_DEFAULT_MAX_NAME_BYTES, &name_bytes, &nb_given) < 0 ||
         env_u64("HINTMAP_TRANSFERS", 0, 1, 1, &transfers, NULL) < 0 ||
         env_u64("HINTMAP_FLUSH_MS", 0, 3600000, 200, &flush_ms, NULL) < 0 ||
         env_u64("HINTMAP_EXIT_FLUSH_MS", 0, 3600000, 5000, &exit_flush_ms, NULL) < 0 ||

@@ -110,7 +110,7 @@ int hmc_region_name(const char *kernel_name, const int32_t grid[3], const int32_
                     char name[HMC_NAME_CAP], size_t *name_len, int *truncated) {
     if (naming == NULL || name == NULL || name_len == NULL || truncated == NULL) return HMC_EINVAL;
     uint32_t limit = naming->max_name_bytes;
-    if (limit < 1 || limit > HMC_NAME_CAP) return HMC_EINVAL;
+    if (limit < HM_MIN_NAME_BYTES || limit > HMC_NAME_CAP) return HMC_EINVAL;
     int with_grid = naming->mode == HMC_NAME_DEMANGLED_GRID;
     if (with_grid && (grid == NULL || block == NULL)) return HMC_EINVAL;
     *truncated = 0;

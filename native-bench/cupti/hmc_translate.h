@@ -12,8 +12,9 @@
  *
  * A name longer than the file's max_name_bytes is written in the format's stored form (FORMAT §1.1,
  * hm_name_canonical() of the library, the one rule every API applies): a prefix cut on a UTF-8
- * boundary, '~' and the 16 hex digits of hm64 over the whole composed name (grid suffix included,
- * so grid variants of one long kernel stay apart). The optimizer asks by the whole name and finds it.
+ * boundary, '~' and the 32 hex digits of the first 16 bytes of SHA-256 over the whole composed name
+ * (grid suffix included, so grid variants of one long kernel stay apart). The optimizer asks by the
+ * whole name and finds it.
  */
 #ifndef HMC_TRANSLATE_H
 #define HMC_TRANSLATE_H
@@ -42,7 +43,7 @@ typedef char *(*hmc_demangle_fn)(const char *mangled, void *ctx);
 
 typedef struct hmc_naming {
     hmc_name_mode mode;
-    uint32_t max_name_bytes;  /* the file's limit, 1..HM_MAX_NAME_BYTES_LIMIT */
+    uint32_t max_name_bytes;  /* the file's limit, HM_MIN_NAME_BYTES..HM_MAX_NAME_BYTES_LIMIT */
     hmc_demangle_fn demangle; /* NULL: names stay mangled */
     void *demangle_ctx;
 } hmc_naming;

@@ -60,7 +60,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
     } while (0)
 
 static const uint32_t CAPS[] = {0, 1, 2, 3, 4, 7, 8, 16, 33, 64};
-static const uint32_t MNBS[] = {1, 2, 7, 8, 9, 16, 63, 64, 65, 128};
+/* max_name_bytes choices: the format's smallest (33: a stored form is its tag alone), limits around
+ * a 3- or 4-byte character at the cut, and the ones of version 2's corpus from index 6 on (63..128:
+ * a corpus input names an index, so those inputs keep their geometry). */
+static const uint32_t MNBS[] = {33, 34, 35, 36, 40, 48, 63, 64, 65, 128};
 #define NCAPS (sizeof CAPS / sizeof CAPS[0])
 #define NMNBS (sizeof MNBS / sizeof MNBS[0])
 #define NAMES 16

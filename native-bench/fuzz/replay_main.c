@@ -96,9 +96,9 @@ static int put_raw(const char *dir, const char *name, const unsigned char *f, si
     return rc;
 }
 
-/* Seeds: structured inputs over the geometries, one per patch kind, raw valid (version 2) files,
- * and raw v2 files damaged where v2 changed the layout: an index entry whose dist is not its
- * distance from home (§3.8), reference bytes of value 7 (§3.9). */
+/* Seeds: structured inputs over the geometries, one per patch kind, raw valid files (the build's
+ * format version), and raw files damaged where format version 2 changed the layout: an index
+ * entry whose dist is not its distance from home (§3.8), reference bytes of value 7 (§3.9). */
 static int make_seeds(const char *dir) {
     mkdir(dir, 0700);
     static const unsigned char script[] = {0x07, 0x10, 0x03, 0x23, 0x08, 0x0b, 0x07, 0x46, 0x56, 0x09, 0x03, 'n', '1', '7'};
@@ -175,13 +175,13 @@ static int make_seeds(const char *dir) {
                     if (e != 0) e = hm_index_with_dist(e, hm_index_dist(e) + 1);
                     memcpy(d + h.index_offset + 8u * j, &e, 8);
                 }
-                rc = put_raw(dir, "seed-raw-v2-dist", d, len);
+                rc = put_raw(dir, "seed-raw-dist", d, len);
                 n += rc == 0;
             }
             if (rc == 0 && h.ref_table_offset + h.capacity <= len) { /* every reference byte 7 */
                 memcpy(d, f, len);
                 memset(d + h.ref_table_offset, 7, h.capacity);
-                rc = put_raw(dir, "seed-raw-v2-ref7", d, len);
+                rc = put_raw(dir, "seed-raw-ref7", d, len);
                 n += rc == 0;
             }
             free(d);

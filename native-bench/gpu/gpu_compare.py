@@ -3,7 +3,7 @@
 without a GPU (test_gpu_compare.py, canned inputs). Python 3.8+, standard library only.
 
   gpu_compare.py kernels --profile PROFILE.json --dump RUN.dump [--dump RUN2.dump ...]
-                         [--max-name-bytes L] [--lib libhintmap.so]
+                         [--max-name-bytes L]
       The CUPTI collector's per-kernel dispatch counts (hm-dump's listing of its hint file, one
       per collector run) against torch.profiler's for the same steps (torch_workload.py
       --profile): name by name, exact. Transfer regions ([memcpy ...], [memset]) are compared
@@ -17,7 +17,7 @@ without a GPU (test_gpu_compare.py, canned inputs). Python 3.8+, standard librar
 Each ends with one "result: ..." line for the run's summary.
 """
 import argparse
-import ctypes
+import hashlib
 import json
 import os
 import statistics
@@ -27,37 +27,18 @@ TRANSFER_PREFIXES = ("[memcpy ", "[memset]")
 
 
 # ---- names: the one place that knows how the collector stores a name longer than the file's limit
-class Hash64:
-    """hm64 (docs/FORMAT.md §4) from the C library itself (libhintmap.so), not a third copy."""
-
-    def __init__(self, lib_path):
-        self.lib_path = lib_path
-        self._fn = None
-
-    def __call__(self, data):
-        if self._fn is None:
-            if not self.lib_path or not os.path.exists(self.lib_path):
-                raise LookupError("no libhintmap.so (--lib) to compute hm64 of a long name")
-            fn = ctypes.CDLL(self.lib_path).hm_hash64
-            fn.restype = ctypes.c_uint64
-            fn.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
-            self._fn = fn
-        return self._fn(data, len(data))
-
-
-def stored_name(name, limit, hash64):
-    """The name under which a file whose max_name_bytes is `limit` stores kernel `name` (FORMAT.md
-    section 1.1, the rule every library and the collector apply; C hm_name_canonical, Java
-    HintStore.storedName): a name of at most `limit` UTF-8 bytes as is; a longer one: its longest
-    prefix of at most limit - 17 bytes ending on a character boundary, "~", and the 16 hex digits
-    of hm64 over the whole name; below limit 17 the first `limit` hex digits alone. Checked against
-    the shared vectors (src/test/resources/vectors/stored-names.txt) by test_gpu_compare.py."""
+def stored_name(name, limit):
+    """The name under which a file whose max_name_bytes is `limit` (33..1024) stores kernel `name`
+    (FORMAT.md section 1.1, format version 3, the rule every library and the collector apply; C
+    hm_name_canonical, Java HintStore.storedName): a name of at most `limit` UTF-8 bytes as is; a
+    longer one: its longest prefix of at most limit - 33 bytes ending on a character boundary,
+    "~", and the 32 lowercase hex digits of the first 16 bytes of SHA-256 over the whole name.
+    Checked against the shared vectors (src/test/resources/vectors/stored-names.txt) by
+    test_gpu_compare.py."""
     data = name.encode("utf-8")
     if len(data) <= limit:
         return name
-    tag = "~%016x" % hash64(data)
-    if limit < len(tag):
-        return tag[1:1 + limit]
+    tag = "~" + hashlib.sha256(data).hexdigest()[:32]
     cut = limit - len(tag)
     while cut > 0 and (data[cut] & 0xC0) == 0x80:  # a continuation byte: not a boundary
         cut -= 1
@@ -88,18 +69,13 @@ def load_json(path):
 
 
 # ---- kernels
-def compare_kernels(profile, regions, limit, hash64):
+def compare_kernels(profile, regions, limit):
     """One collector run (`regions`, from parse_dump) against the profiler (`profile`, the
     --profile JSON). Returns a dict of findings; 'differences' lists one text per difference."""
     expected = {}  # stored name -> (profiler count, [full names])
     over_limit = 0
-    not_computable = []
     for name, entry in profile.get("kernels", {}).items():
-        try:
-            key = stored_name(name, limit, hash64)
-        except LookupError as e:
-            not_computable.append("%s (%s)" % (name[:80], e))
-            continue
+        key = stored_name(name, limit)
         if key != name:
             over_limit += 1
         count, names = expected.get(key, (0, []))
@@ -119,15 +95,14 @@ def compare_kernels(profile, regions, limit, hash64):
             differences.append("COUNT %s: profiler %d, hint file %d" % (label, want, got))
         else:
             equal += 1
-        if len(expected.get(key, (0, []))[1]) > 1:  # two names stored alike: a hash collision
+        if len(expected.get(key, (0, []))[1]) > 1:  # two names stored alike: a digest collision
             differences.append("MERGED %s: %d profiler names share it" % (label, len(expected[key][1])))
-    differences += ["NOT-COMPARED %s" % n for n in not_computable]
     transfers = []
     for name, count in sorted(profile.get("transfers", {}).items()):
         got = regions.get(name, (0, 0))[0]
         transfers.append("%s profiler %d, hint file %d%s" % (name, count, got, "" if got == count else " (differs)"))
     return {
-        "names": len(expected) + len(not_computable),
+        "names": len(expected),
         "launches": sum(c for c, _ in expected.values()),
         "regions": len(found),
         "dispatches": sum(found.values()),
@@ -142,12 +117,11 @@ def compare_kernels(profile, regions, limit, hash64):
 
 def cmd_kernels(args, out):
     profile = load_json(args.profile)
-    hash64 = Hash64(args.lib)
     failed = 0
     over = 0
     for path in args.dump:
         with open(path, encoding="utf-8", errors="replace") as f:
-            r = compare_kernels(profile, parse_dump(f.read()), args.max_name_bytes, hash64)
+            r = compare_kernels(profile, parse_dump(f.read()), args.max_name_bytes)
         over = r["over_limit"]
         verdict = "equal" if not r["differences"] else "%d DIFFERENCE(S)" % len(r["differences"])
         print("%s: %d kernel regions / %d dispatches; profiler %d names / %d launches; %d equal; %s"
@@ -212,7 +186,6 @@ def main(argv=None, out=sys.stdout):
     k.add_argument("--profile", required=True)
     k.add_argument("--dump", required=True, action="append")
     k.add_argument("--max-name-bytes", type=int, default=1024)
-    k.add_argument("--lib", default=None, help="libhintmap.so, for hm64 of names over the limit")
     o = sub.add_parser("overhead", help="median step time with/without the collector")
     o.add_argument("--with", dest="with_runs", nargs="+", required=True)
     o.add_argument("--without", dest="without_runs", nargs="+", required=True)

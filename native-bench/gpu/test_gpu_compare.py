@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tests of gpu_compare.py and torch_workload.py's trace reduction, with canned inputs: no GPU,
 no torch. Run: python3 native-bench/gpu/test_gpu_compare.py (test_gpu_run.sh runs it).
-HM_LIB names libhintmap.so (default native-bench/build/libhintmap.so) for the hm64 of long names."""
+The stored form of a long name is computed with hashlib (SHA-256), as FORMAT.md section 1.1 says."""
 import io
 import json
 import os
@@ -14,20 +14,14 @@ sys.path.insert(0, HERE)
 import gpu_compare  # noqa: E402
 import torch_workload  # noqa: E402
 
-LIB = os.environ.get("HM_LIB", os.path.join(HERE, "..", "build", "libhintmap.so"))
-
 FILL = ("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, std::array<char*, 1ul> >"
         "(int, at::native::FillFunctor<float>, std::array<char*, 1ul>)")
 GEMM = "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas"
 # hm-standin-gpu's 1,054-byte kernel, and the name the collector stored for it in a file of limit
-# 1024 (from a stand-in run: build/hm-dump of its hint file): 1007 bytes, "~", hm64's 16 hex digits.
+# 1024 (from a stand-in run: build/hm-dump of its hint file): 991 bytes, "~", 32 hex digits of SHA-256.
 TILE = "void at::native::tile_kernel<%s >()" % ", ".join(
     "at::native::TileShape<%d, %d, %d>" % (i, i + 1, i + 2) for i in range(30))
-TILE_STORED = TILE.encode()[:1007].decode() + "~8b774d69175b785e"
-
-
-def fake_hash(data):
-    return 0x0123456789ABCDEF
+TILE_STORED = TILE.encode()[:991].decode() + "~035cce2443d23d515d8f371bec94af75"
 
 
 def dump(regions):
@@ -38,31 +32,26 @@ def dump(regions):
 
 class StoredNameTest(unittest.TestCase):
     def test_a_name_within_the_limit_is_kept(self):
-        self.assertEqual(FILL, gpu_compare.stored_name(FILL, 1024, fake_hash))
-        self.assertEqual("x" * 64, gpu_compare.stored_name("x" * 64, 64, fake_hash))
+        self.assertEqual(FILL, gpu_compare.stored_name(FILL, 1024))
+        self.assertEqual("x" * 64, gpu_compare.stored_name("x" * 64, 64))
 
-    def test_a_longer_name_keeps_a_prefix_and_the_hash(self):
-        s = gpu_compare.stored_name("y" * 65, 64, fake_hash)
-        self.assertEqual("y" * 47 + "~0123456789abcdef", s)
+    def test_a_longer_name_keeps_a_prefix_and_the_digest(self):
+        s = gpu_compare.stored_name("y" * 65, 64)
+        self.assertEqual("y" * 31 + "~", s[:32])
         self.assertEqual(64, len(s.encode()))
 
     def test_the_cut_falls_on_a_character_boundary(self):
-        name = "k" * 46 + "\u00e9" + "z" * 30  # é is 2 bytes: bytes 46-47; the cut at 47 would split it
-        s = gpu_compare.stored_name(name, 64, fake_hash)
-        self.assertEqual("k" * 46 + "~0123456789abcdef", s)
+        name = "k" * 30 + "\u00e9" + "z" * 50  # é is 2 bytes: bytes 30-31; the cut at 31 would split it
+        s = gpu_compare.stored_name(name, 64)
+        self.assertEqual("k" * 30 + "~", s[:31])
+        self.assertEqual(63, len(s.encode()))
 
-    def test_below_18_bytes_only_hex_digits(self):
-        self.assertEqual("0123456789ab", gpu_compare.stored_name("z" * 40, 12, fake_hash))
-
-    @unittest.skipUnless(os.path.exists(LIB), "no %s (make -C native-bench tools): hm64 of a long name not checked" % LIB)
-    def test_the_rule_with_the_c_librarys_hm64_gives_what_the_collector_stored(self):
+    def test_the_rule_gives_what_the_collector_stored(self):
         self.assertEqual(1054, len(TILE.encode()))
-        self.assertEqual(TILE_STORED, gpu_compare.stored_name(TILE, 1024, gpu_compare.Hash64(LIB)))
+        self.assertEqual(TILE_STORED, gpu_compare.stored_name(TILE, 1024))
 
-    @unittest.skipUnless(os.path.exists(LIB), "no %s (make -C native-bench tools): the shared vectors not checked" % LIB)
     def test_the_rule_gives_the_shared_stored_name_vectors(self):
         vectors = os.path.join(HERE, "..", "..", "src", "test", "resources", "vectors", "stored-names.txt")
-        hash64 = gpu_compare.Hash64(LIB)
         rows = 0
         with open(vectors, encoding="utf-8") as f:
             for line in f:
@@ -70,13 +59,9 @@ class StoredNameTest(unittest.TestCase):
                 if not line or line.startswith("#"):
                     continue
                 limit, stored, name = line.split("\t")
-                self.assertEqual(stored, gpu_compare.stored_name(name, int(limit), hash64), line)
+                self.assertEqual(stored, gpu_compare.stored_name(name, int(limit)), line)
                 rows += 1
-        self.assertEqual(75, rows)
-
-    def test_without_the_library_a_long_name_cannot_be_computed(self):
-        with self.assertRaises(LookupError):
-            gpu_compare.stored_name("q" * 100, 64, gpu_compare.Hash64("/nonexistent/libhintmap.so"))
+        self.assertEqual(91, rows)
 
 
 class DumpTest(unittest.TestCase):
@@ -96,8 +81,7 @@ class CompareKernelsTest(unittest.TestCase):
         return gpu_compare.parse_dump(dump({k: v for k, v in regions.items() if v is not None}))
 
     def compare(self, regions):
-        tile_hash = int(TILE_STORED[-16:], 16)
-        return gpu_compare.compare_kernels(self.profile, regions, 1024, lambda data: tile_hash)
+        return gpu_compare.compare_kernels(self.profile, regions, 1024)
 
     def test_equal_counts_pass_and_the_long_name_is_matched_and_counted(self):
         r = self.compare(self.hint_file())

@@ -9,7 +9,7 @@
 # GPU_RUN_HINTMAP=PATH (e.g. ./hintmap after ./mvnw package) gives gpu-run.sh a Java reader: then
 # the pass scenario expects PASS everywhere; without one, PARTIAL/NOT-RUN for the Java checks.
 # Scenarios (quick: unit, pass, mismatch):
-#   unit      gpu/test_gpu_compare.py (comparison, long-name rule against the C library's hm64,
+#   unit      gpu/test_gpu_compare.py (comparison, long-name rule against the shared vectors (hashlib),
 #             overhead arithmetic, trace reduction)
 #   pass      every step; every check's line; the archive's contents; exit 0 (2 without Java)
 #   mismatch  a collector count one over (driver) and a profiler count one over (torch): exit 1,

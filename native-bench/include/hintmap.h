@@ -2,7 +2,7 @@
  * hintmap.h - C API of hintmap, a shared-memory, memory-mapped store of
  * per-region GPU performance hints.
  *
- * The file format is docs/FORMAT.md (version 2); the on-disk structures are in
+ * The file format is docs/FORMAT.md (version 3); the on-disk structures are in
  * hintmap_format.h. This header is plain C11 and usable from C++.
  *
  * Conventions
@@ -88,7 +88,7 @@ HM_API const char *hm_version(void);
 #define HM_ENOTHINT       -5   /* wrong magic: not a hint file */
 #define HM_ETRUNCATED     -6   /* file shorter than its header or than its declared file_bytes */
 #define HM_EUNFINISHED    -7   /* magic == 0: creator died or is still initialising */
-#define HM_EVERSION       -8   /* format_version is not 2: newer, unknown, or 1 (convert: hintmap upgrade FILE) */
+#define HM_EVERSION       -8   /* format_version is not 3: newer, unknown, or 1 or 2 (convert: hintmap upgrade FILE) */
 #define HM_ECHECKSUM      -9   /* header_checksum does not match the header (corrupt header) */
 #define HM_ELAYOUT       -10   /* layout_fingerprint differs: built with another binary layout */
 #define HM_EINCONSISTENT -11   /* header field out of range / inconsistent with derived values or file size */
@@ -130,6 +130,9 @@ HM_API const char *hm_strerror(int code);
 #define HM_DEFAULT_HOT_THRESHOLD_NS  100000u
 #define HM_MAX_CAPACITY              67108864u  /* 2^26 */
 #define HM_MAX_NAME_BYTES_LIMIT      1024u
+/* The smallest max_name_bytes: the tag of a stored form (HM_NAME_TAG_BYTES) with an empty prefix,
+ * so that every long name keeps its whole digest (FORMAT §1.1, §2). */
+#define HM_MIN_NAME_BYTES            33u
 
 /* Bits of hm_options.flags (FORMAT §5 step 0 and step 2; threat model: docs/SECURITY.md). */
 
@@ -176,7 +179,7 @@ HM_API const char *hm_strerror(int code);
  */
 typedef struct hm_options {
     uint32_t capacity;          /* max regions, 0..2^26 (default 256)                  */
-    uint32_t max_name_bytes;    /* longest name stored whole, UTF-8 bytes, 1..1024
+    uint32_t max_name_bytes;    /* longest name stored whole, UTF-8 bytes, 33..1024
                                    (default 256; longer names: FORMAT §1.1)              */
     uint64_t hot_threshold_ns;  /* mean kernel ns at or above which a region is hot,
                                    0..2^63-1 (default 100000)                           */
@@ -448,8 +451,10 @@ typedef struct hm_region hm_region;
 
 /**
  * Pre-resolves region `name` for the hot path. The handle caches the region's
- * (slot, gen); it does not insert the region (the first hm_region_add()
- * does). Works on read-only stores for hm_region_lookup().
+ * (slot, gen) and the name's stored form; it does not insert the region (the first
+ * hm_region_add() does). Works on read-only stores for hm_region_lookup(). A name longer than
+ * max_name_bytes costs a SHA-256 of it in every call by name (hm_name_canonical()), and once
+ * here: record and read a long name through a handle.
  * Errors: HM_EINVAL, HM_EEMPTYNAME, HM_EBADNAME, HM_ENAMETOOLONG (HM_OPEN_REJECT_LONG_NAMES), HM_ENOMEM,
  * HM_ECLOSED.
  */
@@ -479,21 +484,31 @@ HM_API void hm_region_free(hm_region *r);
 /** hm64 of FORMAT §4 over `len` bytes. */
 HM_API uint64_t hm_hash64(const void *bytes, size_t len);
 
-/** Bytes of the tag that ends a shortened name: '~' and 16 lowercase hex digits (FORMAT §1.1). */
-#define HM_NAME_TAG_BYTES 17u
+/** Bytes of the digest a shortened name keeps: the first 16 of SHA-256 (FORMAT §1.1). */
+#define HM_NAME_DIGEST_BYTES 16u
+/** Bytes of the tag that ends a shortened name: '~' and 32 lowercase hex digits (FORMAT §1.1). */
+#define HM_NAME_TAG_BYTES 33u
 
 /**
  * The stored form of region name `name` (`len` bytes of UTF-8) in a file whose max_name_bytes is
  * `max_name_bytes` (FORMAT §1.1): the name itself when len <= max_name_bytes; otherwise its
- * longest prefix of at most max_name_bytes - 17 bytes that ends on a character boundary, '~',
- * and the 16 lowercase hex digits of hm_hash64 over the whole name (when max_name_bytes < 17:
- * the first max_name_bytes of those hex digits). Every function that takes a name applies it
- * (unless the store was opened with HM_OPEN_REJECT_LONG_NAMES), as Java's
- * HintStore.storedName() does; the stored form of a stored form is itself.
+ * longest prefix of at most max_name_bytes - 33 bytes that ends on a character boundary
+ * (possibly empty), '~', and the 32 lowercase hex digits of the first 16 bytes of SHA-256 over
+ * the whole name. Every function that takes a name applies it (unless the store was opened with
+ * HM_OPEN_REJECT_LONG_NAMES), as Java's HintStore.storedName() does; the stored form of a stored
+ * form is itself. Two different names get one stored form only when their digests collide (a
+ * 128-bit SHA-256 collision) and their kept prefixes are equal, or when one of them is the other's
+ * stored form (FORMAT §4.1).
+ *
+ * Cost: a name over the limit is digested whole on every call that takes it (hm_record,
+ * hm_lookup, hm_is_hot: about 1.1 µs for 200 bytes, docs/PERFORMANCE.md "Long names, v3"), where
+ * a name stored whole takes the pointer cache. On a hot path, resolve the name once with
+ * hm_region_resolve() and record and read through the handle (hm_region_add,
+ * hm_region_lookup), as the CUPTI collector does: a handle keeps the stored form.
  *
  * Writes the stored form to out (not NUL-terminated; at most max_name_bytes bytes, so a buffer of
  * max_name_bytes always suffices) and its length to *out_len. Needs no store and keeps no state.
- * Errors: HM_EINVAL (NULL name, out or out_len; max_name_bytes outside 1..1024; out_cap smaller
+ * Errors: HM_EINVAL (NULL name, out or out_len; max_name_bytes outside 33..1024; out_cap smaller
  * than the stored form, *out_len still set to the length needed), HM_EEMPTYNAME, HM_EBADNAME.
  */
 HM_API int hm_name_canonical(const char *name, size_t len, uint32_t max_name_bytes, char *out, size_t out_cap,
@@ -502,7 +517,7 @@ HM_API int hm_name_canonical(const char *name, size_t len, uint32_t max_name_byt
 /** The layout fingerprint of FORMAT §3.4 computed from this build's structs. */
 HM_API uint64_t hm_layout_fingerprint(void);
 
-/** The format version this library reads and writes (2). */
+/** The format version this library reads and writes (3). */
 HM_API uint32_t hm_format_version(void);
 
 #ifdef __cplusplus

@@ -1,5 +1,5 @@
 /*
- * hintmap_format.h - the on-disk structures of docs/FORMAT.md version 2: one X-macro field
+ * hintmap_format.h - the on-disk structures of docs/FORMAT.md version 3: one X-macro field
  * list per struct of the file, from which the C structs, the HM_*_OFFSET constants, the
  * _Static_asserts against the tables of FORMAT.md and the layout fingerprint's inputs (§3.4)
  * are all expanded (see "the layout, once" below).
@@ -21,7 +21,7 @@
 #endif
 
 #define HM_MAGIC               UINT64_C(0x0050414D544E4948) /* "HINTMAP\0" little-endian */
-#define HM_FORMAT_VERSION      2u
+#define HM_FORMAT_VERSION      3u
 #define HM_CACHE_LINE          64u
 #define HM_WORD_BYTES          8u
 #define HM_WRITER_ENTRY_BYTES  16u

@@ -51,27 +51,30 @@ static size_t utf8_prefix(const unsigned char *p, size_t n, size_t limit) {
     return cut;
 }
 
-/* The stored form of a name known valid, len > limit (FORMAT §1.1), into out[limit]; returns its length. */
+/* The stored form of a name known valid, len > limit >= HM_MIN_NAME_BYTES (FORMAT §1.1), into
+ * out[limit]; returns its length: the longest prefix of at most limit - 33 bytes that ends on a
+ * character boundary, '~', and the 32 lowercase hex digits of the first 16 bytes of SHA-256 over
+ * the whole name. Not cached: every call over the limit digests the whole name (a caller on a hot
+ * path resolves an hm_region once instead, hintmap.h). */
 static size_t name_shorten(const char *name, size_t len, uint32_t limit, char *out) {
     static const char hex[] = "0123456789abcdef";
-    char tag[HM_NAME_TAG_BYTES];
-    uint64_t h = hm_hash64(name, len);
-    tag[0] = '~';
-    for (int i = 16; i >= 1; i--, h >>= 4) tag[i] = hex[h & 0xF];
-    if (limit < HM_NAME_TAG_BYTES) {
-        memcpy(out, tag + 1, limit); /* the first `limit` hex digits */
-        return limit;
-    }
+    unsigned char digest[HMI_SHA256_BYTES];
+    hmi_sha256(name, len, digest);
     size_t keep = utf8_prefix((const unsigned char *)name, len, limit - HM_NAME_TAG_BYTES);
     memcpy(out, name, keep);
-    memcpy(out + keep, tag, HM_NAME_TAG_BYTES);
+    char *tag = out + keep;
+    tag[0] = '~';
+    for (unsigned i = 0; i < HM_NAME_DIGEST_BYTES; i++) { /* most significant nibble first */
+        tag[1 + 2 * i] = hex[digest[i] >> 4];
+        tag[2 + 2 * i] = hex[digest[i] & 0xF];
+    }
     return keep + HM_NAME_TAG_BYTES;
 }
 
 int hm_name_canonical(const char *name, size_t len, uint32_t max_name_bytes, char *out, size_t out_cap,
                       size_t *out_len) {
     if (name == NULL || out == NULL || out_len == NULL) return HM_EINVAL;
-    if (max_name_bytes < 1 || max_name_bytes > HM_MAX_NAME_BYTES_LIMIT) return HM_EINVAL;
+    if (max_name_bytes < HM_MIN_NAME_BYTES || max_name_bytes > HM_MAX_NAME_BYTES_LIMIT) return HM_EINVAL;
     if (len == 0) return HM_EEMPTYNAME;
     if (!hmi_utf8_valid((const unsigned char *)name, len)) return HM_EBADNAME;
     char stored[HM_MAX_NAME_BYTES_LIMIT];

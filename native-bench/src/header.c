@@ -51,14 +51,14 @@ int hmi_header_validate(hm_open_ctx *ctx, const hm_file_header *h, uint64_t size
     if (magic != HM_MAGIC)
         return OFAIL(ctx, HM_ENOTHINT, "not a hint file: magic is 0x%016llx, expected 0x%016llx [field magic]",
                      (unsigned long long)magic, (unsigned long long)HM_MAGIC);
-    /* §5 step 2: a v1 file gets its own message, naming the command that converts it (§12); the
-     * message already starts "hintmap: <path>: " (hmi_msg_set), the command names the path again. */
-    if (h->format_version == 1)
+    /* §5 step 2: a v1 or v2 file gets its own message, naming the command that converts it (§12);
+     * the message already starts "hintmap: <path>: " (hmi_msg_set), the command names the path again. */
+    if (h->format_version == 1 || h->format_version == 2)
         return OFAIL(ctx, HM_EVERSION,
-                     "hint file format version 1; this library reads version %u \u2014 convert it with: hintmap upgrade %s "
+                     "hint file format version %u; this library reads version %u \u2014 convert it with: hintmap upgrade %s "
                      "(the hintmap command, a Java tool: hintmap-%s-bin.tar.gz, README \"Install the hintmap command\") "
                      "[field format_version]",
-                     HM_FORMAT_VERSION, ctx->path, HM_VERSION_STRING);
+                     h->format_version, HM_FORMAT_VERSION, ctx->path, HM_VERSION_STRING);
     if (h->format_version != HM_FORMAT_VERSION)
         return OFAIL(ctx, HM_EVERSION, "format version %u was written by %s; this library reads version %u [field format_version]",
                      h->format_version, h->format_version > HM_FORMAT_VERSION ? "a newer hintmap" : "an unknown hintmap",
@@ -75,9 +75,12 @@ int hmi_header_validate(hm_open_ctx *ctx, const hm_file_header *h, uint64_t size
                      (unsigned long long)h->layout_fingerprint, (unsigned long long)fp);
     if (h->capacity > HM_MAX_CAPACITY)
         return OFAIL(ctx, HM_EINCONSISTENT, "capacity is %u, outside [0, %u] [field capacity]", h->capacity, HM_MAX_CAPACITY);
-    if (h->max_name_bytes < 1 || h->max_name_bytes > HM_MAX_NAME_BYTES_LIMIT)
-        return OFAIL(ctx, HM_EINCONSISTENT, "max_name_bytes is %u, outside [1, %u] [field max_name_bytes]",
-                     h->max_name_bytes, HM_MAX_NAME_BYTES_LIMIT);
+    /* Below HM_MIN_NAME_BYTES a stored form could not hold the whole digest (§1.1, §2): damaged. */
+    if (h->max_name_bytes < HM_MIN_NAME_BYTES || h->max_name_bytes > HM_MAX_NAME_BYTES_LIMIT)
+        return OFAIL(ctx, HM_EINCONSISTENT,
+                     "max_name_bytes is %u, outside [%u, %u] (the minimum holds a stored name's '~' and 32 hex digits) "
+                     "[field max_name_bytes]",
+                     h->max_name_bytes, HM_MIN_NAME_BYTES, HM_MAX_NAME_BYTES_LIMIT);
     if (h->hot_threshold_ns > HM_VALUE_MAX)
         return OFAIL(ctx, HM_EINCONSISTENT, "hot_threshold_ns is %llu, outside [0, 2^63-1] [field hot_threshold_ns]",
                      (unsigned long long)h->hot_threshold_ns);

@@ -496,8 +496,10 @@ int hmi_open_impl(const char *path, const hm_options *opts, hm_store **out, char
     else hm_options_init(&o);
     if (o.capacity > HM_MAX_CAPACITY)
         return OFAIL(&ctx, HM_EINVAL, "option capacity %u is outside [0, %u]", o.capacity, HM_MAX_CAPACITY);
-    if (o.max_name_bytes < 1 || o.max_name_bytes > HM_MAX_NAME_BYTES_LIMIT)
-        return OFAIL(&ctx, HM_EINVAL, "option max_name_bytes %u is outside [1, %u]", o.max_name_bytes, HM_MAX_NAME_BYTES_LIMIT);
+    if (o.max_name_bytes < HM_MIN_NAME_BYTES || o.max_name_bytes > HM_MAX_NAME_BYTES_LIMIT)
+        return OFAIL(&ctx, HM_EINVAL,
+                     "option max_name_bytes %u is outside [%u, %u] (the minimum holds a stored name's '~' and 32 hex digits)",
+                     o.max_name_bytes, HM_MIN_NAME_BYTES, HM_MAX_NAME_BYTES_LIMIT);
     if (o.hot_threshold_ns > HM_VALUE_MAX)
         return OFAIL(&ctx, HM_EINVAL, "option hot_threshold_ns %llu is outside [0, 2^63-1]", (unsigned long long)o.hot_threshold_ns);
     if (o.flags & ~HM_OPEN_KNOWN_FLAGS)

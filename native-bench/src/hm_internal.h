@@ -76,6 +76,9 @@ int hm_test_acl_rule(const void *acl_xattr, size_t len, uint32_t *id_out);
  *  set), -1 cannot tell (the owner is then alive: an empty text, no ')', fewer than 22 fields). */
 int hm_test_stat_parse(const char *text, size_t len, char *state, uint64_t *start_ticks);
 
+/** SHA-256 (FIPS 180-4) of data[0, len), the digest of a long name's stored form (src/sha256.c). */
+void hm_test_sha256(const void *data, size_t len, unsigned char out[32]);
+
 /** hm_open_ex() with creation hooks (NULL: none). */
 int hm_test_open_hooked(const char *path, const hm_options *opts, hm_store **out, char *errbuf, size_t errlen,
                         const hm_test_create_hooks *hooks);
@@ -334,6 +337,12 @@ HMI_INTERNAL int hmi_header_validate(hm_open_ctx *ctx, const hm_file_header *h, 
 HMI_INTERNAL int hmi_utf8_valid(const unsigned char *p, size_t n);
 /* Validates `name` for store s and encodes it into words (HM_MAX_NAME_WORDS capacity). */
 HMI_INTERNAL int hmi_name_encode(hm_store *s, const char *name, size_t len, uint64_t *words, hm_name *out);
+
+/* ------------------------------------------------------------------ sha256.c */
+
+#define HMI_SHA256_BYTES 32u
+/* SHA-256 (FIPS 180-4) of bytes [0, len): the digest of a long name's stored form (§1.1). */
+HMI_INTERNAL void hmi_sha256(const void *data, size_t len, unsigned char out[HMI_SHA256_BYTES]);
 
 /* ------------------------------------------------------------------ process_identity.c, mapped_file_sighting.c */
 

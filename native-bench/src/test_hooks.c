@@ -91,6 +91,8 @@ int hm_test_acl_rule(const void *acl_xattr, size_t len, uint32_t *id_out) {
     return r;
 }
 
+void hm_test_sha256(const void *data, size_t len, unsigned char out[32]) { hmi_sha256(data, len, out); }
+
 int hm_test_stat_parse(const char *text, size_t len, char *state, uint64_t *start_ticks) {
     char buf[1024];
     if (len >= sizeof buf) len = sizeof buf - 1;

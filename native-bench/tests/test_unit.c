@@ -106,6 +106,67 @@ static void test_hm64_matches_committed_vectors(void) {
     CHECK_EQ(hm_close(s), HM_OK);
 }
 
+/* sha256.c against the examples of FIPS 180-4 (NIST's "Examples with intermediate values") and
+ * against Python's hashlib for every message length 0..200 (vectors/sha256.txt, make_vectors.py):
+ * every padding case (0..55 bytes left: one block; 56..63: two) and multi-block messages. */
+static void sha256_hex(const void *data, size_t len, char hex[65]) {
+    unsigned char d[32];
+    hm_test_sha256(data, len, d);
+    for (unsigned i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
+}
+
+static void test_sha256_matches_the_fips_examples_and_hashlib_for_lengths_0_to_200(void) {
+    static const struct { const char *msg; const char *want; } fips[] = {
+        {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", /* 448 bits */
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+        {"abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+         "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"}, /* 896 bits */
+    };
+    char hex[65];
+    for (size_t i = 0; i < sizeof fips / sizeof fips[0]; i++) {
+        sha256_hex(fips[i].msg, strlen(fips[i].msg), hex);
+        if (strcmp(hex, fips[i].want) != 0) fprintf(stderr, "  sha256('%s') = %s\n", fips[i].msg, hex);
+        CHECK(strcmp(hex, fips[i].want) == 0);
+    }
+    size_t million = 1000000;
+    char *a = malloc(million);
+    CHECK(a != NULL);
+    if (a != NULL) {
+        memset(a, 'a', million);
+        sha256_hex(a, million, hex);
+        CHECK(strcmp(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0") == 0);
+        free(a);
+    }
+
+    char path[1024];
+    snprintf(path, sizeof path, "%s/sha256.txt", g_vectors);
+    size_t len;
+    unsigned char *txt = t_read_file(path, &len);
+    if (!txt) fprintf(stderr, "  cannot read %s\n", path);
+    CHECK(txt != NULL);
+    unsigned char msg[256];
+    for (size_t j = 0; j < sizeof msg; j++) msg[j] = (unsigned char)(31 * j + 7); /* make_vectors.py's message */
+    int rows = 0;
+    size_t i = 0;
+    const char *line;
+    size_t ll;
+    while (txt != NULL && vector_line(txt, len, &i, &line, &ll)) {
+        const char *tab = memchr(line, '\t', ll);
+        CHECK(tab != NULL && ll - (size_t)(tab + 1 - line) == 64);
+        if (tab == NULL) break;
+        size_t n = strtoul(line, NULL, 10);
+        CHECK_EQ(n, (size_t)rows);
+        sha256_hex(msg, n, hex);
+        if (memcmp(hex, tab + 1, 64) != 0) fprintf(stderr, "  sha256 of %zu bytes: %s, want %.64s\n", n, hex, tab + 1);
+        CHECK(memcmp(hex, tab + 1, 64) == 0);
+        rows++;
+    }
+    free(txt);
+    CHECK_EQ(rows, 201);
+}
+
 static void test_fingerprint_matches_committed_vector(void) {
     char path[1024];
     snprintf(path, sizeof path, "%s/layout.txt", g_vectors);
@@ -202,7 +263,7 @@ static void test_create_writes_documented_header_and_reopen_checks_options(void)
     CHECK_EQ(count_tmp_files(), 0);
     hm_file_header *h = hm_test_mapping(s);
     CHECK_EQ_U64(atomic_load(&h->magic), HM_MAGIC);
-    CHECK_EQ(h->format_version, 2);
+    CHECK_EQ(h->format_version, 3);
     CHECK_EQ(h->header_bytes, 4096);
     CHECK_EQ(h->capacity, 100);
     CHECK_EQ(h->max_name_bytes, 40);
@@ -266,6 +327,9 @@ static void test_create_writes_documented_header_and_reopen_checks_options(void)
     hm_options_init(&x);
     x.max_name_bytes = 0;
     CHECK_EQ(hm_open(tpath("never.hm"), &x, &s), HM_EINVAL);
+    x.max_name_bytes = HM_MIN_NAME_BYTES - 1; /* 32 cannot hold a stored form's '~' and 32 hex digits */
+    CHECK_EQ(hm_open_ex(tpath("never.hm"), &x, &s, err, sizeof err), HM_EINVAL);
+    CHECK(strstr(err, "max_name_bytes 32 is outside [33, 1024]") != NULL);
     x.max_name_bytes = 1025;
     CHECK_EQ(hm_open(tpath("never.hm"), &x, &s), HM_EINVAL);
     hm_options_init(&x);
@@ -1201,12 +1265,12 @@ static void test_v1_file_is_refused_naming_hintmap_upgrade(void) {
     memcpy(&ver, v1 + 8, 4);
     CHECK_EQ(ver, 1);
     char want[1200];
-    snprintf(want, sizeof want, "hint file format version 1; this library reads version 2 \xe2\x80\x94 convert it with: "
+    snprintf(want, sizeof want, "hint file format version 1; this library reads version 3 \xe2\x80\x94 convert it with: "
                                 "hintmap upgrade %s", tpath("golden-v1.hints"));
     expect_open_fails("golden-v1.hints", v1, len, HM_EVERSION, want);
     free(v1);
     CHECK(strstr(hm_strerror(HM_EVERSION), "hintmap upgrade") != NULL);
-    CHECK_EQ(hm_format_version(), 2);
+    CHECK_EQ(hm_format_version(), 3);
 }
 
 /* ------------------------------------------------------------------ bad files */
@@ -1268,14 +1332,14 @@ static void test_damaged_header_is_refused_and_file_left_unmodified(void) {
     f[0] ^= 0x20;
     expect_open_fails("magic.hm", f, len, HM_ENOTHINT, "not a hint file");
     RESET();
-    f[8] = 3;
+    f[8] = 4;
     expect_open_fails("newer.hm", f, len, HM_EVERSION, "newer");
     RESET();
     f[8] = 0;
     expect_open_fails("older.hm", f, len, HM_EVERSION, "format_version");
     RESET();
     f[8] = 1; /* a v1 file: refused at the version check, before its (v1) fingerprint is compared */
-    expect_open_fails("v1.hm", f, len, HM_EVERSION, "format version 1; this library reads version 2");
+    expect_open_fails("v1.hm", f, len, HM_EVERSION, "format version 1; this library reads version 3");
     {
         char want[1200];
         snprintf(want, sizeof want, "convert it with: hintmap upgrade %s", tpath("v1.hm"));
@@ -1284,6 +1348,13 @@ static void test_damaged_header_is_refused_and_file_left_unmodified(void) {
         expect_open_fails("v1.hm", f, len, HM_EVERSION, "hintmap-" HM_VERSION_STRING "-bin.tar.gz");
     }
     RESET();
+    f[8] = 2; /* a v2 file (same layout, v2's stored names): refused, naming the command that converts it */
+    {
+        char want[1200];
+        snprintf(want, sizeof want, "format version 2; this library reads version 3 \xe2\x80\x94 convert it with: "
+                                    "hintmap upgrade %s", tpath("v2.hm"));
+        expect_open_fails("v2.hm", f, len, HM_EVERSION, want);
+    }
     RESET();
     f[56] ^= 0x01; /* created_epoch_ms */
     expect_open_fails("flip56.hm", f, len, HM_ECHECKSUM, "checksum");
@@ -1315,6 +1386,11 @@ static void test_damaged_header_is_refused_and_file_left_unmodified(void) {
     memset(f + 28, 0, 4); /* max_name_bytes 0 */
     write_header_checksum(f);
     expect_open_fails("mnb0.hm", f, len, HM_EINCONSISTENT, "max_name_bytes");
+    RESET();
+    f[28] = 32; /* max_name_bytes 256 -> 32: below the minimum, named before any derived value */
+    f[29] = 0;
+    write_header_checksum(f);
+    expect_open_fails("mnb32.hm", f, len, HM_EINCONSISTENT, "max_name_bytes is 32, outside [33, 1024]");
     RESET();
     f[40] = 7; /* max_probe */
     write_header_checksum(f);
@@ -1797,12 +1873,14 @@ static void test_long_names_follow_the_shared_vectors_and_are_found_by_the_full_
         rows++;
     }
     free(txt);
-    CHECK_EQ(rows, 75);
+    CHECK_EQ(rows, 91);
     char out[64];
     size_t out_len;
     CHECK_EQ(hm_name_canonical("", 0, 64, out, sizeof out, &out_len), HM_EEMPTYNAME);
     CHECK_EQ(hm_name_canonical("\xff", 1, 64, out, sizeof out, &out_len), HM_EBADNAME);
     CHECK_EQ(hm_name_canonical("abc", 3, 0, out, sizeof out, &out_len), HM_EINVAL);
+    CHECK_EQ(hm_name_canonical("abc", 3, HM_MIN_NAME_BYTES - 1, out, sizeof out, &out_len), HM_EINVAL);
+    CHECK_EQ(hm_name_canonical("abc", 3, HM_MIN_NAME_BYTES, out, sizeof out, &out_len), HM_OK);
     CHECK_EQ(hm_name_canonical("abc", 3, HM_MAX_NAME_BYTES_LIMIT + 1, out, sizeof out, &out_len), HM_EINVAL);
 
     /* a 300-byte templated kernel name, with spaces and punctuation, in files of three limits */
@@ -1844,6 +1922,136 @@ static void test_long_names_follow_the_shared_vectors_and_are_found_by_the_full_
         CHECK_EQ(hm_size(s, &(uint64_t){0}), HM_OK);
         CHECK_EQ(hm_close(s), HM_OK);
     }
+}
+
+/* FORMAT §4: hm64's running state after the first `upto` bytes (a multiple of 8) of a name of n
+ * bytes, written here from the text of §4 (the library's own loop is not reachable from a test). */
+static uint64_t hm64_state(const char *p, size_t upto, size_t n) {
+    const uint64_t P0 = UINT64_C(0xa0761d6478bd642f), P1 = UINT64_C(0xe7037ed1a0b428db);
+    uint64_t h = P0 ^ (uint64_t)n;
+    for (size_t i = 0; i < upto; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        unsigned __int128 m = (unsigned __int128)(h ^ w) * P1; /* mum(h XOR w, P1) */
+        h = (uint64_t)m ^ (uint64_t)(m >> 64);
+    }
+    return h;
+}
+
+static int printable_word(uint64_t w) {
+    for (int b = 0; b < 8; b++, w >>= 8)
+        if ((w & 0xFF) < 0x20 || (w & 0xFF) > 0x7E) return 0;
+    return 1;
+}
+
+/* hm64's zero-state weakness (FORMAT §10, format version 3): a block equal to the running state h
+ * makes h XOR w = 0, and mum(0, P1) = 0. Writes a name of head + 16 + strlen(tail) bytes: the
+ * `head` bytes already in name (a multiple of 8), a block "_vNNNNNN" (the first variant from
+ * `from` on after which the state is printable ASCII), a block equal to that state, the tail.
+ * Two such names of one length share their hm64 whatever their variants. Returns the variant. */
+static unsigned hm64_zeroing_name(char *name, size_t head, const char *tail, unsigned from) {
+    size_t n = head + 16 + strlen(tail);
+    for (unsigned v = from;; v++) {
+        char block[16];
+        snprintf(block, sizeof block, "_v%06u", v % 1000000u);
+        memcpy(name + head, block, 8);
+        uint64_t h = hm64_state(name, head + 8, n);
+        if (!printable_word(h)) continue;
+        memcpy(name + head + 8, &h, 8); /* little-endian: the block's word is h itself */
+        memcpy(name + head + 16, tail, strlen(tail));
+        return v;
+    }
+}
+
+/* Issue 32 finding 1: two different long names with one hm64 (built in milliseconds with the zero
+ * state) shared one record in format version 2 (stored form prefix~hm64, equal prefixes at every
+ * limit up to 1024); in version 3 (prefix~SHA-256/128) they are two regions, in files of limits
+ * 64, 256 and 1024, by name and through handles. */
+static void test_two_long_names_with_one_hm64_are_two_regions(void) {
+    enum { HEAD = 1008 }; /* >= 1024 - 17: v2 kept the same prefix of both at every limit */
+    const char *start = "void cute::device_kernel<cutlass::gemm::kernel::GemmUniversal<cute::tuple<int, int, int, int>, ";
+    const char *more = "cutlass::epilogue::collective::DefaultEpilogue<float, 8>, ";
+    const char *tail = ", cute::C<128>>(Params)";
+    char a[HEAD + 64], b[HEAD + 64];
+    size_t n0 = strlen(start);
+    memcpy(a, start, n0);
+    for (size_t i = n0, m = strlen(more); i < HEAD; i++) a[i] = more[(i - n0) % m];
+    memcpy(b, a, HEAD);
+    unsigned va = hm64_zeroing_name(a, HEAD, tail, 0);
+    unsigned vb = hm64_zeroing_name(b, HEAD, tail, va + 1);
+    size_t n = HEAD + 16 + strlen(tail);
+    CHECK(va != vb && memcmp(a, b, n) != 0);
+    CHECK_EQ_U64(hm_hash64(a, n), hm_hash64(b, n)); /* the pair really collides: v2 stored both as one */
+
+    uint32_t limits[] = {64, 256, 1024};
+    for (size_t li = 0; li < sizeof limits / sizeof limits[0]; li++) {
+        char sa[HM_MAX_NAME_BYTES_LIMIT], sb[HM_MAX_NAME_BYTES_LIMIT];
+        size_t la, lb;
+        CHECK_EQ(hm_name_canonical(a, n, limits[li], sa, sizeof sa, &la), HM_OK);
+        CHECK_EQ(hm_name_canonical(b, n, limits[li], sb, sizeof sb, &lb), HM_OK);
+        CHECK(la == limits[li] && lb == limits[li] && memcmp(sa, sb, la - 32) == 0); /* same prefix and '~' */
+        CHECK(memcmp(sa, sb, la) != 0);                                                /* other digests */
+
+        hm_options o = opts_cap(16);
+        hm_options_set_max_name_bytes(&o, limits[li]);
+        hm_options_set_hot_threshold_ns(&o, 1000);
+        char file[64];
+        snprintf(file, sizeof file, "collide-%u.hm", limits[li]);
+        hm_store *s;
+        OPEN_OK(s, tpath(file), &o);
+        for (int i = 0; i < 60; i++) CHECK_EQ(hm_record(s, a, n, 5000, 10), HM_OK);
+        hm_region_record r;
+        CHECK_EQ(hm_lookup(s, b, n, &r), HM_ENOTFOUND); /* never recorded: v2 answered a's 60 dispatches */
+        CHECK_EQ(hm_is_hot(s, b, n), 0);
+        hm_region *hb;
+        CHECK_EQ(hm_region_resolve(s, b, n, &hb), HM_OK);
+        CHECK_EQ(hm_region_lookup(hb, &r), HM_ENOTFOUND);
+        CHECK_EQ(hm_region_add(hb, 7, 1), HM_OK); /* b's records start b's region, a's stay a's */
+        hm_region_free(hb);
+        CHECK_EQ(hm_lookup(s, a, n, &r), HM_OK);
+        CHECK_EQ(r.dispatch_count, 60);
+        CHECK_EQ(hm_lookup(s, b, n, &r), HM_OK);
+        CHECK_EQ(r.dispatch_count, 1);
+        CHECK_EQ_U64(r.kernel_ns_total, 7);
+        uint64_t size;
+        CHECK_EQ(hm_size(s, &size), HM_OK);
+        CHECK_EQ_U64(size, 2);
+        CHECK_EQ(hm_close(s), HM_OK);
+    }
+}
+
+/* FORMAT §1.1 at the boundary, in a store: a name of exactly max_name_bytes is stored whole, one
+ * byte more is shortened to exactly the limit; a multi-byte character across the prefix's end is
+ * left out whole (the stored form is then shorter than the limit); at the smallest limit, 33, a
+ * long name keeps no prefix, only '~' and the digest. */
+static void test_names_at_the_limit_are_whole_and_one_byte_over_is_shortened(void) {
+    hm_options o = opts_cap(16);
+    hm_options_set_max_name_bytes(&o, 64);
+    hm_store *s;
+    OPEN_OK(s, tpath("boundary.hm"), &o);
+    char name[80];
+    memset(name, 'k', sizeof name);
+    char got[HM_MAX_NAME_BYTES_LIMIT];
+    size_t gl;
+    uint32_t k;
+    CHECK_EQ(hm_record(s, name, 64, 1, 1), HM_OK);
+    CHECK_EQ(hm_test_slot_of(s, name, 64, &k), HM_OK); /* stored under its own 64 bytes */
+    CHECK_EQ(hm_name_canonical(name, 65, 64, got, sizeof got, &gl), HM_OK);
+    CHECK(gl == 64 && memcmp(got, name, 31) == 0 && got[31] == '~');
+    CHECK_EQ(hm_record(s, name, 65, 1, 1), HM_OK);
+    CHECK_EQ(hm_test_slot_of(s, got, gl, &k), HM_OK);
+    /* "€" (3 bytes) across byte 31: prefix 30 bytes + '~' + 32 digits = 63 */
+    memcpy(name + 30, "\xe2\x82\xac", 3);
+    CHECK_EQ(hm_name_canonical(name, 70, 64, got, sizeof got, &gl), HM_OK);
+    CHECK(gl == 63 && memcmp(got, name, 30) == 0 && got[30] == '~');
+    CHECK_EQ(hm_record(s, name, 70, 1, 1), HM_OK);
+    CHECK_EQ(hm_test_slot_of(s, got, gl, &k), HM_OK);
+    CHECK_EQ(hm_close(s), HM_OK);
+    memset(name, 'k', sizeof name);
+    CHECK_EQ(hm_name_canonical(name, 34, HM_MIN_NAME_BYTES, got, sizeof got, &gl), HM_OK);
+    CHECK(gl == 33 && got[0] == '~');
+    CHECK_EQ(hm_name_canonical(name, 33, HM_MIN_NAME_BYTES, got, sizeof got, &gl), HM_OK);
+    CHECK(gl == 33 && memcmp(got, name, 33) == 0);
 }
 
 /* HM_VERSION_* of the header and hm_version() of the library agree (the install check compares
@@ -1903,6 +2111,8 @@ int main(int argc, char **argv) {
     if (argc > 1) g_vectors = argv[1];
     static const hm_test_case cases[] = {
         {"hm64_matches_committed_vectors", test_hm64_matches_committed_vectors},
+        {"sha256_matches_the_fips_examples_and_hashlib_for_lengths_0_to_200",
+         test_sha256_matches_the_fips_examples_and_hashlib_for_lengths_0_to_200},
         {"fingerprint_matches_committed_vector", test_fingerprint_matches_committed_vector},
         {"layout_description_matches_committed_vector", test_layout_description_matches_committed_vector},
         {"create_writes_documented_header_and_reopen_checks_options", test_create_writes_documented_header_and_reopen_checks_options},
@@ -1910,6 +2120,9 @@ int main(int argc, char **argv) {
         {"version_macros_match_hm_version", test_version_macros_match_hm_version},
         {"long_names_follow_the_shared_vectors_and_are_found_by_the_full_name",
          test_long_names_follow_the_shared_vectors_and_are_found_by_the_full_name},
+        {"two_long_names_with_one_hm64_are_two_regions", test_two_long_names_with_one_hm64_are_two_regions},
+        {"names_at_the_limit_are_whole_and_one_byte_over_is_shortened",
+         test_names_at_the_limit_are_whole_and_one_byte_over_is_shortened},
         {"close_releases_writer_entry_and_readers_claim_none", test_close_releases_writer_entry_and_readers_claim_none},
         {"record_rules_equal_exact_arithmetic", test_record_rules_equal_exact_arithmetic},
         {"lookup_by_name_after_its_cached_slot_went_to_another_region_is_absent_then_its_own",

@@ -5,7 +5,7 @@ import dev.hintmap.format.ReleaseVersion;
 import dev.hintmap.store.FileVerifier;
 import dev.hintmap.store.HintFileOpener;
 import dev.hintmap.store.NewFiles;
-import dev.hintmap.store.Version1Reader;
+import dev.hintmap.store.OldVersionReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.Channels;
@@ -16,7 +16,7 @@ import java.util.Objects;
 
 /**
  * Operations on hint files as files, for tools: checking one without recording anything into it,
- * reading one of format version 1, creating one exclusively; and the plain files tools read and
+ * telling who writes into one of an earlier format version, creating one exclusively; and the plain files tools read and
  * write beside them (a JSON profile, a metrics text), under the same rules (docs/SECURITY.md).
  */
 public final class HintFiles {
@@ -24,7 +24,7 @@ public final class HintFiles {
 
     /**
      * The format version this library reads and writes (docs/FORMAT.md §3); a file of version 1
-     * is refused with {@code UNSUPPORTED_VERSION} and converted by {@code hintmap upgrade}.
+     * or 2 is refused with {@code UNSUPPORTED_VERSION} and converted by {@code hintmap upgrade}.
      */
     public static final int FORMAT_VERSION = Layouts.FORMAT_VERSION_VALUE;
 
@@ -94,7 +94,7 @@ public final class HintFiles {
 
     /**
      * The processes attached now, as writers, to the hint file at {@code file}, of the current
-     * format or of version 1: running, and mapping this very file (FORMAT.md §6.3), so that a
+     * format or of version 1 or 2: running, and mapping this very file (FORMAT.md §6.3), so that a
      * byte copy of a live file names none. What a tool that is about to replace or convert the
      * file would take the later records of. Read-only: nothing is claimed in the file.
      *
@@ -114,7 +114,7 @@ public final class HintFiles {
             if (e.problem() != HintFileException.Problem.UNSUPPORTED_VERSION) {
                 throw e;
             }
-            return Version1Reader.liveWriters(file, options); // UNSUPPORTED_VERSION again unless it is version 1
+            return OldVersionReader.liveWriters(file, options); // UNSUPPORTED_VERSION again unless it is version 1 or 2
         }
     }
 

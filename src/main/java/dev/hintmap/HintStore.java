@@ -336,7 +336,8 @@ public final class HintStore implements AutoCloseable {
      * Longest region name the file stores as it is, fixed when the file was created; a longer one
      * is stored in its {@linkplain #storedName(String) shortened form}.
      *
-     * @return the limit in UTF-8 bytes, in {@code [1, HintStoreOptions.MAX_NAME_BYTES_LIMIT]}
+     * @return the limit in UTF-8 bytes, in {@code [HintStoreOptions.MIN_NAME_BYTES, HintStoreOptions.MAX_NAME_BYTES_LIMIT]}
+     *     ({@code [33, 1024]})
      * @throws IllegalStateException if the store is closed
      */
     public int maxNameBytes() {
@@ -346,13 +347,19 @@ public final class HintStore implements AutoCloseable {
 
     /**
      * The name under which this file stores the region {@code name} (FORMAT.md §1.1): {@code name}
-     * itself when its UTF-8 form fits {@link #maxNameBytes()}; otherwise a prefix of it cut on a
-     * character boundary, {@code '~'} and the 16 hex digits of the {@code hm64} hash of the whole
-     * name, {@code maxNameBytes()} bytes at most. Every method that takes a name applies this rule,
-     * as the C library ({@code hm_name_canonical}) and the CUPTI collector do, so a long kernel name
-     * recorded by any of them is found by the same long name. {@link #forEach}, {@link #snapshot()},
-     * {@link #hottest} and the command-line tool show stored names; {@link #recordFor(String)}
-     * names its record as asked.
+     * itself when its UTF-8 form fits {@link #maxNameBytes()}; otherwise its longest prefix of at
+     * most {@code maxNameBytes() - 33} bytes cut on a character boundary, {@code '~'} and the 32
+     * lowercase hex digits of the first 16 bytes of SHA-256 over the whole name. Every method that
+     * takes a name applies this rule, as the C library ({@code hm_name_canonical}) and the CUPTI
+     * collector do, so a long kernel name recorded by any of them is found by the same long name.
+     * {@link #forEach}, {@link #snapshot()}, {@link #hottest} and the command-line tool show stored
+     * names; {@link #recordFor(String)} names its record as asked.
+     *
+     * <p>Two different names share a region only when their stored forms are equal: for long
+     * names, a 128-bit SHA-256 collision with equal kept prefixes (about 2^64 SHA-256 evaluations
+     * to search for; by accident, about 1.5 × 10^-27 among a million long names), or a name recorded
+     * that is another name's stored form (docs/SECURITY.md). A shared region misleads an
+     * optimizer's priorities, never its correctness: hints are a prioritisation signal.
      *
      * @param name a region name: non-empty, encodable as UTF-8, any length
      * @return its stored form; the stored form of a stored form is itself

@@ -1,5 +1,7 @@
 package dev.hintmap;
 
+import dev.hintmap.format.StoredName;
+
 import java.util.Objects;
 
 /**
@@ -25,6 +27,11 @@ public final class HintStoreOptions {
     public static final int MAX_CAPACITY = 1 << 26;
     /** Largest maximum name length. */
     public static final int MAX_NAME_BYTES_LIMIT = 1024;
+    /**
+     * Smallest maximum name length: a stored form's {@code '~'} and 32 hex digits with no prefix
+     * (FORMAT.md §1.1, §2), so that two long names never share a region for want of room.
+     */
+    public static final int MIN_NAME_BYTES = StoredName.MIN_MAX_NAME_BYTES;
 
     private static final int CAPACITY_SET = 1;
     private static final int THRESHOLD_SET = 2;
@@ -96,18 +103,22 @@ public final class HintStoreOptions {
     /**
      * Longest region name the file stores as it is, in UTF-8 bytes. A longer name is stored, and
      * looked up, in its shortened form (FORMAT.md §1.1; {@link HintStore#storedName(String)}):
-     * a prefix, {@code '~'} and a hash of the whole name. Pick a limit above the names a program
-     * has, so that they read whole in {@code dump} and {@code top}: PyTorch, cuBLAS and CUTLASS
-     * kernel names run 100–400 bytes. Set explicitly: an existing file must have this limit.
+     * a prefix, {@code '~'} and 32 hex digits of the SHA-256 of the whole name. Pick a limit above
+     * the names a program has, so that they read whole in {@code dump} and {@code top}: PyTorch,
+     * cuBLAS and CUTLASS kernel names run 100–400 bytes. Set explicitly: an existing file must
+     * have this limit.
      *
-     * @param maxNameBytes the limit in UTF-8 bytes, in {@code [1, MAX_NAME_BYTES_LIMIT]}
+     * @param maxNameBytes the limit in UTF-8 bytes, in {@code [MIN_NAME_BYTES, MAX_NAME_BYTES_LIMIT]}
+     *     ({@code [33, 1024]})
      * @return a copy of these options with this limit, marked as set
-     * @throws IllegalArgumentException if outside {@code [1, MAX_NAME_BYTES_LIMIT]}
+     * @throws IllegalArgumentException if outside {@code [33, 1024]}: below 33 a shortened name
+     *     could not keep its whole digest
      */
     public HintStoreOptions maxNameBytes(int maxNameBytes) {
-        if (maxNameBytes < 1 || maxNameBytes > MAX_NAME_BYTES_LIMIT) {
-            throw new IllegalArgumentException(
-                    "maxNameBytes " + maxNameBytes + " is outside [1, " + MAX_NAME_BYTES_LIMIT + "]");
+        if (maxNameBytes < MIN_NAME_BYTES || maxNameBytes > MAX_NAME_BYTES_LIMIT) {
+            throw new IllegalArgumentException("maxNameBytes " + maxNameBytes + " is outside [" + MIN_NAME_BYTES + ", "
+                    + MAX_NAME_BYTES_LIMIT + "]: a name over the limit is stored as a prefix, '~' and 32 hex digits"
+                    + " (FORMAT.md §1.1), which need at least " + MIN_NAME_BYTES + " bytes");
         }
         return new HintStoreOptions(capacity, hotThresholdNs, maxNameBytes, flags, explicit | MAX_NAME_SET);
     }
@@ -208,7 +219,7 @@ public final class HintStoreOptions {
     /**
      * The longest name, in UTF-8 bytes, that a file created with these options accepts.
      *
-     * @return the limit, in {@code [1, MAX_NAME_BYTES_LIMIT]}: {@link #DEFAULT_MAX_NAME_BYTES}
+     * @return the limit, in {@code [MIN_NAME_BYTES, MAX_NAME_BYTES_LIMIT]}: {@link #DEFAULT_MAX_NAME_BYTES}
      *     unless set with {@link #maxNameBytes(int)}. An existing file keeps its own
      *     ({@link HintStore#maxNameBytes()})
      */

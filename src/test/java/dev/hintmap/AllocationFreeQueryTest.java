@@ -328,6 +328,35 @@ class AllocationFreeQueryTest {
         }
     }
 
+    /**
+     * A name over the limit is recorded and queried under its stored form (FORMAT.md §1.1: a
+     * prefix, '~' and 32 hex digits of SHA-256): with a String the thread has not seen before each
+     * call, every call digests the whole name, and still allocates nothing (the thread's
+     * {@code StoredName.Shortener}: a reused MessageDigest and buffers).
+     */
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void aLongNameDigestedOnEveryCallAllocatesNothing(StoreKind kind) {
+        try (HintStore store = kind.open(options(64).maxNameBytes(64))) {
+            String kernel = "void cute::device_kernel<cutlass::gemm::kernel::GemmUniversal<cute::tuple<int, int, int, int>,"
+                    + " cutlass::gemm::collective::CollectiveMma<cute::Shape<cute::C<128>, cute::C<256>>>>>(Params)";
+            int calls = 2_000;
+            String[] fresh = new String[2 * (calls + 16)]; // a new String each call (and warm-up call): no cached encoding
+            for (int n = 0; n < fresh.length; n++) {
+                fresh[n] = new String(kernel);
+            }
+            store.record(kernel, 200_000, 64);
+            long[] sink = new long[1];
+            int[] i = new int[1];
+            List<String> failures = new ArrayList<>();
+            check(failures, "record(long name)", bytesPerCall(calls, () -> store.record(fresh[i[0]++], 200_000, 64)));
+            check(failures, "isHot(long name)", bytesPerCall(calls, () -> sink[0] += store.isHot(fresh[i[0]++]) ? 1 : 0));
+            assertTrue(failures.isEmpty(), failures::toString);
+            assertEquals(1 + calls + 16, store.dispatchCount(kernel)); // one region, found by the whole name
+            assertTrue(sink[0] > 0);
+        }
+    }
+
     private static void check(List<String> failures, String what, double bytesPerCall) {
         if (bytesPerCall >= 1) { // a single 16-byte object per call would read 16
             failures.add(what + ": " + bytesPerCall + " B/call");

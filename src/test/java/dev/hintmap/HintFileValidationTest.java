@@ -112,9 +112,37 @@ class HintFileValidationTest {
     @Test
     void shouldRejectFileWithNewerFormatVersion() throws IOException {
         Path file = validFile();
-        patch(file, Layouts.HDR_FORMAT_VERSION, u32(3));
+        patch(file, Layouts.HDR_FORMAT_VERSION, u32(Layouts.FORMAT_VERSION_VALUE + 1));
         HintFileException e = assertOpenFails(file, Problem.UNSUPPORTED_VERSION, "format_version");
         assertTrue(e.getMessage().contains("newer hintmap"), e.getMessage());
+    }
+
+    /** Version 2 has this layout and another stored form of long names (FORMAT.md §12): converted, never read. */
+    @Test
+    void aVersionTwoFileIsRefusedWithTheCommandThatConvertsIt() throws IOException {
+        Path file = validFile();
+        patch(file, Layouts.HDR_FORMAT_VERSION, u32(2));
+        HintFileException e = assertOpenFails(file, Problem.UNSUPPORTED_VERSION, "format_version");
+        assertTrue(e.getMessage().contains("hint file format version 2; this library reads version 3"), e.getMessage());
+        assertTrue(e.getMessage().contains("hintmap upgrade " + file), e.getMessage());
+    }
+
+    /**
+     * Issue 32 finding 2: a file whose max_name_bytes cannot hold a stored form's '~' and 32 hex
+     * digits is damaged (version 2 allowed 1..16, which merged distinct names); the message names
+     * the field and the minimum.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 16, 17, 32})
+    void aFileWhoseNameLimitIsBelowTheMinimumIsInconsistent(int limit) throws IOException {
+        Path file = dir.resolve("small-limit.hints");
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(16).maxNameBytes(64))) {
+            store.record("kernel_0", 1, 1);
+        }
+        patch(file, Layouts.HDR_MAX_NAME_BYTES, u32(limit)); // slot_bytes of 64 and of 1..64 agree: only the range tells
+        rewriteChecksum(file);
+        HintFileException e = assertOpenFails(file, Problem.INCONSISTENT, "max_name_bytes");
+        assertTrue(e.getMessage().contains("max_name_bytes is " + limit + ", outside [33, 1024]"), e.getMessage());
     }
 
     @Test

@@ -86,6 +86,12 @@ class InputValidationTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> d.hotThresholdNs(-3)).getMessage().contains("-3"));
         assertThrows(IllegalArgumentException.class, () -> d.maxNameBytes(0));
         assertThrows(IllegalArgumentException.class, () -> d.maxNameBytes(1025));
+        // Issue 32 finding 2: below 33 a shortened name could not keep its whole digest, and distinct names merged.
+        for (int tooSmall : new int[] {1, 2, 16, 17, 32}) {
+            String message = assertThrows(IllegalArgumentException.class, () -> d.maxNameBytes(tooSmall)).getMessage();
+            assertTrue(message.contains("maxNameBytes " + tooSmall + " is outside [33, 1024]"), message);
+        }
+        assertEquals(33, d.maxNameBytes(33).maxNameBytes());
     }
 
     @Test

@@ -3,16 +3,19 @@ package dev.hintmap;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hintmap.format.Hm64Collisions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Assumptions;
@@ -48,9 +51,9 @@ class LongNameTest {
         assertEquals(300, NAME.getBytes(StandardCharsets.UTF_8).length);
     }
 
-    /** Every method that takes a name, on files that store the name shortened (64, 20, 8) and whole (300, 1024). */
+    /** Every method that takes a name, on files that store the name shortened (64, 40, 33) and whole (300, 1024). */
     @ParameterizedTest(name = "max_name_bytes {0}")
-    @ValueSource(ints = {8, 20, 64, 300, 1024})
+    @ValueSource(ints = {33, 40, 64, 300, 1024})
     void everyApiFindsALongNameByTheSameName(int maxNameBytes) throws IOException {
         Path file = dir.resolve("long-" + maxNameBytes + ".hints");
         HintStoreOptions options = HintStoreOptions.defaults().capacity(16).maxNameBytes(maxNameBytes).hotThresholdNs(1_000);
@@ -99,6 +102,44 @@ class LongNameTest {
         try (HintStore reader = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
             assertEquals(5, reader.dispatchCount(NAME), "another store of the same file");
         }
+        assertEquals(0, HintFiles.verify(file, HintStoreOptions.defaults()).errors().size());
+    }
+
+    /**
+     * Issue 32 finding 1: two different 1,047-byte kernel names with one hm64
+     * ({@link Hm64Collisions}: hm64's zero state), which format version 2 stored under one name at
+     * every limit, so that the second, never recorded, read the first one's 60 dispatches, hot, and
+     * its records added to the first's. In version 3 they are two regions: in Java, by name and
+     * through a handle, and in C ({@code hm-dump FILE NAME}, hm_lookup) on the same file.
+     */
+    @ParameterizedTest(name = "max_name_bytes {0}")
+    @ValueSource(ints = {64, 256, 1024})
+    void twoLongNamesWithOneHm64AreTwoRegions(int maxNameBytes) throws Exception {
+        String[] pair = Hm64Collisions.pair();
+        String a = pair[0];
+        String b = pair[1];
+        Path file = dir.resolve("collide-" + maxNameBytes + ".hints");
+        try (HintStore store = HintStore.open(file,
+                HintStoreOptions.defaults().capacity(16).maxNameBytes(maxNameBytes).hotThresholdNs(1_000))) {
+            for (int i = 0; i < 60; i++) {
+                store.record(a, 5_000, 10);
+            }
+            assertEquals(0, store.dispatchCount(b), "never recorded");
+            assertFalse(store.isHot(b));
+            assertEquals(Optional.empty(), store.recordFor(b));
+            assertEquals(0, store.region(b).dispatchCount());
+            assertNotEquals(store.storedName(a), store.storedName(b));
+        }
+        String c = run(NativeTools.tool("hm-dump").toString(), file.toString(), b);
+        assertTrue(c.contains("absent "), "C finds no record for the name never recorded: " + c);
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            store.region(b).record(7, 1); // b's records start b's region; a's stay a's
+            assertEquals(new RegionRecord(a, 60, 300_000, 5_000, 600), store.recordFor(a).orElseThrow());
+            assertEquals(new RegionRecord(b, 1, 7, 7, 1), store.recordFor(b).orElseThrow());
+            assertEquals(2, store.size());
+        }
+        c = run(NativeTools.tool("hm-dump").toString(), file.toString(), a, b);
+        assertTrue(c.contains(" 60 300000 5000 600\n") && c.contains(" 1 7 7 1\n"), c);
         assertEquals(0, HintFiles.verify(file, HintStoreOptions.defaults()).errors().size());
     }
 

@@ -263,7 +263,7 @@ class QueryApiTest {
             store.record("c", 1, 1); // evicts one
             HintFileInfo info = store.info();
             assertEquals(file, info.file());
-            assertEquals(2, info.formatVersion());
+            assertEquals(HintFiles.FORMAT_VERSION, info.formatVersion());
             assertEquals(2, info.capacity());
             assertEquals(HintStoreOptions.DEFAULT_MAX_NAME_BYTES, info.maxNameBytes());
             assertEquals(7, info.hotThresholdNs());

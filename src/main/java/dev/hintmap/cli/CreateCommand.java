@@ -54,9 +54,10 @@ final class CreateCommand implements Callable<Integer> {
     Long hotThresholdNs;
 
     @Option(names = "--max-name-bytes", paramLabel = "B",
-            description = "longest region name stored whole, in UTF-8 bytes, in [1, " + HintStoreOptions.MAX_NAME_BYTES_LIMIT
-                    + "] (default: " + HintStoreOptions.DEFAULT_MAX_NAME_BYTES + "; a longer name is stored as a prefix,"
-                    + " '~' and a hash of the whole name, and still found by its whole name)")
+            description = "longest region name stored whole, in UTF-8 bytes, in [" + HintStoreOptions.MIN_NAME_BYTES + ", "
+                    + HintStoreOptions.MAX_NAME_BYTES_LIMIT + "] (default: " + HintStoreOptions.DEFAULT_MAX_NAME_BYTES
+                    + "; a longer name is stored as a prefix, '~' and 32 hex digits of the SHA-256 of the whole name,"
+                    + " and still found by its whole name)")
     Integer maxNameBytes;
 
     @Override
@@ -69,9 +70,12 @@ final class CreateCommand implements Callable<Integer> {
         if (hotThresholdNs != null && hotThresholdNs < 0) {
             throw new ParameterException(spec.commandLine(), "--hot-threshold-ns " + hotThresholdNs + " is negative");
         }
-        if (maxNameBytes != null && (maxNameBytes < 1 || maxNameBytes > HintStoreOptions.MAX_NAME_BYTES_LIMIT)) {
-            throw new ParameterException(spec.commandLine(), "--max-name-bytes " + maxNameBytes + " is outside [1, "
-                    + HintStoreOptions.MAX_NAME_BYTES_LIMIT + "]");
+        if (maxNameBytes != null && (maxNameBytes < HintStoreOptions.MIN_NAME_BYTES
+                || maxNameBytes > HintStoreOptions.MAX_NAME_BYTES_LIMIT)) {
+            throw new ParameterException(spec.commandLine(), "--max-name-bytes " + maxNameBytes + " is outside ["
+                    + HintStoreOptions.MIN_NAME_BYTES + ", " + HintStoreOptions.MAX_NAME_BYTES_LIMIT + "]"
+                    + (maxNameBytes < HintStoreOptions.MIN_NAME_BYTES ? ": a longer name is stored as a prefix, '~' and"
+                            + " 32 hex digits, which need at least " + HintStoreOptions.MIN_NAME_BYTES + " bytes" : ""));
         }
         HintStoreOptions options = files.options().capacity(capacity);
         if (hotThresholdNs != null) {

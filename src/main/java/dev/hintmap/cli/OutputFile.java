@@ -53,7 +53,7 @@ import picocli.CommandLine.ParameterException;
  * A hint file that live writers are attached to is not replaced without {@code --replace-live},
  * whatever replaces it: a writer maps the file it opened, so after the rename it keeps writing the
  * old, unlinked inode, and everything it records from then on is lost to the path. Writers of a
- * version-1 file count too. A refusal to lose data is exit 1 ({@link DataLossRefused}); an output
+ * version-1 or version-2 file count too. A refusal to lose data is exit 1 ({@link DataLossRefused}); an output
  * that cannot be written where it is asked, exit 4.
  *
  * <p>A name ending in {@code .json} is refused for a hint-file output: {@code merge} and
@@ -226,7 +226,7 @@ final class OutputFile {
         if (!live.isEmpty() && !replace.replaceLive) {
             throw new DataLossRefused(path + " has " + live.size() + " live writer(s) attached (pid "
                     + join(live) + "): replacing it would lose what they record from now on, since they keep writing"
-                    + " the replaced file; stop them first, or use --replace-live to replace it anyway");
+                    + " the replaced file; stop them first, or " + replace.liveAdvice);
         }
     }
 
@@ -404,8 +404,7 @@ final class OutputFile {
         }
         if (!replace.replaceLive) {
             throw new DataLossRefused(path + " had " + live.size() + " live writer(s) attach while "
-                    + command + " ran (pid " + join(live) + "): nothing replaced; use --replace-live to"
-                    + " replace it anyway");
+                    + command + " ran (pid " + join(live) + "): nothing replaced; " + replace.liveAdvice);
         }
         progress.warn(command + ": warning: replacing " + path + " while " + live.size()
                 + " writer(s) are attached to it (pid " + join(live) + "): they keep writing the replaced"
@@ -423,8 +422,8 @@ final class OutputFile {
     }
 
     /**
-     * The live writers attached to the hint file at the output, of the current format or of
-     * version 1 ({@link HintFiles#liveWriters}: read-only, nothing is claimed; a writer must map
+     * The live writers attached to the hint file at the output path, of the current format or of
+     * version 1 or 2 ({@link HintFiles#liveWriters}: read-only, nothing is claimed; a writer must map
      * this very file, FORMAT.md §6.3). None when nothing is there, when a symbolic link is (the
      * rename replaces the link, not the file its writers mapped), or when it is no hint file at
      * all (no writer of ours can have it open either, unless it was damaged under them: then
@@ -449,7 +448,7 @@ final class OutputFile {
                         yield List.of();
                     }
                     throw new DataLossRefused("cannot tell whether writers are attached to " + path + " ("
-                            + e.getMessage() + "): use --replace-live to replace it anyway");
+                            + e.getMessage() + "): " + replace.liveAdvice);
                 }
             };
         }

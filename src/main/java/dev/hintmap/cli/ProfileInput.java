@@ -175,8 +175,10 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
             regions.add(record);
             longest = Math.max(longest, Math.min(utf8.length, HintStoreOptions.MAX_NAME_BYTES_LIMIT)); // longer: stored form
         }
-        // The file's own limit when the dump says it (FORMAT.md §1.1: the stored forms depend on it).
-        int maxNameBytes = (int) number(path, root, "maxNameBytes", 1, HintStoreOptions.MAX_NAME_BYTES_LIMIT, longest);
+        // The file's own limit when the dump says it (FORMAT.md §1.1: the stored forms depend on it). A dump
+        // of a version-2 file may say less than today's minimum; its names, at most that long, fit the minimum.
+        int maxNameBytes = Math.max(HintStoreOptions.MIN_NAME_BYTES,
+                (int) number(path, root, "maxNameBytes", 1, HintStoreOptions.MAX_NAME_BYTES_LIMIT, longest));
         return new ProfileInput(capacity, maxNameBytes, threshold, regions);
     }
 

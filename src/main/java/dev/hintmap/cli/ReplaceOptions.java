@@ -12,6 +12,24 @@ final class ReplaceOptions {
             + " (implies --force): they keep writing the replaced file, and what they record from then on is lost")
     boolean replaceLive;
 
+    /**
+     * What a refusal for live writers at the output advises: {@code --replace-live}, unless the
+     * command never replaces a file with live writers ({@link #neverLive}).
+     */
+    String liveAdvice = "use --replace-live to replace it anyway";
+
+    /**
+     * Options that replace an existing output but never one with live writers attached, whose
+     * refusal advises {@code advice} (an in-place {@code upgrade}: no option overrides it, so none
+     * is advised).
+     */
+    static ReplaceOptions neverLive(String advice) {
+        ReplaceOptions options = new ReplaceOptions();
+        options.force = true;
+        options.liveAdvice = advice;
+        return options;
+    }
+
     /** Whether an existing output may be replaced at all. */
     boolean mayReplace() {
         return force || replaceLive;

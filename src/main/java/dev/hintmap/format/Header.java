@@ -56,7 +56,7 @@ public record Header(FileGeometry geometry, long hotThresholdNs, long createdEpo
 
     /**
      * Validates a header read from {@code file} as format version {@code version} (§5 opening
-     * steps 1–4; §12 step 1 for version 1) and returns it. Each problem names its own field.
+     * steps 1–4; §12 step 1 for versions 1 and 2) and returns it. Each problem names its own field.
      *
      * @param h at least the first {@code min(fileSize, 4096)} bytes of the file
      * @param fileSize the file's size in bytes
@@ -103,7 +103,13 @@ public record Header(FileGeometry geometry, long hotThresholdNs, long createdEpo
         long capacity = Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.HDR_CAPACITY));
         requireRange(file, "capacity", capacity, 0, FileGeometry.MAX_CAPACITY);
         long maxName = Integer.toUnsignedLong(h.get(Layouts.U32, Layouts.HDR_MAX_NAME_BYTES));
-        requireRange(file, "max_name_bytes", maxName, 1, FileGeometry.MAX_NAME_BYTES_LIMIT);
+        if (maxName < version.minMaxNameBytes() || maxName > FileGeometry.MAX_NAME_BYTES_LIMIT) {
+            // Below the minimum a stored form could not keep its whole digest (§1.1, §2): damaged.
+            throw new HintFileException(file, Problem.INCONSISTENT, "max_name_bytes", "max_name_bytes is " + maxName
+                    + ", outside [" + version.minMaxNameBytes() + ", " + FileGeometry.MAX_NAME_BYTES_LIMIT + "]"
+                    + (maxName < version.minMaxNameBytes() && version == FormatVersion.CURRENT
+                            ? " (the minimum holds a stored name's '~' and 32 hex digits)" : ""));
+        }
         long threshold = h.get(Layouts.U64, Layouts.HDR_HOT_THRESHOLD_NS);
         requireRange(file, "hot_threshold_ns", threshold, 0, Long.MAX_VALUE);
         FileGeometry g = new FileGeometry((int) capacity, (int) maxName);
@@ -126,13 +132,17 @@ public record Header(FileGeometry geometry, long hotThresholdNs, long createdEpo
         return new Header(g, threshold, h.get(Layouts.U64, Layouts.HDR_CREATED_EPOCH_MS));
     }
 
-    /** Why a file of version {@code found} is not read as {@code wanted}: for version 1, how to convert it. */
+    /**
+     * Why a file of version {@code found} is not read as {@code wanted}: for versions 1 and 2, how
+     * to convert them; for a version {@code hintmap upgrade} does not convert, that.
+     */
     private static String versionProblem(Path file, int found, FormatVersion wanted) {
-        if (wanted == FormatVersion.V1) {
-            return "format version " + Integer.toUnsignedString(found) + ", not 1: nothing to convert";
+        if (wanted != FormatVersion.CURRENT) {
+            return "format version " + Integer.toUnsignedString(found) + ", not " + wanted.number()
+                    + ": not a version to convert (1 or 2)";
         }
-        if (found == Layouts.FORMAT_VERSION_1) {
-            return "hint file format version 1; this library reads version " + Layouts.FORMAT_VERSION_VALUE
+        if (found == Layouts.FORMAT_VERSION_1 || found == Layouts.FORMAT_VERSION_2) {
+            return "hint file format version " + found + "; this library reads version " + Layouts.FORMAT_VERSION_VALUE
                     + ": convert it, keeping every record, with: hintmap upgrade " + file + upgradeCommandSource(file);
         }
         String who = Integer.compareUnsigned(found, Layouts.FORMAT_VERSION_VALUE) > 0
@@ -157,7 +167,7 @@ public record Header(FileGeometry geometry, long hotThresholdNs, long createdEpo
 
     /**
      * Where a user of the library alone (a Maven dependency, no hintmap command installed) gets the
-     * command that converts a version-1 file: the distribution, an artifact of the same version
+     * command that converts a version-1 or version-2 file: the distribution, an artifact of the same version
      * beside the library's jar (README "Install the hintmap command").
      */
     private static String upgradeCommandSource(Path file) {

@@ -34,39 +34,6 @@ public final class Hm64 {
         return mum(h ^ P2, P1);
     }
 
-    /**
-     * Hashes the UTF-8 form of {@code name} without materialising it: the same value as
-     * {@link #ofBytes} of {@code name.getBytes(UTF_8)}, with no allocation (a long kernel name's
-     * stored form, FORMAT.md §1.1, hashes the whole name on the record path).
-     *
-     * @param name a name with no unpaired surrogate
-     * @param utf8Length its UTF-8 length, which the hash starts from
-     */
-    public static long ofUtf8(String name, int utf8Length) {
-        long h = P0 ^ utf8Length;
-        long word = 0;
-        int bytes = 0;
-        for (int i = 0; i < name.length(); i++) {
-            int codePoint = name.codePointAt(i); // no unpaired surrogate: checked by the caller
-            if (codePoint >= 0x10000) {
-                i++;
-            }
-            int encoded = Utf8.packed(codePoint);
-            int count = Utf8.length(codePoint);
-            for (int b = 0; b < count; b++) {
-                word |= ((encoded >>> (8 * b)) & 0xFFL) << (8 * (bytes & 7));
-                if ((++bytes & 7) == 0) {
-                    h = mum(h ^ word, P1);
-                    word = 0;
-                }
-            }
-        }
-        if ((bytes & 7) != 0) {
-            h = mum(h ^ word, P1);
-        }
-        return mum(h ^ P2, P1);
-    }
-
     /** Hashes {@code length} bytes of {@code bytes} starting at 0 (cold paths: checksums, fingerprints). */
     public static long ofBytes(byte[] bytes, int length) {
         long[] words = new long[(length + 7) >>> 3];

@@ -166,9 +166,11 @@ public final class Layouts {
 
     /** {@code H I N T M A P \0} read as a little-endian word. */
     public static final long MAGIC_VALUE = 0x0050414D544E4948L;
-    public static final int FORMAT_VERSION_VALUE = 2;
-    /** The previous version, which this library refuses and {@code hintmap upgrade} converts (§12). */
+    public static final int FORMAT_VERSION_VALUE = 3;
+    /** Version 1, which this library refuses and {@code hintmap upgrade} converts (§12). */
     public static final int FORMAT_VERSION_1 = 1;
+    /** Version 2 (this layout, long names stored with {@code hm64}), refused and converted likewise (§12). */
+    public static final int FORMAT_VERSION_2 = 2;
 
     /**
      * The fields of the layout in the order of {@code docs/FORMAT.md} §3.4, as

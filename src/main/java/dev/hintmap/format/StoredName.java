@@ -1,24 +1,40 @@
 package dev.hintmap.format;
 
 import java.nio.charset.StandardCharsets;
+import java.security.DigestException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 
 /**
  * The form in which a file stores a region name, FORMAT.md §1.1: a name of at most
- * {@code max_name_bytes} UTF-8 bytes as it is; a longer one as a prefix of it cut on a character
- * boundary, {@code '~'} and the 16 lowercase hex digits of {@code hm64} over the whole name (only
- * the first {@code max_name_bytes} hex digits when the limit is below 17). Every API that takes a
- * name applies it, in Java and C, so a long kernel name recorded anywhere is found by the same
- * long name everywhere; the stored form of a stored form is itself.
+ * {@code max_name_bytes} UTF-8 bytes as it is; a longer one as its longest prefix of at most
+ * {@code max_name_bytes - 33} bytes cut on a character boundary, {@code '~'} and the 32 lowercase
+ * hex digits of the first 16 bytes of SHA-256 over the whole name. Every API that takes a name
+ * applies it, in Java and C, so a long kernel name recorded anywhere is found by the same long
+ * name everywhere; the stored form of a stored form is itself.
  *
- * <p>Two long names share a region only when their hashes are equal and their kept prefixes
- * agree (or when someone records, as a short name, a string that is another name's stored form).
+ * <p>Two different names share a region only when their stored forms are equal: for two long
+ * names, a 128-bit SHA-256 collision with equal kept prefixes (a generic search costs about 2^64
+ * SHA-256 evaluations); or when someone records, as a name, a string that is another name's
+ * stored form (FORMAT.md §4).
+ *
+ * <p>This class is the one home of the rule in Java: {@link #of} gives a String, and
+ * {@link Shortener} writes the same bytes without allocating, for the record path
+ * ({@code EncodedName}).
  */
 public final class StoredName {
-    /** The separator between the kept prefix and the hash. */
+    /** The separator between the kept prefix and the digest. */
     public static final char SEPARATOR = '~';
-    /** {@code '~'} and 16 hex digits. */
-    public static final int TAG_BYTES = 17;
-    private static final char[] HEX = "0123456789abcdef".toCharArray();
+    /** Bytes of SHA-256 the stored form keeps: 16 (128 bits). */
+    public static final int DIGEST_BYTES = 16;
+    /** {@code '~'} and 32 hex digits. */
+    public static final int TAG_BYTES = 1 + 2 * DIGEST_BYTES;
+    /**
+     * The smallest {@code max_name_bytes} a file may have (FORMAT.md §2): the tag with an empty
+     * prefix, so that every stored form keeps the whole digest.
+     */
+    public static final int MIN_MAX_NAME_BYTES = TAG_BYTES;
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
     private StoredName() {}
 
@@ -26,17 +42,28 @@ public final class StoredName {
      * The stored form of {@code name} in a file whose limit is {@code maxNameBytes}.
      *
      * @param name a non-empty name that UTF-8 can encode (no unpaired surrogate)
-     * @param maxNameBytes the file's {@code max_name_bytes}, {@code >= 1}
+     * @param maxNameBytes the file's {@code max_name_bytes}, in {@code [33, 1024]}
      * @return {@code name} itself when it fits, else its shortened form of at most
      *     {@code maxNameBytes} bytes
-     * @throws IllegalArgumentException for a null, empty or unencodable name, or a limit below 1
+     * @throws IllegalArgumentException for a null, empty or unencodable name, or a limit outside
+     *     {@code [33, 1024]}
      */
     public static String of(String name, int maxNameBytes) {
-        if (maxNameBytes < 1) {
-            throw new IllegalArgumentException("max_name_bytes " + maxNameBytes + " is below 1");
-        }
+        requireLimit(maxNameBytes);
         int bytes = utf8Length(name);
-        return bytes <= maxNameBytes ? name : shorten(name, bytes, maxNameBytes);
+        if (bytes <= maxNameBytes) {
+            return name;
+        }
+        Shortener shortener = Shortener.ofThisThread();
+        int length = shortener.shorten(name, bytes, maxNameBytes);
+        return new String(shortener.storedForm(), 0, length, StandardCharsets.UTF_8);
+    }
+
+    private static void requireLimit(int maxNameBytes) {
+        if (maxNameBytes < MIN_MAX_NAME_BYTES || maxNameBytes > FileGeometry.MAX_NAME_BYTES_LIMIT) {
+            throw new IllegalArgumentException("max_name_bytes " + maxNameBytes + " is outside [" + MIN_MAX_NAME_BYTES
+                    + ", " + FileGeometry.MAX_NAME_BYTES_LIMIT + "]");
+        }
     }
 
     /**
@@ -75,21 +102,17 @@ public final class StoredName {
     /**
      * Whether {@code stored}, a name as a file of limit {@code maxNameBytes} holds it, has the
      * shape of the stored form of a longer name: the longest prefix that the rule keeps,
-     * {@link #SEPARATOR} and the hash's lowercase hex digits (for a limit below {@link #TAG_BYTES},
-     * exactly {@code maxNameBytes} of those digits). Only the shape can be seen: a short name
+     * {@link #SEPARATOR} and the digest's 32 lowercase hex digits. Only the shape can be seen: a short name
      * recorded in that shape on purpose is the same bytes in the file (FORMAT.md §1.1). What the
      * tools use to say that a name's tail is not in the file, and to show its tag
      * ({@link #tagOf}) whatever else of the name a narrow table leaves out.
      *
      * @param stored a name read from the file
-     * @param maxNameBytes the file's {@code max_name_bytes}, {@code >= 1}
+     * @param maxNameBytes the file's {@code max_name_bytes}: below {@link #MIN_MAX_NAME_BYTES} no name is shortened
      */
     public static boolean isShortened(String stored, int maxNameBytes) {
-        if (stored == null || stored.isEmpty() || maxNameBytes < 1) {
+        if (stored == null || stored.isEmpty() || maxNameBytes < MIN_MAX_NAME_BYTES) {
             return false;
-        }
-        if (maxNameBytes < TAG_BYTES) {
-            return stored.length() == maxNameBytes && isHex(stored, 0);
         }
         int tagAt = stored.length() - TAG_BYTES;
         if (tagAt < 0 || stored.charAt(tagAt) != SEPARATOR || !isHex(stored, tagAt + 1)) {
@@ -103,15 +126,11 @@ public final class StoredName {
     }
 
     /**
-     * The tag of a shortened stored name: {@link #SEPARATOR} and the hash's hex digits (the whole
-     * name for a limit below {@link #TAG_BYTES}); the empty string for a name that is not
-     * {@link #isShortened shortened}.
+     * The tag of a shortened stored name: {@link #SEPARATOR} and the digest's hex digits; the empty
+     * string for a name that is not {@link #isShortened shortened}.
      */
     public static String tagOf(String stored, int maxNameBytes) {
-        if (!isShortened(stored, maxNameBytes)) {
-            return "";
-        }
-        return maxNameBytes < TAG_BYTES ? stored : stored.substring(stored.length() - TAG_BYTES);
+        return isShortened(stored, maxNameBytes) ? stored.substring(stored.length() - TAG_BYTES) : "";
     }
 
     /**
@@ -125,26 +144,20 @@ public final class StoredName {
      *
      * @param stored a name as a file of limit {@code fromLimit} holds it
      * @param fromLimit that file's {@code max_name_bytes}
-     * @param toLimit a limit in {@code [1, fromLimit]}
-     * @throws IllegalArgumentException for a bad name or a {@code toLimit} outside {@code [1, fromLimit]}
+     * @param toLimit a limit in {@code [MIN_MAX_NAME_BYTES, fromLimit]}
+     * @throws IllegalArgumentException for a bad name or a {@code toLimit} outside {@code [MIN_MAX_NAME_BYTES, fromLimit]}
      */
     public static String atSmallerLimit(String stored, int fromLimit, int toLimit) {
-        if (toLimit < 1 || toLimit > fromLimit) {
-            throw new IllegalArgumentException("limit " + toLimit + " is not in [1, " + fromLimit + "]");
+        if (toLimit < MIN_MAX_NAME_BYTES || toLimit > fromLimit) {
+            throw new IllegalArgumentException("limit " + toLimit + " is not in [" + MIN_MAX_NAME_BYTES + ", " + fromLimit + "]");
         }
         if (!isShortened(stored, fromLimit)) {
             return of(stored, toLimit);
         }
-        if (fromLimit < TAG_BYTES) {
-            return stored.substring(0, toLimit); // a form of hex digits only: its first ones
-        }
         String tag = stored.substring(stored.length() - (TAG_BYTES - 1));
-        if (toLimit < TAG_BYTES) {
-            return tag.substring(0, toLimit);
-        }
         byte[] prefix = stored.substring(0, stored.length() - TAG_BYTES).getBytes(StandardCharsets.UTF_8);
         // The prefix is the whole name's own, cut on a character boundary: cutting it again cuts the name there.
-        int keep = prefixBytes(prefix, toLimit - TAG_BYTES);
+        int keep = prefixBytes(prefix, prefix.length, toLimit - TAG_BYTES);
         return new String(prefix, 0, keep, StandardCharsets.UTF_8) + SEPARATOR + tag;
     }
 
@@ -166,38 +179,87 @@ public final class StoredName {
         }
     }
 
-    /** The shortened form of a name of {@code bytes} UTF-8 bytes, {@code bytes > maxNameBytes}. */
-    static String shorten(String name, int bytes, int maxNameBytes) {
-        byte[] utf8 = name.getBytes(StandardCharsets.UTF_8); // valid: utf8Length checked the surrogates
-        char[] hex = hex16(Hm64.ofBytes(utf8, bytes));
-        if (maxNameBytes < TAG_BYTES) {
-            return new String(hex, 0, maxNameBytes);
-        }
-        int keep = prefixBytes(utf8, maxNameBytes - TAG_BYTES);
-        return new String(utf8, 0, keep, StandardCharsets.UTF_8) + SEPARATOR + new String(hex);
-    }
-
-    /** The longest prefix of {@code utf8} of at most {@code limit} bytes that ends on a character boundary. */
-    static int prefixBytes(byte[] utf8, int limit) {
-        int cut = Math.min(limit, utf8.length);
-        while (cut > 0 && cut < utf8.length && (utf8[cut] & 0xC0) == 0x80) {
+    /** The longest prefix of {@code utf8[0, length)} of at most {@code limit} bytes that ends on a character boundary. */
+    static int prefixBytes(byte[] utf8, int length, int limit) {
+        int cut = Math.min(limit, length);
+        while (cut > 0 && cut < length && (utf8[cut] & 0xC0) == 0x80) {
             cut--; // utf8[cut] continues a character: the cut would split it
         }
         return cut;
-    }
-
-    private static char[] hex16(long hash) {
-        char[] hex = new char[16];
-        for (int i = 15; i >= 0; i--) {
-            hex[i] = HEX[(int) (hash & 0xF)];
-            hash >>>= 4;
-        }
-        return hex;
     }
 
     /** A name for a message: its first 80 chars. */
     public static String quote(String name) {
         String shown = name.length() > 80 ? name.substring(0, 80) + "..." : name;
         return "\"" + shown + "\"";
+    }
+
+    /**
+     * Writes stored forms of long names into a buffer it keeps, allocating nothing after it is made
+     * (a name longer than any before grows its UTF-8 buffer once): a SHA-256 digest, the name's
+     * UTF-8 bytes and the stored form's bytes. Not thread-safe: each thread uses its own
+     * ({@link #ofThisThread}), one per thread however many names its name cache holds.
+     */
+    public static final class Shortener {
+        private static final ThreadLocal<Shortener> PER_THREAD = ThreadLocal.withInitial(Shortener::new);
+        private final MessageDigest sha256;
+        private final byte[] digest = new byte[32];
+        private final byte[] stored = new byte[FileGeometry.MAX_NAME_BYTES_LIMIT];
+        private byte[] utf8 = new byte[FileGeometry.MAX_NAME_BYTES_LIMIT];
+
+        /** This thread's shortener, made on its first long name (about 2.3 KB: two buffers and a digest). */
+        public static Shortener ofThisThread() {
+            return PER_THREAD.get();
+        }
+
+        /** A shortener with its own digest and buffers. */
+        public Shortener() {
+            try {
+                sha256 = MessageDigest.getInstance("SHA-256"); // every Java platform has it (java.security.MessageDigest)
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("this JVM has no SHA-256", e);
+            }
+        }
+
+        /**
+         * Writes the stored form of {@code name}, {@code bytes > maxNameBytes} UTF-8 bytes long
+         * (its {@link #utf8Length}, already checked), into {@link #storedForm()}.
+         *
+         * @return the stored form's length in bytes, at most {@code maxNameBytes}
+         * @throws IllegalArgumentException for a limit outside {@code [33, 1024]}, or a name that
+         *     does not have {@code bytes > maxNameBytes} bytes
+         */
+        public int shorten(String name, int bytes, int maxNameBytes) {
+            requireLimit(maxNameBytes);
+            if (bytes <= maxNameBytes) {
+                throw new IllegalArgumentException("a name of " + bytes + " bytes fits max_name_bytes " + maxNameBytes);
+            }
+            if (utf8.length < bytes) {
+                utf8 = new byte[Math.max(bytes, 2 * utf8.length)];
+            }
+            if (Utf8.encode(name, utf8) != bytes) {
+                throw new IllegalArgumentException("region name " + quote(name) + " is not " + bytes + " UTF-8 bytes");
+            }
+            sha256.update(utf8, 0, bytes);
+            try {
+                sha256.digest(digest, 0, digest.length); // resets the digest for the next name
+            } catch (DigestException e) {
+                throw new IllegalStateException(e); // the buffer holds 32 bytes: cannot happen
+            }
+            int keep = prefixBytes(utf8, bytes, maxNameBytes - TAG_BYTES);
+            System.arraycopy(utf8, 0, stored, 0, keep);
+            int at = keep;
+            stored[at++] = (byte) SEPARATOR;
+            for (int i = 0; i < DIGEST_BYTES; i++) { // most significant nibble first
+                stored[at++] = HEX[(digest[i] >>> 4) & 0xF];
+                stored[at++] = HEX[digest[i] & 0xF];
+            }
+            return at;
+        }
+
+        /** The bytes the last {@link #shorten} wrote, from index 0; valid until the next call. */
+        public byte[] storedForm() {
+            return stored;
+        }
     }
 }

@@ -1,11 +1,47 @@
 package dev.hintmap.format;
 
 /**
- * UTF-8 of one code point, packed for the name encoders that build a slot's little-endian words
- * (the record path's {@code EncodedName} and {@link Hm64#ofUtf8}) without a byte array.
+ * UTF-8 of one code point, packed for the record path's {@code EncodedName}, which builds a slot's
+ * little-endian words without a byte array; and of a whole name into a caller's buffer, for the
+ * digest of a stored form ({@link StoredName.Shortener}).
  */
 public final class Utf8 {
     private Utf8() {}
+
+    /**
+     * Writes the UTF-8 bytes of {@code name} into {@code dst} from index 0, allocating nothing.
+     *
+     * @param name a name whose surrogates are paired ({@link StoredName#utf8Length} checked it)
+     * @param dst a buffer of at least the name's UTF-8 length
+     * @return the number of bytes written
+     * @throws IllegalArgumentException for an unpaired surrogate
+     * @throws ArrayIndexOutOfBoundsException when {@code dst} is too small
+     */
+    public static int encode(String name, byte[] dst) {
+        int at = 0;
+        int length = name.length();
+        for (int i = 0; i < length; i++) {
+            char c = name.charAt(i);
+            if (c < 0x80) { // kernel names are ASCII: one byte, no inner loop
+                dst[at++] = (byte) c;
+                continue;
+            }
+            int codePoint = c;
+            if (Character.isSurrogate(c)) {
+                char low = i + 1 < length ? name.charAt(i + 1) : 0;
+                if (!Character.isHighSurrogate(c) || !Character.isLowSurrogate(low)) {
+                    throw new IllegalArgumentException("unpaired surrogate at index " + i);
+                }
+                codePoint = Character.toCodePoint(c, low);
+                i++;
+            }
+            int packed = packed(codePoint);
+            for (int b = 0, n = length(codePoint); b < n; b++) {
+                dst[at++] = (byte) (packed >>> (8 * b));
+            }
+        }
+        return at;
+    }
 
     /** How many UTF-8 bytes {@code codePoint} takes: 1 to 4. */
     public static int length(int codePoint) {

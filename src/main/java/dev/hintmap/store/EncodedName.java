@@ -8,7 +8,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * A region name as a slot stores it: UTF-8 bytes packed little-endian into words, zero past the
@@ -26,8 +25,6 @@ public final class EncodedName {
     private int sourceBytes;
     /** The limit {@link #source} was shortened for; 0 when it is stored whole. */
     private int shortenedFor;
-    /** Bytes {@link #encode} packed before it stopped at the limit (the bytes of the chars that fit). */
-    private int partialLength;
 
     /** A buffer for names of any length the format allows. */
     EncodedName() {
@@ -94,34 +91,26 @@ public final class EncodedName {
 
     /**
      * Packs the stored form of {@code name}, {@code bytes > maxNameBytes} UTF-8 bytes long, into
-     * {@link #words} without allocating ({@link StoredName} is the same rule from String to String,
-     * EncodedNameTest holds them equal): the longest prefix that leaves room for the tag, then
-     * {@code '~'} and the hex digits of {@code hm64} over the whole name; below a limit of 17, the
-     * hex digits alone.
+     * {@link #words}: the calling thread's {@link StoredName.Shortener} writes it (the one home
+     * of the rule, FORMAT.md §1.1), this packs its bytes. Allocates nothing once the thread's
+     * shortener exists (a repeated String skips this through {@link #source}); one shortener per
+     * thread, not per cached name.
      */
     private void encodeStoredForm(String name, int bytes, int maxNameBytes) {
-        long whole = Hm64.ofUtf8(name, bytes);
-        int prefix = 0;
-        if (maxNameBytes >= StoredName.TAG_BYTES) {
-            encode(name, maxNameBytes - StoredName.TAG_BYTES); // stops before the first char that does not fit
-            prefix = partialLength;
-        }
-        int room = (maxNameBytes + 7) >>> 3;
+        StoredName.Shortener shortener = StoredName.Shortener.ofThisThread();
+        int length = shortener.shorten(name, bytes, maxNameBytes);
+        byte[] stored = shortener.storedForm();
+        int room = (length + 7) >>> 3;
         if (words.length < room) {
-            words = Arrays.copyOf(words, room);
+            words = new long[room];
         }
-        if (maxNameBytes >= StoredName.TAG_BYTES) {
-            appendByte(prefix++, (byte) StoredName.SEPARATOR);
+        for (int at = 0; at < length; at++) {
+            appendByte(at, stored[at]);
         }
-        int digits = Math.min(16, maxNameBytes - prefix);
-        for (int d = 0; d < digits; d++) {
-            int nibble = (int) (whole >>> (60 - 4 * d)) & 0xF;
-            appendByte(prefix++, (byte) (nibble < 10 ? '0' + nibble : 'a' + nibble - 10));
-        }
-        byteLength = prefix;
+        byteLength = length;
     }
 
-    /** Puts byte {@code at} of the name; the words past the name's end stay zero as encode left them. */
+    /** Puts byte {@code at} of the name, clearing its word when it starts one: zero past the end, as slots store names. */
     private void appendByte(int at, byte value) {
         if ((at & 7) == 0) {
             words[at >>> 3] = 0;
@@ -131,8 +120,7 @@ public final class EncodedName {
 
     /**
      * Packs {@code name}'s UTF-8 bytes into {@link #words}; false when they exceed
-     * {@code maxNameBytes}, with the chars that fit packed ({@link #partialLength} bytes, the last
-     * word completed with zeros).
+     * {@code maxNameBytes} (the words then hold a partial name, which the caller overwrites).
      *
      * @throws IllegalArgumentException for an empty name or an unpaired surrogate
      */
@@ -151,7 +139,7 @@ public final class EncodedName {
             char c = name.charAt(i);
             if (c < 0x80) { // generator names are ASCII: one byte, no inner loop
                 if (bytes == maxNameBytes) {
-                    return stop(bytes, word);
+                    return false;
                 }
                 word |= (long) c << (8 * (bytes & 7));
                 if ((++bytes & 7) == 0) {
@@ -173,7 +161,7 @@ public final class EncodedName {
             int encoded = Utf8.packed(codePoint);
             int count = Utf8.length(codePoint);
             if (bytes + count > maxNameBytes) {
-                return stop(bytes, word);
+                return false;
             }
             for (int b = 0; b < count; b++) {
                 word |= ((encoded >>> (8 * b)) & 0xFFL) << (8 * (bytes & 7));
@@ -189,15 +177,6 @@ public final class EncodedName {
         }
         byteLength = bytes;
         return true;
-    }
-
-    /** Where {@link #encode} stops at the limit: the chars that fit stay packed, the partial word stored. */
-    private boolean stop(int bytes, long word) {
-        if ((bytes & 7) != 0) {
-            words[bytes >>> 3] = word;
-        }
-        partialLength = bytes;
-        return false;
     }
 
     /**

@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  * {@link HintFileException} naming the file and the problem, with nothing left open.
  *
  * <p>Also the one place of the open rules for the other files a tool reads ({@link #openForReading}:
- * a version-1 file, a JSON profile) and of exclusive creation ({@link #createNew}).
+ * a version-1 or version-2 file, a JSON profile) and of exclusive creation ({@link #createNew}).
  *
  * <p>Separate from {@link MappedStore}, which owns the mapping from then on: this class holds
  * no state, and nothing here runs once a store exists.
@@ -124,7 +124,7 @@ public final class HintFileOpener {
     }
 
     /**
-     * Opens a file that a command only reads — a hint file of format version 1, a JSON profile —
+     * Opens a file that a command only reads — a hint file of format version 1 or 2, a JSON profile —
      * under the rules of every hint file (FORMAT.md §5 step 0, docs/SECURITY.md): {@code O_RDONLY|O_NONBLOCK}
      * (a FIFO never blocks the open), {@code O_NOFOLLOW} unless {@code options} follow symbolic
      * links, and on the descriptor: a regular file, the owner rule, and, when {@code mapped}, no

@@ -10,9 +10,9 @@ import java.lang.foreign.MemorySegment;
  * slot holding the same name. The one rule by which recovery keeps a slot
  * ({@code StoreEngine.indexRebuild}, which also needs it to fit the index), {@code verify}
  * counts it LIVE ({@code FileVerifier.checkSlot}) and {@code upgrade} carries it over
- * ({@code Version1Reader}): so a file recovery has repaired verifies clean, and an upgrade keeps
+ * ({@code OldVersionReader}): so a file recovery has repaired verifies clean, and an upgrade keeps
  * what recovery would keep. Each caller reads the record its own way (a seqlock read under
- * writers, a plain read of a version-1 file) and reports flaws its own way ({@link Flaws}).
+ * writers, a plain read of a version-1 or version-2 file) and reports flaws its own way ({@link Flaws}).
  * C: {@code slot_name_sound} and {@code hm_record_sound}, in {@code index_rebuild}.
  */
 final class SlotSoundness {
@@ -20,7 +20,7 @@ final class SlotSoundness {
 
     /**
      * Why a name is not sound, told to the caller as each flaw is found: recovery and the
-     * version-1 reader ignore them ({@link #IGNORED}), {@code verify} reports each one.
+     * old-version reader ignore them ({@link #IGNORED}), {@code verify} reports each one.
      */
     interface Flaws {
         /** {@code name_len} is outside {@code [1, max_name_bytes]}: nothing else is checked. */

@@ -25,11 +25,11 @@ class CreateCommandTest {
     void theCreatedFileReadsBackWithTheOptionsGiven() throws Exception {
         Path file = dir.resolve("c.hints");
         Cli.Result r = Cli.run("create", file.toString(), "--capacity", "100", "--hot-threshold-ns", "5000",
-                "--max-name-bytes", "32").expect(ExitCode.OK);
-        assertEquals("created " + file + ": capacity 100, names up to 32 bytes, hot threshold 5000 ns\n", r.out());
+                "--max-name-bytes", "40").expect(ExitCode.OK);
+        assertEquals("created " + file + ": capacity 100, names up to 40 bytes, hot threshold 5000 ns\n", r.out());
         JsonNode stat = new ObjectMapper().readTree(Cli.run("stat", "--json", file.toString()).expect(0).out());
         assertEquals(100, stat.get("capacity").asInt());
-        assertEquals(32, stat.get("maxNameBytes").asInt());
+        assertEquals(40, stat.get("maxNameBytes").asInt());
         assertEquals(5000, stat.get("hotThresholdNs").asLong());
         assertEquals(0, stat.get("regions").asInt());
         assertEquals(0, stat.get("writersAttached").asInt(), "create leaves no writer attached");
@@ -39,7 +39,7 @@ class CreateCommandTest {
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
             HintFileInfo info = store.info();
             assertEquals(100, info.capacity());
-            assertEquals(32, info.maxNameBytes());
+            assertEquals(40, info.maxNameBytes());
             assertEquals(5000, info.hotThresholdNs());
         }
     }
@@ -84,6 +84,9 @@ class CreateCommandTest {
                 new String[] {"--capacity", "ten"}, new String[] {},
                 new String[] {"--capacity", "8", "--hot-threshold-ns", "-1"},
                 new String[] {"--capacity", "8", "--max-name-bytes", "0"},
+                new String[] {"--capacity", "8", "--max-name-bytes", "1"}, // issue 32 finding 2: 1..32 merged names
+                new String[] {"--capacity", "8", "--max-name-bytes", "16"},
+                new String[] {"--capacity", "8", "--max-name-bytes", "32"},
                 new String[] {"--capacity", "8", "--max-name-bytes", Integer.toString(HintStoreOptions.MAX_NAME_BYTES_LIMIT + 1)})) {
             String[] command = new String[args.length + 2];
             command[0] = "create";
@@ -93,5 +96,16 @@ class CreateCommandTest {
             assertEquals(2, r.err().lines().count(), "one line and where the help is:\n" + r.err());
             assertFalse(Files.exists(file), String.join(" ", command) + " created nothing");
         }
+    }
+
+    /** Issue 32 finding 2: limits 1..32 cannot hold a stored form's '~' and 32 hex digits; the refusal says the minimum. */
+    @Test
+    void aNameLimitBelowTheMinimumIsRefusedNamingIt() {
+        Path file = dir.resolve("tiny.hints");
+        Cli.Result r = Cli.run("create", file.toString(), "--capacity", "8", "--max-name-bytes", "16").expect(ExitCode.USAGE);
+        assertTrue(r.err().contains("--max-name-bytes 16 is outside [33, 1024]") && r.err().contains("at least 33 bytes"),
+                r.err());
+        assertFalse(Files.exists(file));
+        Cli.run("create", file.toString(), "--capacity", "8", "--max-name-bytes", "33").expect(ExitCode.OK);
     }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
+import dev.hintmap.format.Hm64Collisions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -80,5 +81,31 @@ class LongNameCliTest {
         Files.writeString(json, Cli.run("dump", "--format", "json", whole.toString()).expect(0).out());
         d = new ObjectMapper().readTree(Cli.run("diff", json.toString(), shortened.toString(), "--json").expect(0).out());
         assertEquals(3, d.get("inBoth").asLong(), d.toPrettyString());
+    }
+
+    /**
+     * Issue 32 finding 1 on the command line: {@code dump --name} of a long name that shares its
+     * hm64 with a recorded one (format version 2 answered with the recorded one's region) finds
+     * nothing, and after both are recorded each finds its own region.
+     */
+    @Test
+    void dumpNameTellsApartTwoLongNamesWithOneHm64() throws Exception {
+        String[] pair = Hm64Collisions.pair();
+        Path file = dir.resolve("collide.hints");
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(8))) {
+            for (int i = 0; i < 60; i++) {
+                store.record(pair[0], 200_000, 4096);
+            }
+        }
+        assertEquals(List.of(), dumpedNames("dump", "--format", "json", "--name", pair[1], file.toString()));
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            store.record(pair[1], 10, 1);
+        }
+        for (int i = 0; i < 2; i++) {
+            JsonNode json = new ObjectMapper().readTree(
+                    Cli.run("dump", "--format", "json", "--name", pair[i], file.toString()).expect(0).out());
+            assertEquals(1, json.get("regions").size(), json.toPrettyString());
+            assertEquals(i == 0 ? 60 : 1, json.get("regions").get(0).get("dispatchCount").asLong(), json.toPrettyString());
+        }
     }
 }

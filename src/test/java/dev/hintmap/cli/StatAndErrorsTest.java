@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hintmap.HintFileInfo;
+import dev.hintmap.HintFiles;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import java.nio.file.Files;
@@ -26,7 +27,7 @@ class StatAndErrorsTest {
     void statShowsHeaderLayoutCountersAndWriters(Cli.Writer writer) throws Exception {
         Path file = writer.write(dir.resolve("s.hints"));
         String out = Cli.run("stat", file.toString()).expect(ExitCode.OK).out();
-        assertTrue(out.contains("format           hintmap version 2, layout fingerprint 0x"), out);
+        assertTrue(out.contains("format           hintmap version 3, layout fingerprint 0x"), out);
         assertTrue(out.contains("capacity         12 regions, names up to 64 bytes"), out);
         assertTrue(out.contains("regions          12 used (100.0% of capacity), 5 hot, 12 slots ever used"), out);
         assertTrue(out.contains("generation       15 structural changes"), out); // 15 names inserted, 3 of them evicting
@@ -45,7 +46,7 @@ class StatAndErrorsTest {
             HintFileInfo info = store.info();
             JsonNode json = new ObjectMapper().readTree(Cli.run("stat", "--json", file.toString()).expect(0).out());
             assertEquals(file.toString(), json.get("file").asText());
-            assertEquals(2, json.get("formatVersion").asInt());
+            assertEquals(HintFiles.FORMAT_VERSION, json.get("formatVersion").asInt());
             assertEquals(5, json.get("capacity").asInt());
             assertEquals(50, json.get("hotThresholdNs").asLong());
             assertEquals(2, json.get("regions").asInt());

@@ -12,7 +12,8 @@ import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
 import dev.hintmap.format.Layouts;
-import dev.hintmap.store.Version1Reader;
+import dev.hintmap.format.StoredName;
+import dev.hintmap.store.OldVersionReader;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -20,11 +21,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code hintmap upgrade} on the committed version-1 golden file (FORMAT.md §12). */
+/**
+ * {@code hintmap upgrade} (FORMAT.md §12) on the committed files of earlier versions: the
+ * version-1 golden file, the version-2 golden file (today's golden.hints as format version 2
+ * wrote it) and {@code v2-long-names.hints}, made by format version 2's code with a name limit of
+ * 24 and a 99-byte kernel name stored in version 2's shortened form (vectors/README.md).
+ */
 class UpgradeCommandTest {
     private static final Path VECTORS = Path.of("src", "test", "resources", "vectors");
 
@@ -34,6 +41,12 @@ class UpgradeCommandTest {
     private Path v1Copy(String name) throws IOException {
         Path file = dir.resolve(name);
         Files.copy(VECTORS.resolve("golden-v1.hints"), file);
+        return file;
+    }
+
+    private Path v2Copy(String fixture, String name) throws IOException {
+        Path file = dir.resolve(name);
+        Files.copy(VECTORS.resolve(fixture), file);
         return file;
     }
 
@@ -94,17 +107,135 @@ class UpgradeCommandTest {
         }
     }
 
+    /** Issue 34: a file of the current version is no error; nothing is written, nothing kept beside it. */
     @Test
-    void aVersionTwoFileHasNothingToUpgrade() throws IOException {
-        Path file = dir.resolve("v2.hints");
+    void aFileOfTheCurrentVersionIsAlreadyUpgraded() throws IOException {
+        Path file = dir.resolve("v3.hints");
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(4))) {
-            store.record("a", 1, 1);
+            store.record("void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_128x128_32x3_nn_align8>(Params)",
+                    1, 1);
         }
         byte[] before = Files.readAllBytes(file);
-        Cli.Result r = Cli.run("upgrade", file.toString()).expect(ExitCode.BAD_FILE);
-        assertTrue(r.err().contains("nothing to convert"), r.err());
+        Cli.Result r = Cli.run("upgrade", file.toString()).expect(ExitCode.OK);
+        assertEquals(file + " is already version " + HintFiles.FORMAT_VERSION + ": nothing to convert\n", r.out());
         assertArrayEquals(before, Files.readAllBytes(file));
-        assertFalse(Files.exists(dir.resolve("v2.hints.v1")));
+        assertFalse(Files.exists(dir.resolve("v3.hints.v3")));
+        assertFalse(Files.exists(dir.resolve("v3.hints.v2")));
+    }
+
+    /** A version no build converts (a newer one) is a file problem, named. */
+    @Test
+    void aNewerVersionIsRefusedNamingIt() throws IOException {
+        Path file = v2Copy("golden-v2.hints", "v4.hints");
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.seek(Layouts.HDR_FORMAT_VERSION);
+            raf.write(new byte[] {4, 0, 0, 0});
+        }
+        Cli.Result r = Cli.run("upgrade", file.toString()).expect(ExitCode.BAD_FILE);
+        assertTrue(r.err().contains("format version 4"), r.err());
+    }
+
+    @Test
+    void theLibraryRefusesAVersionTwoFileNamingTheUpgradeCommandAndSoDoStatAndVerify() throws IOException {
+        Path file = v2Copy("golden-v2.hints", "old.hints");
+        HintFileException e = assertThrows(HintFileException.class,
+                () -> HintStore.open(file, HintStoreOptions.defaults().readOnly(true)));
+        assertEquals(HintFileException.Problem.UNSUPPORTED_VERSION, e.problem());
+        assertTrue(e.getMessage().contains("format version 2") && e.getMessage().contains("hintmap upgrade " + file),
+                e.getMessage());
+        for (String command : List.of("stat", "verify")) {
+            Cli.Result r = Cli.run(command, file.toString()).expect(ExitCode.BAD_FILE);
+            assertTrue(r.err().contains("hintmap upgrade " + file), command + ": " + r.err());
+        }
+    }
+
+    @Test
+    void upgradeOfAVersionTwoFileInPlaceKeepsEveryRecordAndTheOldFileBesideIt() throws IOException {
+        Path file = v2Copy("golden-v2.hints", "profile.hints");
+        byte[] v2Bytes = Files.readAllBytes(file);
+        Cli.Result r = Cli.run("upgrade", "-q", file.toString()).expect(ExitCode.OK);
+        assertTrue(r.out().contains("(format version 2, created ") && r.out().contains("4 regions"), r.out());
+        assertFalse(r.out().contains("shortened"), r.out()); // golden.hints has no long name
+        Path kept = dir.resolve("profile.hints.v2");
+        assertArrayEquals(v2Bytes, Files.readAllBytes(kept), "the version-2 bytes are kept unchanged");
+        assertEquals(expectedRecords(), recordsOf(file));
+        assertTrue(HintFiles.verify(file, HintStoreOptions.defaults()).ok(),
+                HintFiles.verify(file, HintStoreOptions.defaults()).findings().toString());
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
+            assertEquals(HintFiles.FORMAT_VERSION, store.info().formatVersion());
+            assertEquals(64, store.maxNameBytes());
+        }
+    }
+
+    /**
+     * A version-2 file of limit 24 (below version 3's 33) with a kernel name version 2 shortened:
+     * the new file has limit 33, every region keeps its name and records, the shortened one
+     * included, and upgrade says what that means; the whole kernel name then starts a new region
+     * (its version-3 stored form is another name), found by {@code dump --name}.
+     */
+    @Test
+    void upgradeOfAVersionTwoFileKeepsShortenedNamesRaisesASmallLimitAndSaysSo() throws IOException {
+        Path file = v2Copy("v2-long-names.hints", "small.hints");
+        Path out = dir.resolve("new.hints");
+        Cli.Result r = Cli.run("upgrade", "-q", file.toString(), "-o", out.toString()).expect(ExitCode.OK);
+        assertTrue(r.out().contains("4 regions"), r.out());
+        assertTrue(r.out().contains("max_name_bytes 24 is below version 3's minimum: the new file has 33"), r.out());
+        assertTrue(r.out().contains("1 region(s) have a name that version 2 had shortened"), r.out());
+        String kernel = "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_128x128_32x3_nn_align8>(Params)";
+        try (HintStore store = HintStore.open(out, HintStoreOptions.defaults())) {
+            assertEquals(33, store.maxNameBytes());
+            assertEquals(Optional.of(new RegionRecord("void cu~604c7a3337b87786", 2, 520_000, 270_000, 4_194_304)),
+                    store.recordFor("void cu~604c7a3337b87786"));
+            assertEquals(Optional.of(new RegionRecord("layernorm_fwd_bf16_x1024", 1, 30_000, 30_000, 131_072)),
+                    store.recordFor("layernorm_fwd_bf16_x1024"));
+            assertEquals(Optional.empty(), store.recordFor(kernel), "the whole name's version-3 form is a new region");
+            store.record(kernel, 300_000, 1);
+            assertEquals(5, store.size());
+        }
+        Cli.Result dump = Cli.run("dump", out.toString(), "--name", kernel, "--format", "csv").expect(ExitCode.OK);
+        assertTrue(dump.out().contains(StoredName.of(kernel, 33)) && dump.out().contains(",1,300000,"), dump.out());
+        assertTrue(HintFiles.verify(out, HintStoreOptions.defaults()).ok());
+    }
+
+    /**
+     * Issue 32 finding 9: upgrade refused a live version-1 writer at the start whatever the
+     * options, and its late check advised {@code --replace-live}. In place, {@code --replace-live}
+     * and {@code --force} are usage errors that name what they are for; nothing is touched.
+     */
+    @Test
+    void anInPlaceUpgradeRefusesReplaceLiveAndForceAsUsageErrors() throws IOException {
+        Path file = v1Copy("live.hints");
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.seek(Layouts.HEADER.byteSize() + Layouts.WRITER_TOKEN); // writer entry 0: this JVM
+            raf.write(le64(thisProcessToken()));
+        }
+        byte[] before = Files.readAllBytes(file);
+        for (String option : List.of("--replace-live", "--force")) {
+            Cli.Result r = Cli.run("upgrade", option, file.toString()).expect(ExitCode.USAGE);
+            assertTrue(r.err().contains(option + " is about -o NEW") && r.err().contains("stop them first"), r.err());
+            assertArrayEquals(before, Files.readAllBytes(file));
+            assertFalse(Files.exists(dir.resolve("live.hints.v1")));
+        }
+    }
+
+    /**
+     * The other path of finding 9: {@code -o NEW} onto a file with a live writer is refused with
+     * the advice {@code --replace-live}, and that option then replaces it (with a warning).
+     */
+    @Test
+    void anUpgradeOntoANewFileWithALiveWriterTakesTheReplaceLiveItAdvises() throws IOException {
+        Path file = v1Copy("old.hints");
+        Path out = dir.resolve("busy.hints");
+        try (HintStore writer = HintStore.open(out, HintStoreOptions.defaults().capacity(4))) { // this JVM writes into NEW
+            writer.record("softmax_f32", 1, 1);
+            Cli.Result refused = Cli.run("upgrade", "-q", file.toString(), "-o", out.toString(), "--force")
+                    .expect(ExitCode.PROBLEMS);
+            assertTrue(refused.err().contains("use --replace-live to replace it anyway"), refused.err());
+            Cli.Result replaced = Cli.run("upgrade", "-q", file.toString(), "-o", out.toString(), "--replace-live")
+                    .expect(ExitCode.OK);
+            assertTrue(replaced.err().contains("warning: replacing " + out), replaced.err());
+        }
+        assertEquals(expectedRecords(), recordsOf(out));
     }
 
     @Test
@@ -137,7 +268,7 @@ class UpgradeCommandTest {
     @Test
     void aDamagedVersionOneSlotIsReportedAndTheRestCarriedOver() throws IOException {
         Path file = v1Copy("damaged.hints");
-        List<RegionRecord> before = Version1Reader.read(file, HintStoreOptions.defaults()).regions();
+        List<RegionRecord> before = OldVersionReader.read(file, HintStoreOptions.defaults()).regions();
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
             raf.seek(Layouts.HDR_SLOTS_OFFSET);
             long slots = Long.reverseBytes(raf.readLong());

@@ -69,8 +69,8 @@ public final class FileFuzzing {
         CAPACITY_0(0, 64),
         /** Capacity 1 after evictions. */
         CAPACITY_1(1, 64),
-        /** Capacity 4, names of at most 8 bytes, 20 names recorded: CLOCK evictions. */
-        EVICTING(4, 8),
+        /** Capacity 4, the smallest name limit (33: the same slot size as 8 before format version 3), 20 names recorded: CLOCK evictions. */
+        EVICTING(4, 33),
         /** Capacity 8 with a structural change left half done by a dead writer (§8). */
         CRASHED(8, 64),
         /** Capacity 8 with a slot lock held by a live process (pid 1): writers give up (§6.2). */

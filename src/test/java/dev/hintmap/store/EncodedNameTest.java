@@ -45,7 +45,7 @@ class EncodedNameTest {
     /** The allocation-free encoder of the record path and the String rule (FORMAT.md §1.1) agree byte for byte. */
     @Property(tries = 3000)
     void encodesTheStoredFormOfAnyNameForAnyLimit(@ForAll @StringLength(min = 1, max = 120) String name,
-            @ForAll @IntRange(min = 1, max = 200) int limit) {
+            @ForAll @IntRange(min = 33, max = 200) int limit) {
         byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
         if (!new String(utf8, StandardCharsets.UTF_8).equals(name)) {
             return; // an unpaired surrogate: refused by both, as the property above checks
@@ -55,7 +55,6 @@ class EncodedNameTest {
         byte[] stored = StoredName.of(name, limit).getBytes(StandardCharsets.UTF_8);
         assertArrayEquals(stored, bytesOf(encoded));
         assertEquals(Hm64.ofBytes(stored, stored.length), encoded.hash);
-        assertEquals(Hm64.ofBytes(utf8, utf8.length), Hm64.ofUtf8(name, utf8.length));
     }
 
     @Test
@@ -90,7 +89,7 @@ class EncodedNameTest {
         encoded.encodeChecked(threeBytesEach, 64, false);
         byte[] stored = StoredName.of(threeBytesEach, 64).getBytes(StandardCharsets.UTF_8);
         assertArrayEquals(stored, bytesOf(encoded));
-        assertEquals(62, encoded.byteLength); // 15 euro signs (45 bytes) fit the 47 bytes before the 17-byte tag
+        assertEquals(63, encoded.byteLength); // 10 euro signs (30 bytes) fit the 31 bytes before the 33-byte tag
         assertEquals(Hm64.ofBytes(stored, stored.length), encoded.hash);
     }
 
@@ -99,7 +98,7 @@ class EncodedNameTest {
     void aReusedLongNameIsShortenedForEachLimitAndWholeWhereItFits() {
         EncodedName encoded = new EncodedName(2); // a small cache entry: grows
         String name = "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_128x128_32x3_nn_align8>(Params)";
-        for (int limit : new int[] {64, 1024, 64, 20, 8, 1024}) {
+        for (int limit : new int[] {64, 1024, 64, 33, 40, 1024}) {
             encoded.encodeChecked(name, limit, false);
             byte[] expected = StoredName.of(name, limit).getBytes(StandardCharsets.UTF_8);
             assertArrayEquals(expected, bytesOf(encoded), "limit " + limit);

@@ -39,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class HostileWriterTest {
     private static final int CAPACITY = 8;
-    private static final int MAX_NAME = 16;
+    private static final int MAX_NAME = 40;
     /** Work before the run stops (not a time: on a loaded machine the run just takes longer). */
     private static final long OPERATIONS_PER_WORKER = 60_000;
     private static final long SCRIBBLES = 200_000;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.hintmap.HintFileException;
 import dev.hintmap.HintFileException.Problem;
 import dev.hintmap.HintStoreOptions;
+import dev.hintmap.RegionRecord;
 import dev.hintmap.format.Hm64;
 import dev.hintmap.format.Layouts;
 import java.io.IOException;
@@ -15,18 +16,22 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The version-1 reader validates the header as every open does (one validation, by version): each
- * field out of range or inconsistent is named by itself, and a sound slot is read as recovery and
- * verify would keep it.
+ * The old-version reader validates the header as every open does (one validation, by the version
+ * the file declares): each field out of range or inconsistent is named by itself, and a sound slot
+ * is read as recovery and verify would keep it. Version-1 and version-2 files are read; a file of
+ * the current version is validated and read no further.
  */
-class Version1ReaderTest {
+class OldVersionReaderTest {
     private static final Path GOLDEN_V1 = Path.of("src", "test", "resources", "vectors", "golden-v1.hints");
+    private static final Path V2_LONG_NAMES = Path.of("src", "test", "resources", "vectors", "v2-long-names.hints");
+    private static final Path GOLDEN_CURRENT = Path.of("src", "test", "resources", "vectors", "golden.hints");
 
     @TempDir
     Path dir;
@@ -56,7 +61,7 @@ class Version1ReaderTest {
         patch(file, offsetOf(field), size, value);
         rewriteChecksum(file);
         HintFileException e = assertThrows(HintFileException.class,
-                () -> Version1Reader.read(file, HintStoreOptions.defaults()));
+                () -> OldVersionReader.read(file, HintStoreOptions.defaults()));
         assertEquals(Problem.INCONSISTENT, e.problem(), e.getMessage());
         assertEquals(field, e.field(), e.getMessage());
         assertTrue(e.getMessage().contains(field), e.getMessage());
@@ -68,7 +73,7 @@ class Version1ReaderTest {
         patch(file, Layouts.HDR_LAYOUT_FINGERPRINT, 8, Layouts.fingerprint());
         rewriteChecksum(file);
         HintFileException e = assertThrows(HintFileException.class,
-                () -> Version1Reader.read(file, HintStoreOptions.defaults()));
+                () -> OldVersionReader.read(file, HintStoreOptions.defaults()));
         assertEquals(Problem.LAYOUT_MISMATCH, e.problem(), e.getMessage());
         assertTrue(e.getMessage().contains("version 1"), e.getMessage());
     }
@@ -78,17 +83,66 @@ class Version1ReaderTest {
         Path file = dir.resolve("short.hints");
         Files.write(file, Arrays.copyOf(Files.readAllBytes(GOLDEN_V1), 100));
         HintFileException e = assertThrows(HintFileException.class,
-                () -> Version1Reader.read(file, HintStoreOptions.defaults()));
+                () -> OldVersionReader.read(file, HintStoreOptions.defaults()));
         assertEquals(Problem.TRUNCATED, e.problem(), e.getMessage());
         assertTrue(e.getMessage().contains("100 bytes"), e.getMessage());
     }
 
     @Test
     void theGoldenFileReadsEveryRegionWithNoneUnsound() throws IOException {
-        Version1Profile v1 = Version1Reader.read(GOLDEN_V1, HintStoreOptions.defaults());
+        OldVersionProfile v1 = OldVersionReader.read(GOLDEN_V1, HintStoreOptions.defaults());
         assertEquals(4, v1.regions().size(), v1.regions().toString());
         assertEquals(0, v1.unsoundSlots());
         assertEquals(64, v1.maxNameBytes());
+    }
+
+    /** FORMAT.md §12: a version-2 file (the committed fixture, made by format version 2's code) is read, names as stored. */
+    @Test
+    void aVersionTwoFileIsReadWithItsShortenedNameCounted() throws IOException {
+        OldVersionProfile v2 = OldVersionReader.read(V2_LONG_NAMES, HintStoreOptions.defaults());
+        assertEquals(2, v2.formatVersion());
+        assertEquals(24, v2.maxNameBytes()); // below version 3's minimum: version 2 allowed it
+        assertEquals(List.of("gemm_bf16_128x128x64", "void cu~604c7a3337b87786", "softmax_f32", "layernorm_fwd_bf16_x1024"),
+                v2.regions().stream().map(RegionRecord::name).toList());
+        assertEquals(new RegionRecord("void cu~604c7a3337b87786", 2, 520_000, 270_000, 4_194_304), v2.regions().get(1));
+        assertEquals(1, v2.shortenedNames());
+        assertEquals(0, v2.unsoundSlots());
+    }
+
+    @Test
+    void aFileOfTheCurrentVersionIsValidatedAndNotRead() throws IOException {
+        OldVersionProfile current = OldVersionReader.read(GOLDEN_CURRENT, HintStoreOptions.defaults());
+        assertEquals(Layouts.FORMAT_VERSION_VALUE, current.formatVersion());
+        assertTrue(current.regions().isEmpty());
+    }
+
+    @Test
+    void aVersionNoReaderKnowsIsRefusedNamingIt() throws IOException {
+        Path file = dir.resolve("v9.hints");
+        Files.copy(V2_LONG_NAMES, file);
+        patch(file, Layouts.HDR_FORMAT_VERSION, 4, 9);
+        HintFileException e = assertThrows(HintFileException.class, () -> OldVersionReader.read(file, HintStoreOptions.defaults()));
+        assertEquals(Problem.UNSUPPORTED_VERSION, e.problem(), e.getMessage());
+        assertTrue(e.getMessage().contains("format version 9"), e.getMessage());
+    }
+
+    /** What version 2 wrote for a name over its limit L: a prefix of L - 17 bytes (up to 3 fewer at a character), '~', 16 hex digits. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "void cu~604c7a3337b87786 | 24 | true",
+        "layernorm_fwd_bf16_x1024 | 24 | false",
+        "~604c7a3337b87786 | 24 | false",
+        "void c~604c7a3337b87786 | 24 | true",
+        "void~604c7a3337b87786 | 24 | true",
+        "voi~604c7a3337b87786 | 24 | false",
+        "void cu~604C7A3337B87786 | 24 | false",
+        "void cutlass::Kernel2<cutlass_80_tensorop_bf16_~604c7a3337b87786 | 64 | true",
+        "~604c7a3337b87786 | 17 | true",
+        "604c7a3337 | 10 | true",
+        "kernel_0 | 8 | false",
+    })
+    void aNameVersionTwoShortenedIsTold(String name, int limit, boolean shortened) {
+        assertEquals(shortened, OldVersionReader.shortenedByVersion2(name, limit));
     }
 
     private static long offsetOf(String field) {
