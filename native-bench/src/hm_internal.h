@@ -429,9 +429,11 @@ HMI_INTERNAL int hmi_slot_read_if_named(const hm_store *s, uint32_t k, const cha
 /* §7.2.2 handle read of slot k while its gen is still g (no name compare): 1 with rec filled, 0
  * absent (unsound, or no consistent read within the bound), -1 stale (gen moved: resolve again). */
 HMI_INTERNAL int hmi_slot_read_at(const hm_store *s, uint32_t k, uint64_t g, hm_region_record *rec);
-/* §7.3: the slot of LIVE region nm, 1 found (k_out, g_out, rec filled), 0 not. */
+/* §7.3: the slot of LIVE region nm, 1 found (k_out, g_out, rec filled), 0 not. An index entry
+ * naming no slot is no match, and nothing of it is remembered (the writer that meets it under
+ * struct_lock recovers, §8). */
 HMI_INTERNAL int hmi_resolve(const hm_store *s, const hm_name *nm, uint32_t *k_out, uint64_t *g_out,
-                             hm_region_record *rec, int *corrupt);
+                             hm_region_record *rec);
 /* §7.1 into slot k if its gen is still g: 1 recorded, 0 stale, -1 gave up (§6.2). */
 HMI_INTERNAL int hmi_slot_record(hm_store *s, uint32_t k, uint64_t g, uint64_t ns, uint64_t bytes);
 /* §7.1/§7.4: records a sample of nm, inserting it when absent: HM_OK (k_out, g_out) or HM_DROPPED. */

@@ -1805,6 +1805,56 @@ static void test_group_shared_acl_write_refused(void) {
     close(fd);
 }
 
+/* Issue 35 §3: an index entry naming no slot (slot field above capacity, or 0) with the tag and the
+ * distance of a name, so a lookup of that name would follow it. A lock-free lookup passes it as not
+ * matching and records nothing, so an insertion whose lookups never meet it repairs nothing; the
+ * writer whose lookup under struct_lock meets it recovers (§8) and resolves again before it
+ * inserts, once. The Java twin: IndexEntryNamingNoSlotTest. */
+static void test_entry_naming_no_slot_is_passed_by_readers_and_repaired_by_the_writer_that_meets_it(void) {
+    hm_options o = opts(8, 0, 0);
+    hm_options_set_max_name_bytes(&o, 256);
+    hm_store *s;
+    OPEN_OK(s, tpath("no-slot-entry.hm"), &o);
+    const char *gemm = "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_128x128_32x3_nn_align8>(Params)";
+    const char *norm = "void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<float, float>(int, float,"
+                       " float const*, float const*, float const*, float*, float*, float*)";
+    const char *attn = "void flash_fwd_kernel<Flash_fwd_kernel_traits<128, 64, 64, 4, false, false, cutlass::half_t>,"
+                       " true, false>(Flash_fwd_params)";
+    CHECK_EQ(t_rec(s, gemm, 3000, 64), HM_OK);
+    hm_file_header *h = hm_test_mapping(s);
+    _Atomic uint64_t *index = (_Atomic uint64_t *)((unsigned char *)h + h->index_offset);
+    const uint32_t mask = (uint32_t)h->index_entries - 1;
+    uint64_t hn = hm_hash64(norm, strlen(norm));
+    uint32_t j = (uint32_t)hn & mask;
+    while (atomic_load(&index[j]) != 0) j = (j + 1) & mask;
+    uint32_t d = (j - (uint32_t)hn) & mask;
+    CHECK_EQ(atomic_load(&index[(j + 1) & mask]), 0);
+    atomic_store(&index[j], hm_index_entry(hn, d, 8));                         /* slot field 9: above capacity */
+    atomic_store(&index[(j + 1) & mask], hm_index_entry(hn, d + 1, UINT32_MAX)); /* slot field 0 */
+
+    hm_region_record r;
+    hm_stats st;
+    uint64_t n;
+    CHECK_EQ(t_look(s, norm, &r), HM_ENOTFOUND);
+    CHECK_EQ(t_look(s, gemm, &r), HM_OK);
+    CHECK_EQ(t_rec(s, attn, 500, 8), HM_OK); /* a new region whose lookups pass neither entry */
+    CHECK_EQ(hm_stats_get(s, &st), HM_OK);
+    CHECK_EQ(st.recoveries, 0); /* the lookup of norm remembered nothing */
+    CHECK_EQ(t_rec(s, norm, 2000, 64), HM_OK);
+    CHECK_EQ(hm_stats_get(s, &st), HM_OK);
+    CHECK_EQ(st.recoveries, 1);
+    CHECK_EQ(t_look(s, norm, &r), HM_OK);
+    CHECK_EQ(r.dispatch_count, 1);
+    CHECK_EQ(hm_size(s, &n), HM_OK);
+    CHECK_EQ(n, 3);
+    for (uint32_t i = 0; i <= mask; i++) {
+        uint64_t e = atomic_load(&index[i]);
+        CHECK(e == 0 || (hm_index_slot1(e) >= 1 && hm_index_slot1(e) <= 8)); /* the rebuild dropped both */
+    }
+    CHECK_EQ(hm_check(s), HM_OK);
+    CHECK_EQ(hm_close(s), HM_OK);
+}
+
 const hm_test_case *hm_t_hardening_cases(size_t *n) {
     static const hm_test_case cases[] = {
         {"symlink_refused_unless_allowed", test_symlink_refused_unless_allowed},
@@ -1837,6 +1887,8 @@ const hm_test_case *hm_t_hardening_cases(size_t *n) {
         {"giveup_remembered_without_liveness_check", test_giveup_remembered_without_liveness_check},
         {"acl_rule_finds_named_user_or_group_write_grant", test_acl_rule_finds_named_user_or_group_write_grant},
         {"group_shared_acl_write_refused", test_group_shared_acl_write_refused},
+        {"entry_naming_no_slot_is_passed_by_readers_and_repaired_by_the_writer_that_meets_it",
+         test_entry_naming_no_slot_is_passed_by_readers_and_repaired_by_the_writer_that_meets_it},
     };
     *n = sizeof cases / sizeof cases[0];
     return cases;

@@ -1,7 +1,7 @@
 package dev.hintmap;
 
-import dev.hintmap.format.Layouts;
 import dev.hintmap.format.StoredName;
+import dev.hintmap.store.Answer;
 import dev.hintmap.store.EncodedNames;
 import dev.hintmap.store.HintFileOpener;
 import dev.hintmap.store.MappedStore;
@@ -69,21 +69,18 @@ import java.util.function.Consumer;
 public final class HintStore implements AutoCloseable {
     private final MappedStore mapped;
     private final StoreEngine engine;
-    /** Read directly by {@link Region#isHot()}, which checked that the store is open already. */
-    final long hotThresholdNs;
+    /** The engine's (the file's), for the views this store makes. */
+    private final long hotThresholdNs;
     private final int capacity;
-    /** {@link HintStoreOptions#rejectLongNames()}: names over the limit are an error, not shortened. */
-    private final boolean rejectLongNames;
     /** The options it was opened with, for {@link #reopenIfReplaced()}; null for an in-memory store. */
     private final HintStoreOptions options;
 
-    private HintStore(MappedStore mapped, HintStoreOptions options, boolean rejectLongNames) {
+    private HintStore(MappedStore mapped, HintStoreOptions options) {
         this.mapped = mapped;
         this.options = options;
         this.engine = mapped.engine();
-        this.hotThresholdNs = mapped.header().hotThresholdNs();
+        this.hotThresholdNs = engine.hotThresholdNs();
         this.capacity = engine.capacity();
-        this.rejectLongNames = rejectLongNames;
     }
 
     /**
@@ -116,13 +113,12 @@ public final class HintStore implements AutoCloseable {
     static HintStore open(Path file, HintStoreOptions options, StoreSettings settings) throws IOException {
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(options, "options");
-        return new HintStore(HintFileOpener.open(file, options, settings), options, options.rejectLongNames());
+        return new HintStore(HintFileOpener.open(file, options, settings), options);
     }
 
     /** {@link HintFiles#createNew(Path, HintStoreOptions, Path)}. */
     static HintStore createNew(Path file, HintStoreOptions options, Path like) throws IOException {
-        return new HintStore(HintFileOpener.createNew(file, options, StoreSettings.DEFAULT, like), options,
-                options.rejectLongNames());
+        return new HintStore(HintFileOpener.createNew(file, options, StoreSettings.DEFAULT, like), options);
     }
 
     /**
@@ -146,7 +142,7 @@ public final class HintStore implements AutoCloseable {
         if (options.readOnly()) {
             throw new IllegalArgumentException("an in-memory store cannot be read-only");
         }
-        return new HintStore(MappedStore.inMemory(options, settings), null, options.rejectLongNames());
+        return new HintStore(MappedStore.inMemory(options, settings), null);
     }
 
     /**
@@ -166,7 +162,7 @@ public final class HintStore implements AutoCloseable {
         checkWritable();
         requireNonNegative(kernelNs, bytesTouched);
         EncodedNames.Scratch scratch = EncodedNames.scratch();
-        EncodedNames.CachedName cached = EncodedNames.cached(scratch, name, engine.maxNameBytes(), rejectLongNames);
+        EncodedNames.CachedName cached = EncodedNames.cached(scratch, name, engine);
         if (capacity == 0) {
             return;
         }
@@ -191,7 +187,7 @@ public final class HintStore implements AutoCloseable {
      */
     public Region region(String name) {
         mapped.requireOpen();
-        return new Region(this, EncodedNames.encodeCopy(name, engine.maxNameBytes(), rejectLongNames), name);
+        return new Region(this, EncodedNames.encodeCopy(name, engine), name);
     }
 
     /**
@@ -207,7 +203,7 @@ public final class HintStore implements AutoCloseable {
      * @throws IllegalStateException if the store is closed
      */
     public boolean isHot(String name) {
-        return query(name, StoreEngine.ANSWER_HOT, null) == 1;
+        return query(name, Answer.HOT, null) == 1;
     }
 
     /**
@@ -220,7 +216,7 @@ public final class HintStore implements AutoCloseable {
      * @throws IllegalStateException if the store is closed
      */
     public long dispatchCount(String name) {
-        return query(name, StoreEngine.ANSWER_COUNT, null);
+        return query(name, Answer.COUNT, null);
     }
 
     /**
@@ -233,7 +229,7 @@ public final class HintStore implements AutoCloseable {
      * @throws IllegalStateException if the store is closed
      */
     public long meanKernelNs(String name) {
-        return query(name, StoreEngine.ANSWER_MEAN, null);
+        return query(name, Answer.MEAN, null);
     }
 
     /**
@@ -256,7 +252,7 @@ public final class HintStore implements AutoCloseable {
      */
     public boolean readInto(String name, MutableRecord into) {
         Objects.requireNonNull(into, "into");
-        if (query(name, StoreEngine.ANSWER_RECORD, into.values) == 1) {
+        if (query(name, Answer.RECORD, into.values) == 1) {
             return true;
         }
         into.clear();
@@ -381,7 +377,7 @@ public final class HintStore implements AutoCloseable {
     public long evictions() {
         mapped.requireOpen();
         try {
-            return engine.counter(Layouts.HDR_EVICTIONS);
+            return engine.counters().evictions();
         } catch (InternalError | IllegalStateException e) {
             throw mapped.accessFailed(e);
         }
@@ -583,7 +579,7 @@ public final class HintStore implements AutoCloseable {
         Objects.requireNonNull(record, "record");
         checkWritable();
         EncodedNames.Scratch scratch = EncodedNames.scratch();
-        scratch.name.encodeChecked(record.name(), engine.maxNameBytes(), rejectLongNames);
+        scratch.name.encodeChecked(record.name(), engine.maxNameBytes(), engine.rejectsLongNames());
         if (!record.isSound()) {
             throw new IllegalArgumentException("record " + record + " cannot come from any sequence of samples:"
                     + " it needs dispatchCount >= 1 and kernelNsTotal / dispatchCount <= kernelNsMax <= kernelNsTotal");
@@ -592,7 +588,7 @@ public final class HintStore implements AutoCloseable {
             return;
         }
         try {
-            engine.add(scratch.name, record.dispatchCount(), record.kernelNsTotal(), record.kernelNsMax(),
+            engine.wholeRecords().add(scratch.name, record.dispatchCount(), record.kernelNsTotal(), record.kernelNsMax(),
                     record.bytesTotal(), scratch.snapshot);
         } catch (InternalError | IllegalStateException e) {
             throw mapped.accessFailed(e);
@@ -629,7 +625,7 @@ public final class HintStore implements AutoCloseable {
         try {
             int slots = engine.highWater();
             for (int slot = 0; slot < slots; slot++) {
-                switch (engine.decaySlot(slot, factor)) {
+                switch (engine.wholeRecords().decaySlot(slot, factor)) {
                     case AGED -> aged++;
                     case NOT_LIVE -> { }
                     case LOCK_HELD -> {
@@ -760,19 +756,19 @@ public final class HintStore implements AutoCloseable {
 
     private SlotRecord find(String name) {
         SlotRecord s = EncodedNames.scratch().snapshot;
-        return query(name, StoreEngine.ANSWER_RECORD, s) == 1 ? s : null;
+        return query(name, Answer.RECORD, s) == 1 ? s : null;
     }
 
     /**
      * One query by name ({@link EncodedNames#query}): {@code out} receives the record for
-     * {@code ANSWER_RECORD}; null means the thread's scratch.
+     * {@link Answer#RECORD}; null means the thread's scratch.
      */
-    private long query(String name, int answer, SlotRecord out) {
+    private long query(String name, Answer answer, SlotRecord out) {
         mapped.requireOpen();
         EncodedNames.Scratch scratch = EncodedNames.scratch();
-        EncodedNames.CachedName cached = EncodedNames.cached(scratch, name, engine.maxNameBytes(), rejectLongNames);
+        EncodedNames.CachedName cached = EncodedNames.cached(scratch, name, engine);
         try {
-            return EncodedNames.query(engine, cached, answer, hotThresholdNs, out == null ? scratch.snapshot : out);
+            return EncodedNames.query(engine, cached, answer, out == null ? scratch.snapshot : out);
         } catch (InternalError | IllegalStateException e) {
             throw mapped.accessFailed(e);
         }

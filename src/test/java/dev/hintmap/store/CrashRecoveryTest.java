@@ -351,8 +351,13 @@ class CrashRecoveryTest {
         });
     }
 
+    /**
+     * An entry naming no slot, with the tag and distance of "zzz": lookups pass it as no match and
+     * remember nothing (so an insertion that never meets it repairs nothing), and the writer whose
+     * lookup under the structure lock meets it recovers, then inserts (FORMAT §8; C does the same).
+     */
     @Test
-    void indexEntryNamingNoSlotIsRepairedByTheNextStructuralChange() throws Exception {
+    void indexEntryNamingNoSlotIsLeftByReadersAndRepairedByTheWriterThatMeetsIt() throws Exception {
         Path file = storeWith("a");
         withRawMapping(file, m -> {
             HashIndex index = new HashIndex(GEOMETRY);
@@ -361,11 +366,23 @@ class CrashRecoveryTest {
             return null;
         });
         try (HintStore store = HintStore.open(file, LAYOUT)) {
-            assertTrue(store.recordFor("zzz").isEmpty()); // the bad entry is noticed, never followed
-            store.record("b", 1, 1);
+            assertTrue(store.recordFor("zzz").isEmpty()); // the bad entry is passed, never followed
+            store.record("b", 1, 1); // its lookups never follow the bad entry
             assertEquals(2, store.size());
+            assertEquals(0, store.info().recoveries());
         }
-        long bad = withRawMapping(file, m -> {
+        assertEquals(1, entriesNamingNoSlot(file), "neither the lookup nor the insertion of b repaired it");
+        try (HintStore store = HintStore.open(file, LAYOUT)) {
+            store.record("zzz", 1, 1); // meets it under the structure lock: recovers, resolves again, inserts
+            assertEquals(3, store.size());
+            assertEquals(1, store.info().recoveries());
+            assertEquals(1, store.dispatchCount("zzz"));
+        }
+        assertEquals(0, entriesNamingNoSlot(file));
+    }
+
+    private static long entriesNamingNoSlot(Path file) throws IOException {
+        return withRawMapping(file, m -> {
             long count = 0;
             for (int j = 0; j < GEOMETRY.indexEntries(); j++) {
                 long e = Memory.plainLong(m.segment, GEOMETRY.indexOffset() + 8L * j);
@@ -375,7 +392,6 @@ class CrashRecoveryTest {
             }
             return count;
         });
-        assertEquals(0, bad);
     }
 
     @Test

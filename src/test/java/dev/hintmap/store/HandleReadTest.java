@@ -162,4 +162,38 @@ class HandleReadTest {
             assertEquals(i, gemm.dispatchCount());
         }
     }
+
+    /**
+     * A {@link Region} keeps one (slot, gen) pair, as C's {@code hm_region} and the name cache do
+     * (issue 35 §3): a query after the handle's own record reads where the record put the region,
+     * with no lookup. The slot's name words are changed behind the handle's back (gen left as it
+     * was), so a lookup by name would miss and answer 0.
+     */
+    @Test
+    void aQueryThroughAHandleReadsWhereItsOwnRecordPutTheRegionWithoutALookup() {
+        Region gemm = store.region(GEMM);
+        gemm.record(3_000, 64); // inserted into slot 0: the handle keeps (slot 0, gen)
+        long firstNameWord = Memory.plainLong(raw, Slots.nameWord(slot0(), 0));
+        Memory.plainLong(raw, Slots.nameWord(slot0(), 0), ~firstNameWord);
+
+        assertEquals(1, gemm.dispatchCount(), "the record's pair answers the query (§7.2.2)");
+        assertTrue(gemm.isHot());
+        assertEquals(0, store.dispatchCount(GEMM), "a lookup by name misses: the handle did not look up");
+    }
+
+    /** The other way round: a record after the handle's query goes where the query found the region. */
+    @Test
+    void aRecordThroughAHandleGoesWhereItsQueryFoundTheRegion() {
+        store.record(GEMM, 3_000, 64);
+        Region gemm = store.region(GEMM);
+        assertEquals(1, gemm.dispatchCount()); // found by name: the handle keeps (slot 0, gen)
+        long gen = Memory.plainLong(raw, Slots.gen(slot0()));
+        long firstNameWord = Memory.plainLong(raw, Slots.nameWord(slot0(), 0));
+        Memory.plainLong(raw, Slots.nameWord(slot0(), 0), ~firstNameWord);
+
+        gemm.record(1_000, 64);
+        assertEquals(gen, Memory.plainLong(raw, Slots.gen(slot0())), "recorded in place: no insertion, no eviction");
+        assertEquals(2, gemm.dispatchCount());
+        assertEquals(2_000, gemm.meanKernelNs());
+    }
 }

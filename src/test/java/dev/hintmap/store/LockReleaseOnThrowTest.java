@@ -89,7 +89,7 @@ class LockReleaseOnThrowTest {
             boolean[] failedStore = new boolean[1];
             ThrowOnce probe = new ThrowOnce(section);
             try (HintStore store = TestStores.open(file, options,
-                    StoreSettings.DEFAULT.heldLockProbe(probe).leakedLockNanos(20_000_000L))) {
+                    ProbedEngine.settings(StoreSettings.DEFAULT.leakedLockNanos(20_000_000L), probe))) {
                 if (section == Section.RECOVERY_SLOT) {
                     withRawMapping(file, m -> { // slot 0's change "crashed" past §7.4 step 7: BUSY, freed by §8 step 1
                         long gen = Slots.gen(new Slots(GEOMETRY).slot(0));
