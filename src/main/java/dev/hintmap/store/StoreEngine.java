@@ -883,6 +883,17 @@ public final class StoreEngine {
         long live = 0;
         EncodedName stored = new EncodedName(); // recovery only: allocation is fine here
         SlotRecord record = new SlotRecord();
+        SlotSoundness.Kept indexed = new SlotSoundness.Kept() { // the slots kept so far are the index rebuilt so far
+            @Override
+            public int slotOf(EncodedName name) {
+                return resolveLocked(name);
+            }
+
+            @Override
+            public boolean keep(EncodedName name, int k) {
+                return index.insert(seg, name.hash, k);
+            }
+        };
         for (int k = 0; k < highWater; k++) {
             if ((k & (REBUILD_PROGRESS_SLOTS - 1)) == REBUILD_PROGRESS_SLOTS - 1) {
                 locks.structureProgress(); // a long rebuild is alive, not a leaked lock (LeakedLockSweep)
@@ -899,8 +910,7 @@ public final class StoreEngine {
             boolean sound = (gen & 1) == 0
                     && SlotSoundness.nameSound(seg, slots, slot, length, stored, SlotSoundness.IGNORED)
                     && slotRead(seg, k, null, null, READ_REBUILD, record) != 0 // sound, or not known to be unsound
-                    && resolveLocked(stored) < 0 // a second slot with the same name is dropped
-                    && index.insert(seg, stored.hash, k);
+                    && SlotSoundness.keptFirst(indexed, stored, k, SlotSoundness.IGNORED); // a later duplicate, or no room: freed
             if (sound) {
                 live++;
             } else if (!slotFree(k)) {
