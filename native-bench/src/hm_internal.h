@@ -109,6 +109,13 @@ int hm_test_owner_rule(uid_t file_uid, gid_t file_gid, mode_t mode, uid_t euid, 
 #define HMI_INTERNAL __attribute__((visibility("hidden")))
 
 #define HM_MAX_NAME_WORDS    (HM_MAX_NAME_BYTES_LIMIT / 8u)
+
+/* FORMAT §2's parameter ranges, checked once here for options (hm_open), headers (header.c) and
+ * hm_name_canonical; twins of Java's FileGeometry.isCapacity and isNameLimit. */
+static inline int hmi_capacity_valid(uint32_t capacity) { return capacity <= HM_MAX_CAPACITY; }
+static inline int hmi_name_limit_valid(uint32_t max_name_bytes) {
+    return max_name_bytes >= HM_MIN_NAME_BYTES && max_name_bytes <= HM_MAX_NAME_BYTES_LIMIT;
+}
 #define HM_ERR_BYTES         512
 #define HM_LOCK_WAIT_LIMIT_NS UINT64_C(5000000000) /* §6.2 lock_wait_limit: give up after 5 s */
 #define HM_GIVEUP_MEMO       16      /* (lock, owner word) pairs a store remembers giving up on */

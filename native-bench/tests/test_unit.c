@@ -13,6 +13,7 @@
 #include "test_concurrent.h"
 #include "test_hardening.h"
 #include "test_hot_set.h"
+#include "test_rules.h"
 #include "../bench/hm_name_print.h"
 
 #include <errno.h>
@@ -2161,14 +2162,16 @@ int main(int argc, char **argv) {
         {"threads_give_up_on_live_holder_and_record_elsewhere", test_threads_give_up_on_live_holder_and_record_elsewhere_asan},
         {"reads_by_name_or_handle_under_eviction_never_return_another_regions_record", test_reads_by_name_or_handle_under_eviction_never_return_another_regions_record_asan},
     };
-    size_t nh, nhot;
+    size_t nh, nhot, nrules;
     const hm_test_case *hard = hm_t_hardening_cases(&nh);
     const hm_test_case *hot = hm_t_hot_set_cases(&nhot, g_vectors);
+    const hm_test_case *rules = hm_t_rules_cases(&nrules, g_vectors);
     enum { NBASE = sizeof cases / sizeof cases[0] };
     hm_test_case all[NBASE + 64];
-    if (nh + nhot > 64) return 2;
+    if (nh + nhot + nrules > 64) return 2;
     memcpy(all, cases, sizeof cases);
     memcpy(all + NBASE, hard, nh * sizeof *hard);
     memcpy(all + NBASE + nh, hot, nhot * sizeof *hot);
-    return hm_run_tests(all, NBASE + nh + nhot, argc > 2 ? argv[2] : NULL);
+    memcpy(all + NBASE + nh + nhot, rules, nrules * sizeof *rules);
+    return hm_run_tests(all, NBASE + nh + nhot + nrules, argc > 2 ? argv[2] : NULL);
 }

@@ -1,6 +1,6 @@
 package dev.hintmap;
 
-import dev.hintmap.format.StoredName;
+import dev.hintmap.format.FileGeometry;
 
 import java.util.Objects;
 
@@ -23,15 +23,15 @@ public final class HintStoreOptions {
      * (FORMAT.md §1.1). A slot is {@code 128 + roundup(maxNameBytes, 64)} bytes: 384 at this default.
      */
     public static final int DEFAULT_MAX_NAME_BYTES = 256;
-    /** Largest capacity a file may have. */
-    public static final int MAX_CAPACITY = 1 << 26;
-    /** Largest maximum name length. */
-    public static final int MAX_NAME_BYTES_LIMIT = 1024;
+    /** Largest capacity a file may have: 2^26 regions (FORMAT.md §2). */
+    public static final int MAX_CAPACITY = FileGeometry.MAX_CAPACITY;
+    /** Largest maximum name length: 1024 bytes (FORMAT.md §2). */
+    public static final int MAX_NAME_BYTES_LIMIT = FileGeometry.MAX_NAME_BYTES_LIMIT;
     /**
-     * Smallest maximum name length: a stored form's {@code '~'} and 32 hex digits with no prefix
+     * Smallest maximum name length: 33, a stored form's {@code '~'} and 32 hex digits with no prefix
      * (FORMAT.md §1.1, §2), so that two long names never share a region for want of room.
      */
-    public static final int MIN_NAME_BYTES = StoredName.MIN_MAX_NAME_BYTES;
+    public static final int MIN_NAME_BYTES = FileGeometry.MIN_MAX_NAME_BYTES;
 
     private static final int CAPACITY_SET = 1;
     private static final int THRESHOLD_SET = 2;
@@ -79,7 +79,7 @@ public final class HintStoreOptions {
      * @throws IllegalArgumentException if outside {@code [0, MAX_CAPACITY]}
      */
     public HintStoreOptions capacity(int capacity) {
-        if (capacity < 0 || capacity > MAX_CAPACITY) {
+        if (!FileGeometry.isCapacity(capacity)) {
             throw new IllegalArgumentException("capacity " + capacity + " is outside [0, " + MAX_CAPACITY + "]");
         }
         return new HintStoreOptions(capacity, hotThresholdNs, maxNameBytes, flags, explicit | CAPACITY_SET);
@@ -115,7 +115,7 @@ public final class HintStoreOptions {
      *     could not keep its whole digest
      */
     public HintStoreOptions maxNameBytes(int maxNameBytes) {
-        if (maxNameBytes < MIN_NAME_BYTES || maxNameBytes > MAX_NAME_BYTES_LIMIT) {
+        if (!FileGeometry.isNameLimit(maxNameBytes)) {
             throw new IllegalArgumentException("maxNameBytes " + maxNameBytes + " is outside [" + MIN_NAME_BYTES + ", "
                     + MAX_NAME_BYTES_LIMIT + "]: a name over the limit is stored as a prefix, '~' and 32 hex digits"
                     + " (FORMAT.md §1.1), which need at least " + MIN_NAME_BYTES + " bytes");

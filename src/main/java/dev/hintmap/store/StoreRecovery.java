@@ -162,9 +162,21 @@ class StoreRecovery {
         }
         int read = engine.slotReadForRebuild(seg, k, rebuildReadProbe(), record);
         return (read == StoreEngine.UNSETTLED || (read > 0 && record.isSound())) // sound, or not known to be unsound
-                && engine.resolveLocked(stored) < 0 // a second slot with the same name is dropped
-                && engine.index.insert(seg, stored.hash, k);
+                && SlotSoundness.keptFirst(indexed, stored, k, SlotSoundness.IGNORED); // a later duplicate, or no room: freed
     }
+
+    /** The slots kept so far are the index rebuilt so far (§8 step 2c's duplicate rule, SlotSoundness). */
+    private final SlotSoundness.Kept indexed = new SlotSoundness.Kept() {
+        @Override
+        public int slotOf(EncodedName name) {
+            return engine.resolveLocked(name);
+        }
+
+        @Override
+        public boolean keep(EncodedName name, int k) {
+            return engine.index.insert(engine.mapping.segment(), name.hash, k);
+        }
+    };
 
     /**
      * Run between the loads and the re-check of every attempt of the rebuild's read (C's
