@@ -9,7 +9,7 @@
 #include "hintmap.h"
 #include "hm_test.h"
 #include "hm_utf8.h"
-#include "test_rules.h"
+#include "test_cases.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -70,7 +70,8 @@ public final class HintStoreOptions {
     }
 
     /**
-     * Maximum number of regions; 0 disables recording (every query then returns its default).
+     * Maximum number of regions; 0 disables recording (records are checked and dropped, and every
+     * query answers absent: false, 0, empty).
      * The file grows with it: one slot of {@code 128 + roundup(maxNameBytes, 64)} bytes per
      * region, plus the index (FORMAT.md §2). Set explicitly: an existing file must have this capacity.
      *
@@ -125,7 +126,8 @@ public final class HintStoreOptions {
 
     /**
      * Opens an existing file read-only: the mapping is read-only, nothing is claimed in the file,
-     * and {@code record} throws {@link IllegalStateException}. This is what an optimizer uses.
+     * every read answers, and {@code record}, {@code add}, {@code decay} (and a {@link Region}'s
+     * {@code record}) throw {@link IllegalStateException}. This is what an optimizer uses.
      * A missing file is then {@link HintFileException.Problem#MISSING}, never created. Default
      * false.
      *
@@ -217,7 +219,9 @@ public final class HintStoreOptions {
     }
 
     /**
-     * The longest name, in UTF-8 bytes, that a file created with these options accepts.
+     * The longest name, in UTF-8 bytes, that a file created with these options stores as it is
+     * (a longer one is stored in its shortened form, FORMAT.md §1.1, unless
+     * {@link #rejectLongNames()}).
      *
      * @return the limit, in {@code [MIN_NAME_BYTES, MAX_NAME_BYTES_LIMIT]}: {@link #DEFAULT_MAX_NAME_BYTES}
      *     unless set with {@link #maxNameBytes(int)}. An existing file keeps its own

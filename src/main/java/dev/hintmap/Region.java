@@ -11,11 +11,15 @@ import java.util.Objects;
  * A pre-resolved region of one {@link HintStore}: recording through it skips hashing and
  * looking up the name. The handle remembers the slot and its generation; when the region has
  * been evicted (and the slot reused) since, the next record notices it under the slot lock,
- * re-resolves the name (inserting the region again) and carries on. Thread-safe.
+ * re-resolves the name (inserting the region again) and carries on. Thread-safe. With capacity 0
+ * its records are dropped and its queries answer absent; on a read-only store its queries answer
+ * and {@link #record} throws; once the store is closed every method but {@link #name()} throws
+ * {@link IllegalStateException}.
  *
  * <p>Queries through a handle ({@link #readInto(MutableRecord)}, {@link #dispatchCount()},
- * {@link #meanKernelNs()}, {@link #isHot()}) answer what the same query by name answers, with one
- * consistent read of the region's record. They follow the region too: a query after an eviction
+ * {@link #meanKernelNs()}, {@link #isHot()}) answer what the same query by name
+ * ({@link HintStore#readInto(String, MutableRecord)}, {@link HintStore#isHot(String)}) answers, with
+ * one consistent read of the region's record. They follow the region too: a query after an eviction
  * reads it absent, one after its re-insertion (into any slot) reads the new record. A query never
  * inserts the region. While the slot where a record or a query last found the region keeps its
  * generation, a query compares no name (FORMAT.md §7.2.2) and allocates nothing; after the region
@@ -55,9 +59,10 @@ public final class Region {
     }
 
     /**
-     * The region's name.
+     * The region's name, as given.
      *
-     * @return the name given to {@link HintStore#region(String)}
+     * @return the name given to {@link HintStore#region(String)}, not its stored form
+     *     ({@link HintStore#storedName(String)}) when it is longer than the file's limit
      */
     public String name() {
         return name;
@@ -117,7 +122,9 @@ public final class Region {
     }
 
     /**
-     * Dispatches recorded for the region, as {@link HintStore#dispatchCount(String)}; allocates nothing.
+     * Dispatches recorded for the region since it was (last) inserted: {@link MutableRecord#dispatchCount()}
+     * of what {@link #readInto(MutableRecord)} reads, at the same cost (one read of the whole
+     * record, FORMAT.md §7.2.2); allocates nothing.
      *
      * @return the number of dispatches, {@code >= 1} when present; 0 when absent
      * @throws IllegalStateException if the store is closed
@@ -128,7 +135,8 @@ public final class Region {
     }
 
     /**
-     * Mean kernel time of the region, as {@link HintStore#meanKernelNs(String)}; allocates nothing.
+     * Mean kernel time of the region per dispatch: {@link MutableRecord#meanKernelNs()} of what
+     * {@link #readInto(MutableRecord)} reads, at the same cost; allocates nothing.
      *
      * @return the total kernel time divided by the dispatch count, in ns, rounded down; 0 when absent
      * @throws IllegalStateException if the store is closed

@@ -9,7 +9,8 @@ import java.util.Objects;
 
 /**
  * One region as a scan by {@link HintStore#forEachView(RecordVisitor)} sees it: its name, as the
- * UTF-8 bytes the file stores, and its record, read together in one consistent read (the name and
+ * UTF-8 bytes the file stores (the stored form of a name longer than the file's limit, FORMAT.md
+ * §1.1), and its record, read together in one consistent read (the name and
  * the record belong to the same region, the record is one update, never a mix of two). The scan
  * refills one view for every region, so a view is valid only during the
  * {@link RecordVisitor#visit} call it is passed to.
@@ -132,7 +133,8 @@ public final class RegionView {
     /**
      * The region's name, decoded; allocates a {@code String}.
      *
-     * @return the name as {@link HintStore#forEach} would give it
+     * @return the stored name, as {@link #toRecord()} and {@link HintStore#snapshot()} give it (bytes
+     *     that are not UTF-8, found only in a damaged file, decode to U+FFFD)
      */
     public String name() {
         byte[] bytes = new byte[nameLength];
@@ -218,7 +220,8 @@ public final class RegionView {
     }
 
     /**
-     * An immutable copy of the region, name included; allocates, as {@link HintStore#forEach} does.
+     * An immutable copy of the region, name included; allocates a record and a {@code String}, as
+     * {@link HintStore#snapshot()} does per region.
      *
      * @return a new record
      */

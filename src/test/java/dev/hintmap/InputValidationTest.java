@@ -80,9 +80,9 @@ class InputValidationTest {
     @Test
     void queriesRejectBadNamesToo() {
         assertRejected(s -> s.isHot(null), "region name is null");
-        assertRejected(s -> s.dispatchCount(""), "region name is empty");
+        assertRejected(s -> s.readInto("", new MutableRecord()), "region name is empty");
         assertRejected(STRICT, s -> s.recordFor("k".repeat(100)), "longer than 64");
-        assertRejected(s -> s.meanKernelNs("x\uDFFF"), "unpaired surrogate");
+        assertRejected(s -> s.region("x\uDFFF"), "unpaired surrogate");
     }
 
     @Test
@@ -127,10 +127,10 @@ class InputValidationTest {
         store.close();
         store.close(); // idempotent
         for (Runnable call : new Runnable[] {
-            () -> store.record("a", 1, 1), () -> store.isHot("a"), () -> store.dispatchCount("a"),
-            () -> store.meanKernelNs("a"), () -> store.recordFor("a"), store::size, store::isEmpty,
-            () -> store.forEach(r -> {}), store::flush, () -> region.record(1, 1), () -> store.region("b"),
-            store::capacity, store::hotThresholdNs, store::maxNameBytes, store::file, store::isReadOnly, store::evictions,
+            () -> store.record("a", 1, 1), () -> store.isHot("a"), () -> store.readInto("a", new MutableRecord()),
+            () -> store.recordFor("a"), store::size, () -> store.forEachView(v -> {}), store::snapshot,
+            store::flush, () -> region.record(1, 1), () -> store.region("b"), store::capacity,
+            store::hotThresholdNs, store::maxNameBytes, store::file, store::isReadOnly, store::info,
         }) {
             IllegalStateException e = assertThrows(IllegalStateException.class, call::run);
             assertTrue(e.getMessage().contains("closed"), e.getMessage());

@@ -84,8 +84,8 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
         List<RegionRecord> regions = new ArrayList<>();
         try (HintStore store = files.openReadOnly(path)) {
             HintFileInfo info = store.info();
-            store.forEach(r -> {
-                regions.add(r);
+            store.forEachView(v -> {
+                regions.add(v.toRecord());
                 progress.accept(regions.size());
             });
             return new ProfileInput(info.capacity(), info.maxNameBytes(), info.hotThresholdNs(),
