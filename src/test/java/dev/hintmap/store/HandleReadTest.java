@@ -179,7 +179,7 @@ class HandleReadTest {
 
         assertEquals(1, gemm.dispatchCount(), "the record's pair answers the query (§7.2.2)");
         assertTrue(gemm.isHot());
-        assertEquals(0, store.dispatchCount(GEMM), "a lookup by name misses: the handle did not look up");
+        assertEquals(0, TestStores.dispatchCount(store, GEMM), "a lookup by name misses: the handle did not look up");
     }
 
     /** The other way round: a record after the handle's query goes where the query found the region. */
