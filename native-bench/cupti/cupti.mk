@@ -17,10 +17,11 @@
 CUDA_HOME   ?= /usr/local/cuda
 CUPTI_INC   ?= $(firstword $(foreach d,$(CUDA_HOME)/include $(CUDA_HOME)/extras/CUPTI/include,$(if $(wildcard $(d)/cupti_activity.h),$(d))))
 CUPTI_LIBDIR ?= $(firstword $(foreach d,$(CUDA_HOME)/lib64 $(CUDA_HOME)/extras/CUPTI/lib64,$(if $(wildcard $(d)/libcupti.so*),$(d))))
-CUPTI_CPPFLAGS := -Iinclude -Icupti $(if $(CUPTI_INC),-I$(CUPTI_INC)) $(if $(filter-out $(CUPTI_INC),$(CUDA_HOME)/include),-I$(CUDA_HOME)/include)
+# -Isrc: for src/hm_utf8.h alone, the UTF-8 rule the collector shares with the library (header-only, no internals).
+CUPTI_CPPFLAGS := -Iinclude -Icupti -Isrc $(if $(CUPTI_INC),-I$(CUPTI_INC)) $(if $(filter-out $(CUPTI_INC),$(CUDA_HOME)/include),-I$(CUDA_HOME)/include)
 CUPTI_SO    := $(BUILD)/libhintmap_cupti.so
 CUPTI_SRC   := cupti/hintmap_cupti.c cupti/hmc_translate.c
-CUPTI_HDR   := cupti/hmc_translate.h include/hintmap.h
+CUPTI_HDR   := cupti/hmc_translate.h include/hintmap.h src/hm_utf8.h
 CUPTI_ALL   := $(if $(CUPTI_INC),$(CUPTI_SO))
 # hm-cuda-driver: warnings are errors, host compiler's too.
 NVCC_FLAGS  ?= -O2 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror

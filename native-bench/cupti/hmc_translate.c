@@ -3,6 +3,7 @@
  * Pure: no global state, no CUPTI call; the only allocation is the demangler's.
  */
 #include "hmc_translate.h"
+#include "hm_utf8.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -62,35 +63,12 @@ const char *hmc_memcpy_region(const hmc_memcpy_record *m) {
     }
 }
 
-/* Length of the well-formed UTF-8 sequence at s[0..n), or 0 (RFC 3629: no overlongs, no surrogates, <= U+10FFFF). */
-static size_t utf8_seq(const unsigned char *s, size_t n) {
-    unsigned char c = s[0];
-    if (c < 0x80) return 1;
-    size_t len;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF) len = 2;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3;
-        if (c == 0xE0) lo = 0xA0;
-        if (c == 0xED) hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4;
-        if (c == 0xF0) lo = 0x90;
-        if (c == 0xF4) hi = 0x8F;
-    } else return 0;
-    if (n < len) return 0;
-    if (s[1] < lo || s[1] > hi) return 0;
-    for (size_t i = 2; i < len; i++)
-        if (s[i] < 0x80 || s[i] > 0xBF) return 0;
-    return len;
-}
-
 /* Appends src (sanitised: ill-formed bytes become '?') to buf at *len, at most cap bytes in all; returns 0, or -1 when it did not fit. */
 static int append_utf8(char *buf, size_t *len, size_t cap, const char *src) {
     const unsigned char *s = (const unsigned char *)src;
     size_t n = strlen(src);
     for (size_t i = 0; i < n;) {
-        size_t k = utf8_seq(s + i, n - i);
+        size_t k = hmi_utf8_char(s + i, n - i); /* the library's own rule (hm_utf8.h) */
         size_t take = k ? k : 1;
         if (*len + take > cap) return -1;
         if (k) memcpy(buf + *len, s + i, k);

@@ -130,9 +130,14 @@ HM_API const char *hm_strerror(int code);
 #define HM_DEFAULT_HOT_THRESHOLD_NS  100000u
 #define HM_MAX_CAPACITY              67108864u  /* 2^26 */
 #define HM_MAX_NAME_BYTES_LIMIT      1024u
-/* The smallest max_name_bytes: the tag of a stored form (HM_NAME_TAG_BYTES) with an empty prefix,
- * so that every long name keeps its whole digest (FORMAT §1.1, §2). */
-#define HM_MIN_NAME_BYTES            33u
+/** Bytes of the digest a shortened name keeps: the first 16 of SHA-256 (FORMAT §1.1). */
+#define HM_NAME_DIGEST_BYTES 16u
+/** Bytes of the tag that ends a shortened name: '~' and 32 lowercase hex digits (FORMAT §1.1). */
+#define HM_NAME_TAG_BYTES (1u + 2u * HM_NAME_DIGEST_BYTES)
+/* The smallest max_name_bytes (33): the tag of a stored form with an empty prefix, so that every
+ * long name keeps its whole digest (FORMAT §1.1, §2). The three limits are FORMAT §2's, written
+ * once here for C (Java: dev.hintmap.format.FileGeometry); vectors/limits.txt checks that they agree. */
+#define HM_MIN_NAME_BYTES            HM_NAME_TAG_BYTES
 
 /* Bits of hm_options.flags (FORMAT §5 step 0 and step 2; threat model: docs/SECURITY.md). */
 
@@ -484,10 +489,7 @@ HM_API void hm_region_free(hm_region *r);
 /** hm64 of FORMAT §4 over `len` bytes. */
 HM_API uint64_t hm_hash64(const void *bytes, size_t len);
 
-/** Bytes of the digest a shortened name keeps: the first 16 of SHA-256 (FORMAT §1.1). */
-#define HM_NAME_DIGEST_BYTES 16u
-/** Bytes of the tag that ends a shortened name: '~' and 32 lowercase hex digits (FORMAT §1.1). */
-#define HM_NAME_TAG_BYTES 33u
+/* HM_NAME_DIGEST_BYTES and HM_NAME_TAG_BYTES, the parts of a stored form: with the limits above. */
 
 /**
  * The stored form of region name `name` (`len` bytes of UTF-8) in a file whose max_name_bytes is

@@ -11,6 +11,7 @@
 #define HM_LIBRARY_SOURCE 1 /* this file is part of the library: hm_internal.h declares its internals */
 
 #include "hm_internal.h"
+#include "hm_utf8.h"
 
 #include <string.h>
 
@@ -22,23 +23,9 @@ int hmi_utf8_valid(const unsigned char *p, size_t n) {
             memcpy(&w, p + i, 8);
             if ((w & UINT64_C(0x8080808080808080)) == 0) { i += 8; continue; }
         }
-        unsigned c = p[i];
-        if (c < 0x80) { i++; continue; }
-        size_t need;
-        uint32_t cp;
-        if (c >= 0xC2 && c <= 0xDF) { need = 1; cp = c & 0x1F; }
-        else if ((c & 0xF0) == 0xE0) { need = 2; cp = c & 0x0F; }
-        else if (c >= 0xF0 && c <= 0xF4) { need = 3; cp = c & 0x07; }
-        else return 0;
-        if (n - i <= need) return 0;
-        for (size_t k = 1; k <= need; k++) {
-            unsigned b = p[i + k];
-            if ((b & 0xC0) != 0x80) return 0;
-            cp = cp << 6 | (b & 0x3F);
-        }
-        if (need == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) return 0; /* overlong, surrogate */
-        if (need == 3 && (cp < 0x10000 || cp > 0x10FFFF)) return 0;
-        i += need + 1;
+        size_t k = hmi_utf8_char(p + i, n - i); /* the one rule, hm_utf8.h */
+        if (k == 0) return 0;
+        i += k;
     }
     return 1;
 }
@@ -74,7 +61,7 @@ static size_t name_shorten(const char *name, size_t len, uint32_t limit, char *o
 int hm_name_canonical(const char *name, size_t len, uint32_t max_name_bytes, char *out, size_t out_cap,
                       size_t *out_len) {
     if (name == NULL || out == NULL || out_len == NULL) return HM_EINVAL;
-    if (max_name_bytes < HM_MIN_NAME_BYTES || max_name_bytes > HM_MAX_NAME_BYTES_LIMIT) return HM_EINVAL;
+    if (!hmi_name_limit_valid(max_name_bytes)) return HM_EINVAL;
     if (len == 0) return HM_EEMPTYNAME;
     if (!hmi_utf8_valid((const unsigned char *)name, len)) return HM_EBADNAME;
     char stored[HM_MAX_NAME_BYTES_LIMIT];
@@ -91,11 +78,12 @@ int hm_name_canonical(const char *name, size_t len, uint32_t max_name_bytes, cha
 int hmi_name_encode(hm_store *s, const char *name, size_t len, uint64_t *words, hm_name *out) {
     if (name == NULL) return hmi_fail(s, HM_EINVAL, "region name is NULL");
     if (len == 0) return hmi_fail(s, HM_EEMPTYNAME, "region name is empty");
+    /* Not UTF-8 before too long, as Java's EncodedName: a name that is both is a bad name (FORMAT §1.1). */
+    if (!hmi_utf8_valid((const unsigned char *)name, len))
+        return hmi_fail(s, HM_EBADNAME, "region name is not valid UTF-8");
     if (len > s->max_name_bytes && (s->flags & HM_OPEN_REJECT_LONG_NAMES))
         return hmi_fail(s, HM_ENAMETOOLONG, "region name of %zu bytes is longer than max_name_bytes %u",
                         len, s->max_name_bytes);
-    if (!hmi_utf8_valid((const unsigned char *)name, len))
-        return hmi_fail(s, HM_EBADNAME, "region name is not valid UTF-8");
     if (len > s->max_name_bytes) {
         len = name_shorten(name, len, s->max_name_bytes, (char *)words); /* words holds HM_MAX_NAME_BYTES_LIMIT bytes */
         name = NULL;

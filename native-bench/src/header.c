@@ -73,10 +73,10 @@ int hmi_header_validate(hm_open_ctx *ctx, const hm_file_header *h, uint64_t size
     if (h->layout_fingerprint != fp)
         return OFAIL(ctx, HM_ELAYOUT, "written by a build with another binary layout (fingerprint 0x%016llx, this build 0x%016llx) [field layout_fingerprint]",
                      (unsigned long long)h->layout_fingerprint, (unsigned long long)fp);
-    if (h->capacity > HM_MAX_CAPACITY)
+    if (!hmi_capacity_valid(h->capacity))
         return OFAIL(ctx, HM_EINCONSISTENT, "capacity is %u, outside [0, %u] [field capacity]", h->capacity, HM_MAX_CAPACITY);
     /* Below HM_MIN_NAME_BYTES a stored form could not hold the whole digest (§1.1, §2): damaged. */
-    if (h->max_name_bytes < HM_MIN_NAME_BYTES || h->max_name_bytes > HM_MAX_NAME_BYTES_LIMIT)
+    if (!hmi_name_limit_valid(h->max_name_bytes))
         return OFAIL(ctx, HM_EINCONSISTENT,
                      "max_name_bytes is %u, outside [%u, %u] (the minimum holds a stored name's '~' and 32 hex digits) "
                      "[field max_name_bytes]",

@@ -494,9 +494,9 @@ int hmi_open_impl(const char *path, const hm_options *opts, hm_store **out, char
     hm_options o;
     if (opts) o = *opts;
     else hm_options_init(&o);
-    if (o.capacity > HM_MAX_CAPACITY)
+    if (!hmi_capacity_valid(o.capacity))
         return OFAIL(&ctx, HM_EINVAL, "option capacity %u is outside [0, %u]", o.capacity, HM_MAX_CAPACITY);
-    if (o.max_name_bytes < HM_MIN_NAME_BYTES || o.max_name_bytes > HM_MAX_NAME_BYTES_LIMIT)
+    if (!hmi_name_limit_valid(o.max_name_bytes))
         return OFAIL(&ctx, HM_EINVAL,
                      "option max_name_bytes %u is outside [%u, %u] (the minimum holds a stored name's '~' and 32 hex digits)",
                      o.max_name_bytes, HM_MIN_NAME_BYTES, HM_MAX_NAME_BYTES_LIMIT);

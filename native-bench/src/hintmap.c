@@ -146,7 +146,7 @@ int hm_lookup(hm_store *s, const char *name, size_t name_len, hm_region_record *
     if (rc < 0) return rc;
     uint32_t k;
     uint64_t g;
-    if (!hmi_resolve(s, &nm, &k, &g, out, NULL)) return HM_ENOTFOUND;
+    if (!hmi_resolve(s, &nm, &k, &g, out)) return HM_ENOTFOUND;
     name_cache_remember(s, name, name_len, k);
     return HM_OK;
 }
@@ -227,7 +227,7 @@ int hm_region_resolve(hm_store *s, const char *name, size_t name_len, hm_region 
     r->nm = nm;
     r->nm.words = r->words;
     r->s = s;
-    r->resolved = hmi_resolve(s, &r->nm, &r->slot, &r->gen, NULL, NULL);
+    r->resolved = hmi_resolve(s, &r->nm, &r->slot, &r->gen, NULL);
     atomic_fetch_add_explicit(&s->refs, 1, RLX); /* relaxed: we already hold a reference */
     *out = r;
     return HM_OK;
@@ -267,7 +267,7 @@ int hm_region_lookup(hm_region *r, hm_region_record *out) {
     }
     uint64_t g;
     uint32_t k;
-    if (hmi_resolve(s, &r->nm, &k, &g, out, NULL)) {
+    if (hmi_resolve(s, &r->nm, &k, &g, out)) {
         r->slot = k;
         r->gen = g;
         r->resolved = 1;

@@ -109,6 +109,13 @@ int hm_test_owner_rule(uid_t file_uid, gid_t file_gid, mode_t mode, uid_t euid, 
 #define HMI_INTERNAL __attribute__((visibility("hidden")))
 
 #define HM_MAX_NAME_WORDS    (HM_MAX_NAME_BYTES_LIMIT / 8u)
+
+/* FORMAT §2's parameter ranges, checked once here for options (hm_open), headers (header.c) and
+ * hm_name_canonical; twins of Java's FileGeometry.isCapacity and isNameLimit. */
+static inline int hmi_capacity_valid(uint32_t capacity) { return capacity <= HM_MAX_CAPACITY; }
+static inline int hmi_name_limit_valid(uint32_t max_name_bytes) {
+    return max_name_bytes >= HM_MIN_NAME_BYTES && max_name_bytes <= HM_MAX_NAME_BYTES_LIMIT;
+}
 #define HM_ERR_BYTES         512
 #define HM_LOCK_WAIT_LIMIT_NS UINT64_C(5000000000) /* §6.2 lock_wait_limit: give up after 5 s */
 #define HM_GIVEUP_MEMO       16      /* (lock, owner word) pairs a store remembers giving up on */
@@ -429,9 +436,11 @@ HMI_INTERNAL int hmi_slot_read_if_named(const hm_store *s, uint32_t k, const cha
 /* §7.2.2 handle read of slot k while its gen is still g (no name compare): 1 with rec filled, 0
  * absent (unsound, or no consistent read within the bound), -1 stale (gen moved: resolve again). */
 HMI_INTERNAL int hmi_slot_read_at(const hm_store *s, uint32_t k, uint64_t g, hm_region_record *rec);
-/* §7.3: the slot of LIVE region nm, 1 found (k_out, g_out, rec filled), 0 not. */
+/* §7.3: the slot of LIVE region nm, 1 found (k_out, g_out, rec filled), 0 not. An index entry
+ * naming no slot is no match, and nothing of it is remembered (the writer that meets it under
+ * struct_lock recovers, §8). */
 HMI_INTERNAL int hmi_resolve(const hm_store *s, const hm_name *nm, uint32_t *k_out, uint64_t *g_out,
-                             hm_region_record *rec, int *corrupt);
+                             hm_region_record *rec);
 /* §7.1 into slot k if its gen is still g: 1 recorded, 0 stale, -1 gave up (§6.2). */
 HMI_INTERNAL int hmi_slot_record(hm_store *s, uint32_t k, uint64_t g, uint64_t ns, uint64_t bytes);
 /* §7.1/§7.4: records a sample of nm, inserting it when absent: HM_OK (k_out, g_out) or HM_DROPPED. */

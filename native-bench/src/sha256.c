@@ -4,7 +4,7 @@
  * of a long name (FORMAT §1.1). Written from the standard; internal (hmi_), not exported.
  * Twin of the JDK's MessageDigest "SHA-256", which the Java library uses.
  *
- * Tested by tests/test_unit.c against the standard's examples ("", "abc", the 448- and 896-bit
+ * Tested by tests/test_format.c against the standard's examples ("", "abc", the 448- and 896-bit
  * messages, one million 'a') and against Python's hashlib for every length 0..200
  * (src/test/resources/vectors/sha256.txt, made by src/test/resources/vectors/make_vectors.py).
  *

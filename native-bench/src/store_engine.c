@@ -1,7 +1,9 @@
 /*
- * store_engine.c - the protocol on the mapping: consistent read (FORMAT §7.2.1), resolve (§7.3),
- * record (§7.1), insertion and eviction (§7.4), recovery (§8), the live count (§7.5).
- * Twin of the Java class dev.hintmap.store.StoreEngine.
+ * store_engine.c - the protocol on the mapping, in FORMAT §7's order: record (§7.1), consistent
+ * read (§7.2.1), handle read (§7.2.2), resolve (§7.3), insertion and eviction (§7.4), the live
+ * count (§7.5), then recovery (§8). Twin of the Java class dev.hintmap.store.StoreEngine (§7.1-§7.5)
+ * with its sibling StoreRecovery (§8), in the same order; §7.6 (merge, decay) is Java's only
+ * (WholeRecords). A function called before it is defined is declared just below the constants.
  *
  * Section references (§n) are to docs/FORMAT.md. Every atomic access to the mapping names its
  * memory order; the one-line comment next to it says why. Decisions that FORMAT.md leaves open
@@ -22,7 +24,22 @@
 #define HM_SIZE_SPINS        1024u   /* §7.5: spins of hm_size before it yields to a structural change */
 #define HM_SIZE_STALL_NS     UINT64_C(10000000) /* §7.5: 10 ms, then the unvalidated count is the answer */
 
-/* ------------------------------------------------------------------ consistent read (§7.2.1) */
+#define HM_FOUND_UNDER_LOCK 2 /* internal: another writer inserted the name first (record_structural) */
+#define HM_READ_UNSETTLED (-1) /* rebuild_read: no consistent read within HM_READ_ATTEMPTS */
+
+/* Defined below, in FORMAT's order, and called before their definitions. */
+static int record_structural(hm_store *s, const hm_name *nm, uint64_t ns, uint64_t bytes, uint32_t *k_out,
+                             uint64_t *g_out);
+static void slot_add_locked(hm_store *s, uint32_t k, hm_slot *sl, uint64_t ns, uint64_t bytes);
+static __attribute__((warn_unused_result)) int lock_victim(hm_store *s, uint32_t *k_out);
+static int slot_assign(hm_store *s, uint32_t k, const hm_name *nm, uint64_t ns, uint64_t bytes, uint64_t *g_out);
+static int needs_recovery(const hm_store *s);
+static __attribute__((warn_unused_result)) int recover(hm_store *s);
+static int slot_free(hm_store *s, uint32_t k);
+static __attribute__((warn_unused_result)) int index_rebuild(hm_store *s);
+static int slot_name_sound(const hm_store *s, uint32_t k, uint64_t *words, hm_name *nm);
+
+/* ------------------------------------------------------------------ slot names */
 
 /* Whether slot sl's stored name is exactly the `len` bytes at `name` (len >= 1), as words: the
  * caller's bytes in little-endian words, the stored padding zero. Relaxed loads: the caller makes
@@ -46,7 +63,108 @@ static inline int slot_name_is(const hm_slot *sl, const char *name, uint32_t len
     return atomic_load_explicit(&sl->name[whole], RLX) == w; /* relaxed: see above */
 }
 
-#define HM_READ_UNSETTLED (-1) /* rebuild_read: no consistent read within HM_READ_ATTEMPTS */
+/* ------------------------------------------------------------------ record (§7.1) */
+
+int hmi_record_name(hm_store *s, const hm_name *nm, uint64_t ns, uint64_t bytes,
+                    uint32_t *k_out, uint64_t *g_out) {
+    if (s->capacity == 0) return HM_DROPPED;
+    for (uint32_t attempt = 0; attempt < HM_RECORD_ATTEMPTS; attempt++) {
+        uint32_t k;
+        uint64_t g;
+        int found = hmi_resolve(s, nm, &k, &g, NULL);
+        if (!found) {
+            int rc = record_structural(s, nm, ns, bytes, &k, &g);
+            if (rc != HM_FOUND_UNDER_LOCK) {
+                if (rc == HM_OK) {
+                    *k_out = k;
+                    *g_out = g;
+                }
+                return rc;
+            }
+        }
+        int r = hmi_slot_record(s, k, g, ns, bytes);
+        if (r > 0) {
+            *k_out = k;
+            *g_out = g;
+            return HM_OK;
+        }
+        if (r < 0) return HM_DROPPED; /* §6.2 give up */
+        /* evicted and reused between resolve and lock: resolve again */
+    }
+    return HM_DROPPED; /* reassigned under every attempt: only a hostile writer does that (§7.1) */
+}
+
+/* Records into slot k if its gen is still g. Returns 1 recorded, 0 stale, -1 gave up (a live
+ * process held the slot lock for lock_wait_limit, §6.2: the sample is dropped). */
+
+int hmi_slot_record(hm_store *s, uint32_t k, uint64_t g, uint64_t ns, uint64_t bytes) {
+    hm_slot *sl = slot_at(s, k);
+    if (!lock_acquire(s, &sl->lock, NULL)) return -1;
+    if (atomic_load_explicit(&sl->gen, RLX) != g) { /* relaxed: gen changes only under this lock */
+        lock_release(&sl->lock);
+        return 0;
+    }
+    slot_add_locked(s, k, sl, ns, bytes);
+    lock_release(&sl->lock);
+    return 1;
+}
+
+/* §7.1 into slot k if it holds exactly the `len` bytes at `name`, whatever its generation: under
+ * the slot lock gen, name_len and the name cannot change (§7.4 steps 4-11 and §8 step 1 hold it),
+ * so the compare is exact. hm_record's fast path for a repeated name. Returns 1 when it recorded,
+ * 0 when the slot holds another name (or is BUSY), -1 on a give-up (§6.2). */
+int hmi_slot_record_if_named(hm_store *s, uint32_t k, const char *name, uint32_t len, uint64_t ns, uint64_t bytes) {
+    hm_slot *sl = slot_at(s, k);
+    if (!lock_acquire(s, &sl->lock, NULL)) return -1;
+    /* relaxed: each of these changes only under this lock */
+    int same = (atomic_load_explicit(&sl->gen, RLX) & 1) == 0 && atomic_load_explicit(&sl->name_len, RLX) == len &&
+               slot_name_is(sl, name, len);
+    if (same) slot_add_locked(s, k, sl, ns, bytes);
+    lock_release(&sl->lock);
+    return same;
+}
+
+/* §7.1's publish, the one way a LIVE slot's record changes (Java's StoreEngine.copyPublish, which
+ * record, add and decay share; C records only): with slot sl's lock held and `seq` the value this
+ * holder read, a release fence, the four relaxed stores of the copy that is not current, then the
+ * release store of seq + 1 that makes it current. */
+static inline void copy_publish(hm_slot *sl, uint64_t seq, uint64_t count, uint64_t total, uint64_t max,
+                                uint64_t bytes) {
+    /* release fence, before any store into the copy (FORMAT §1, §7.1): it orders what this
+     * holder saw on taking the lock -- the seq the previous holder published -- before the relaxed
+     * stores below. A reader (§7.2.1) whose relaxed load of the copy sees one of those stores
+     * synchronizes with this fence through its acquire fence, so its re-load of seq sees at least
+     * that seq, not its s1, and it retries. This is the same store-store fence the structural
+     * path issues after making gen odd (§7.4 step 7). Without it only the cumulativity of
+     * release/acquire on x86-64 and AArch64 would keep a torn copy from being returned; with it
+     * the read is correct under the C11 model. Cost: a compiler barrier on x86-64, one dmb on AArch64. */
+    atomic_thread_fence(REL);
+    hm_record_copy *nxt = &sl->copies[(seq + 1) & 1];
+    /* relaxed: the copy is published by the release store of seq below */
+    atomic_store_explicit(&nxt->dispatch_count, count, RLX);
+    atomic_store_explicit(&nxt->kernel_ns_total, total, RLX);
+    atomic_store_explicit(&nxt->kernel_ns_max, max, RLX);
+    atomic_store_explicit(&nxt->bytes_total, bytes, RLX);
+    atomic_store_explicit(&sl->seq, seq + 1, REL); /* release: publishes nxt as the current copy */
+}
+
+/* The body of §7.1 with slot k's lock held and its generation checked. */
+static void slot_add_locked(hm_store *s, uint32_t k, hm_slot *sl, uint64_t ns, uint64_t bytes) {
+    uint64_t seq = atomic_load_explicit(&sl->seq, RLX); /* relaxed ("plain"): the lock orders it */
+    hm_record_copy *cur = &sl->copies[seq & 1];
+    /* relaxed: the lock's holder is the only writer of the copies; the lock ordered the last one */
+    uint64_t c = atomic_load_explicit(&cur->dispatch_count, RLX);
+    uint64_t t = atomic_load_explicit(&cur->kernel_ns_total, RLX);
+    uint64_t m = atomic_load_explicit(&cur->kernel_ns_max, RLX);
+    uint64_t b = atomic_load_explicit(&cur->bytes_total, RLX);
+    m = m > ns ? m : ns;
+    copy_publish(sl, seq, hm_sat_add(c, 1), hm_sat_add(t, ns), clamp63(m), hm_sat_add(b, bytes));
+    /* §3.9: test before set, so that a hot region's byte stays shared in every core's cache; both
+     * relaxed (ref_get/ref_set): a lost race only ages the region */
+    if (!ref_get(s, k)) ref_set(s, k, 1);
+}
+
+/* ------------------------------------------------------------------ consistent read (§7.2.1) */
 
 /* The one seqlock read loop (§7.2.1) behind hmi_slot_read, hmi_slot_read_if_named and
  * rebuild_read: the slot must hold `want` (hash, length and words) when it is given, or the
@@ -129,6 +247,8 @@ static int rebuild_read(const hm_store *s, uint32_t k, const hm_name *nm) {
     return slot_read(s, k, nm, NULL, 0, NULL, NULL, NULL, NULL, 1);
 }
 
+/* ------------------------------------------------------------------ handle read (§7.2.2) */
+
 int hmi_slot_read_at(const hm_store *s, uint32_t k, uint64_t g, hm_region_record *rec) {
     hm_slot *sl = slot_at(s, k);
     for (uint32_t attempt = 0; attempt < HM_READ_ATTEMPTS; attempt++) {
@@ -161,8 +281,7 @@ int hmi_slot_read_at(const hm_store *s, uint32_t k, uint64_t g, hm_region_record
 
 /* ------------------------------------------------------------------ resolve (§7.3) */
 
-int hmi_resolve(const hm_store *s, const hm_name *nm, uint32_t *k_out, uint64_t *g_out,
-                hm_region_record *rec, int *corrupt) {
+int hmi_resolve(const hm_store *s, const hm_name *nm, uint32_t *k_out, uint64_t *g_out, hm_region_record *rec) {
     if (s->capacity == 0) return 0;
     const uint64_t tag = nm->hash >> HM_INDEX_TAG_SHIFT;
     for (uint32_t attempt = 0; attempt < HM_RESOLVE_ATTEMPTS; attempt++) {
@@ -174,9 +293,9 @@ int hmi_resolve(const hm_store *s, const hm_name *nm, uint32_t *k_out, uint64_t 
             /* same tag and same home (dist == p): a false tag match needs the same home too */
             if (hm_index_tag(e) == tag && hm_index_dist(e) == p) {
                 uint64_t k1 = hm_index_slot1(e);
-                if (k1 == 0 || k1 > s->capacity) {
-                    if (corrupt) *corrupt = 1; /* names no slot: never used as an offset */
-                } else if (hmi_slot_read(s, (uint32_t)(k1 - 1), nm, rec, g_out, NULL, NULL)) {
+                /* an entry naming no slot (a damaged index) is no match: probe on, remember nothing;
+                 * the writer that meets it under struct_lock recovers (resolve_locked, §7.3) */
+                if (k1 >= 1 && k1 <= s->capacity && hmi_slot_read(s, (uint32_t)(k1 - 1), nm, rec, g_out, NULL, NULL)) {
                     *k_out = (uint32_t)(k1 - 1);
                     return 1;
                 }
@@ -190,9 +309,10 @@ int hmi_resolve(const hm_store *s, const hm_name *nm, uint32_t *k_out, uint64_t 
     return 0;
 }
 
-/* Exact lookup under struct_lock: index, hash, name_len and names change only under it. */
-static int resolve_locked(const hm_store *s, const hm_name *nm, uint32_t skip_k, uint32_t *k_out,
-                          uint64_t *g_out, int *corrupt) {
+/* Exact lookup under struct_lock: index, hash, name_len and names change only under it. Sets
+ * *corrupt when an entry it would follow (same tag, same home) names no slot: the caller recovers
+ * (§8) and resolves again (§7.3). */
+static int resolve_locked(const hm_store *s, const hm_name *nm, uint32_t *k_out, uint64_t *g_out, int *corrupt) {
     if (s->capacity == 0) return 0;
     const uint64_t tag = nm->hash >> HM_INDEX_TAG_SHIFT;
     uint32_t j = (uint32_t)nm->hash & s->index_mask;
@@ -203,7 +323,7 @@ static int resolve_locked(const hm_store *s, const hm_name *nm, uint32_t skip_k,
             uint64_t k1 = hm_index_slot1(e);
             if (k1 == 0 || k1 > s->capacity) {
                 *corrupt = 1;
-            } else if (k1 - 1 != skip_k) {
+            } else {
                 hm_slot *sl = slot_at(s, (uint32_t)(k1 - 1));
                 /* relaxed: structure fields are ours while we hold struct_lock */
                 int match = atomic_load_explicit(&sl->name_len, RLX) == nm->len &&
@@ -223,80 +343,7 @@ static int resolve_locked(const hm_store *s, const hm_name *nm, uint32_t skip_k,
     return 0;
 }
 
-/* ------------------------------------------------------------------ record (§7.1) */
-
-/* Records into slot k if its gen is still g. Returns 1 recorded, 0 stale, -1 gave up (a live
- * process held the slot lock for lock_wait_limit, §6.2: the sample is dropped). */
-static void slot_add_locked(hm_store *s, uint32_t k, hm_slot *sl, uint64_t ns, uint64_t bytes);
-
-int hmi_slot_record(hm_store *s, uint32_t k, uint64_t g, uint64_t ns, uint64_t bytes) {
-    hm_slot *sl = slot_at(s, k);
-    if (!lock_acquire(s, &sl->lock, NULL)) return -1;
-    if (atomic_load_explicit(&sl->gen, RLX) != g) { /* relaxed: gen changes only under this lock */
-        lock_release(&sl->lock);
-        return 0;
-    }
-    slot_add_locked(s, k, sl, ns, bytes);
-    lock_release(&sl->lock);
-    return 1;
-}
-
-/* §7.1 into slot k if it holds exactly the `len` bytes at `name`, whatever its generation: under
- * the slot lock gen, name_len and the name cannot change (§7.4 steps 4-11 and §8 step 1 hold it),
- * so the compare is exact. hm_record's fast path for a repeated name. Returns 1 when it recorded,
- * 0 when the slot holds another name (or is BUSY), -1 on a give-up (§6.2). */
-int hmi_slot_record_if_named(hm_store *s, uint32_t k, const char *name, uint32_t len, uint64_t ns, uint64_t bytes) {
-    hm_slot *sl = slot_at(s, k);
-    if (!lock_acquire(s, &sl->lock, NULL)) return -1;
-    /* relaxed: each of these changes only under this lock */
-    int same = (atomic_load_explicit(&sl->gen, RLX) & 1) == 0 && atomic_load_explicit(&sl->name_len, RLX) == len &&
-               slot_name_is(sl, name, len);
-    if (same) slot_add_locked(s, k, sl, ns, bytes);
-    lock_release(&sl->lock);
-    return same;
-}
-
-/* §7.1's publish, the one way a LIVE slot's record changes (Java's StoreEngine.copyPublish, which
- * record, add and decay share; C records only): with slot sl's lock held and `seq` the value this
- * holder read, a release fence, the four relaxed stores of the copy that is not current, then the
- * release store of seq + 1 that makes it current. */
-static inline void copy_publish(hm_slot *sl, uint64_t seq, uint64_t count, uint64_t total, uint64_t max,
-                                uint64_t bytes) {
-    /* release fence, before any store into the copy (FORMAT §1, §7.1): it orders what this
-     * holder saw on taking the lock -- the seq the previous holder published -- before the relaxed
-     * stores below. A reader (§7.2.1) whose relaxed load of the copy sees one of those stores
-     * synchronizes with this fence through its acquire fence, so its re-load of seq sees at least
-     * that seq, not its s1, and it retries. This is the same store-store fence the structural
-     * path issues after making gen odd (§7.4 step 7). Without it only the cumulativity of
-     * release/acquire on x86-64 and AArch64 would keep a torn copy from being returned; with it
-     * the read is correct under the C11 model. Cost: a compiler barrier on x86-64, one dmb on AArch64. */
-    atomic_thread_fence(REL);
-    hm_record_copy *nxt = &sl->copies[(seq + 1) & 1];
-    /* relaxed: the copy is published by the release store of seq below */
-    atomic_store_explicit(&nxt->dispatch_count, count, RLX);
-    atomic_store_explicit(&nxt->kernel_ns_total, total, RLX);
-    atomic_store_explicit(&nxt->kernel_ns_max, max, RLX);
-    atomic_store_explicit(&nxt->bytes_total, bytes, RLX);
-    atomic_store_explicit(&sl->seq, seq + 1, REL); /* release: publishes nxt as the current copy */
-}
-
-/* The body of §7.1 with slot k's lock held and its generation checked. */
-static void slot_add_locked(hm_store *s, uint32_t k, hm_slot *sl, uint64_t ns, uint64_t bytes) {
-    uint64_t seq = atomic_load_explicit(&sl->seq, RLX); /* relaxed ("plain"): the lock orders it */
-    hm_record_copy *cur = &sl->copies[seq & 1];
-    /* relaxed: the lock's holder is the only writer of the copies; the lock ordered the last one */
-    uint64_t c = atomic_load_explicit(&cur->dispatch_count, RLX);
-    uint64_t t = atomic_load_explicit(&cur->kernel_ns_total, RLX);
-    uint64_t m = atomic_load_explicit(&cur->kernel_ns_max, RLX);
-    uint64_t b = atomic_load_explicit(&cur->bytes_total, RLX);
-    m = m > ns ? m : ns;
-    copy_publish(sl, seq, hm_sat_add(c, 1), hm_sat_add(t, ns), clamp63(m), hm_sat_add(b, bytes));
-    /* §3.9: test before set, so that a hot region's byte stays shared in every core's cache; both
-     * relaxed (ref_get/ref_set): a lost race only ages the region */
-    if (!ref_get(s, k)) ref_set(s, k, 1);
-}
-
-/* ------------------------------------------------------------------ structural changes (§7.4, §8) */
+/* ------------------------------------------------------------------ structural change (§7.4) */
 
 /* +1 to a counter only the struct_lock holder writes (evictions, recoveries, dropped_inserts, §3.2):
  * relaxed load and store, no CAS, since no other writer races on it (stolen_locks, which any writer
@@ -305,123 +352,49 @@ static void holder_count(_Atomic uint64_t *counter) {
     atomic_store_explicit(counter, hm_sat_add(atomic_load_explicit(counter, RLX), 1), RLX);
 }
 
-/* Clears slot k to FREE under its lock (§8 step 1). struct_lock held. Returns 1, or 0 when it
- * gave up on the slot lock (§6.2) without changing anything. */
-static int slot_free(hm_store *s, uint32_t k) {
-    hm_slot *sl = slot_at(s, k);
-    if (!lock_acquire(s, &sl->lock, NULL)) return 0;
-    uint64_t gen = atomic_load_explicit(&sl->gen, RLX);
-    uint64_t busy = gen | 1;
-    if (busy != gen) {
-        atomic_store_explicit(&sl->gen, busy, RLX);
-        atomic_thread_fence(REL); /* store-store: readers see BUSY before the fields change */
+/* Insert path (§7.4) under struct_lock. Returns HM_OK / HM_DROPPED when it inserted, or
+ * HM_FOUND_UNDER_LOCK with k_out, g_out set when the name is present (step 2). */
+static int record_structural(hm_store *s, const hm_name *nm, uint64_t ns, uint64_t bytes,
+                             uint32_t *k_out, uint64_t *g_out) {
+    hm_file_header *h = s->hdr;
+    if (!lock_acquire(s, &h->struct_lock, NULL)) return HM_DROPPED;        /* §6.2 give up */
+    uint32_t k = 0;
+    uint64_t g = 0;
+    int rc;
+    int corrupt = 0;
+    int found = 0;
+    if (needs_recovery(s) && !recover(s)) {                                 /* 1: journal set or index_seq odd */
+        rc = HM_DROPPED; /* gave up on a slot lock held by a live process: left for the next holder */
+        goto out;
     }
-    atomic_store_explicit(&sl->name_len, 0, RLX);
-    atomic_store_explicit(&sl->hash, 0, RLX);
-    for (uint32_t i = 0; i < s->name_area_words; i++) atomic_store_explicit(&sl->name[i], 0, RLX);
-    for (int c = 0; c < 2; c++) {
-        atomic_store_explicit(&sl->copies[c].dispatch_count, 0, RLX);
-        atomic_store_explicit(&sl->copies[c].kernel_ns_total, 0, RLX);
-        atomic_store_explicit(&sl->copies[c].kernel_ns_max, 0, RLX);
-        atomic_store_explicit(&sl->copies[c].bytes_total, 0, RLX);
-    }
-    ref_set(s, k, 0);
-    atomic_store_explicit(&sl->gen, busy + 1, REL); /* release: the next even gen publishes the FREE slot */
-    atomic_store_explicit(&s->hdr->clock_hand, k, RLX); /* the next insertion takes it, not a live region (§8) */
-    lock_release(&sl->lock);
-    return 1;
-}
-
-/* Copies slot k's name into nm (words: HM_MAX_NAME_WORDS) and checks that it is sound (§8 step 2c;
- * Java's SlotSoundness.nameSound): length in range, zero padding, hash matching, valid UTF-8 (the
- * writer's own rule, hmi_utf8_valid; the words are little-endian, so their bytes are the name).
- * struct_lock held. */
-static int slot_name_sound(const hm_store *s, uint32_t k, uint64_t *words, hm_name *nm) {
-    hm_slot *sl = slot_at(s, k);
-    uint32_t len = atomic_load_explicit(&sl->name_len, RLX);
-    if (len == 0 || len > s->max_name_bytes) return 0;
-    uint32_t nw = (len + 7) / 8;
-    for (uint32_t i = 0; i < s->name_area_words; i++) {
-        uint64_t w = atomic_load_explicit(&sl->name[i], RLX);
-        if (i < nw) {
-            words[i] = w;
-        } else if (w != 0) {
-            return 0;
+    found = resolve_locked(s, nm, &k, &g, &corrupt);                        /* 2 */
+    if (!found && corrupt) {
+        /* an index entry named no slot (§5 step 5): repair, then look again */
+        if (!recover(s)) {
+            rc = HM_DROPPED;
+            goto out;
         }
+        corrupt = 0;
+        found = resolve_locked(s, nm, &k, &g, &corrupt);
     }
-    if (len % 8 != 0 && (words[nw - 1] >> (8 * (len % 8))) != 0) return 0;
-    nm->len = len;
-    nm->nwords = nw;
-    nm->words = words;
-    nm->hash = hash_words(words, len, nw);
-    return nm->hash == atomic_load_explicit(&sl->hash, RLX) && hmi_utf8_valid((const unsigned char *)words, len);
-}
-
-/* Rebuilds the index from the slots (§8 step 2). struct_lock held; index_seq made odd
- * here and even again at the end. Returns 1, or 0 when it gave up on a slot lock (§6.2): the
- * rebuild is then left unfinished with index_seq odd, for the next holder, as on a crash. */
-static __attribute__((warn_unused_result)) int index_rebuild(hm_store *s) {
-    hm_file_header *h = s->hdr;
-    uint64_t seq = atomic_load_explicit(&h->index_seq, RLX) | 1;
-    atomic_store_explicit(&h->index_seq, seq, RLX);
-    atomic_thread_fence(REL); /* store-store: readers see index_seq odd before entries change */
-    hmi_index_clear(s);
-    uint64_t hw = atomic_load_explicit(&h->high_water, RLX);
-    if (hw > s->capacity) {
-        hw = s->capacity;
-        atomic_store_explicit(&h->high_water, hw, REL);
+    if (found) {
+        rc = HM_FOUND_UNDER_LOCK; /* release struct_lock, then record as in §7.1 */
+    } else if (!hmi_index_has_room(s, nm->hash)) {
+        /* no entry within the probe bound: drop the sample without evicting anyone (§7.4 step 3) */
+        holder_count(&h->dropped_inserts);
+        rc = HM_DROPPED;
+    } else if (!lock_victim(s, &k)) {                                       /* 3-4 */
+        rc = HM_DROPPED; /* the victim's lock is held by a live process (§6.2): nothing changed */
+    } else {
+        rc = slot_assign(s, k, nm, ns, bytes, &g);                          /* 5-11 */
     }
-    if (atomic_load_explicit(&h->clock_hand, RLX) >= s->capacity) atomic_store_explicit(&h->clock_hand, 0, RLX);
-    uint64_t live = 0;
-    uint64_t words[HM_MAX_NAME_WORDS];
-    for (uint32_t k = 0; k < hw; k++) {
-        hm_slot *sl = slot_at(s, k);
-        uint32_t len = atomic_load_explicit(&sl->name_len, RLX);
-        uint64_t gen = atomic_load_explicit(&sl->gen, RLX);
-        if (len == 0 && (gen & 1) == 0) continue; /* FREE */
-        hm_name nm;
-        uint32_t other;
-        int corrupt = 0;
-        /* §8 step 2c: kept only when sound -- a sound name (slot_name_sound), a sound current
-         * record (read as readers do, whose hm_record_sound is that rule; a read that gave up
-         * because writers kept republishing is not known to be unsound and keeps the slot, never
-         * destroying a live region for a momentarily unreadable hint) -- not a later duplicate,
-         * and fitting the index. */
-        int sound = (gen & 1) == 0 && slot_name_sound(s, k, words, &nm) && rebuild_read(s, k, &nm) != 0 &&
-                    !resolve_locked(s, &nm, k, &other, NULL, &corrupt) && hmi_index_insert(s, nm.hash, k);
-        if (sound) live++;
-        else if (!slot_free(s, k)) return 0;
+out:
+    lock_release(&h->struct_lock);
+    if (rc != HM_DROPPED) {
+        *k_out = k;
+        *g_out = g;
     }
-    atomic_store_explicit(&h->live_count, live, REL);  /* release: pairs with acquire loads of live_count */
-    atomic_store_explicit(&h->index_seq, seq + 1, REL); /* release: index stable again */
-    return 1;
-}
-
-static int needs_recovery(const hm_store *s) {
-    const hm_file_header *h = s->hdr;
-    /* relaxed: we hold struct_lock, whose acquire ordered the previous holder's writes */
-    return atomic_load_explicit(&h->journal_slot, RLX) != 0 ||
-           (atomic_load_explicit(&h->index_seq, RLX) & 1) != 0 ||
-           atomic_load_explicit(&h->clock_hand, RLX) >= s->capacity ||
-           atomic_load_explicit(&h->high_water, RLX) > s->capacity ||
-           atomic_load_explicit(&h->live_count, RLX) > s->capacity;
-}
-
-/* §8, under struct_lock. Returns 1 repaired, or 0 when it gave up on a slot lock held by a live
- * process (§6.2): journal_slot and index_seq are then left for the next holder, as on a crash. */
-static __attribute__((warn_unused_result)) int recover(hm_store *s) {
-    hm_file_header *h = s->hdr;
-    uint64_t j = atomic_load_explicit(&h->journal_slot, RLX);
-    /* §8 step 1: only a journaled slot left BUSY is half-changed; one whose gen is even is the
-     * untouched victim or the complete new region, kept by step 2 if sound (freeing it would lose
-     * completed records). relaxed: gen changes only under the slot lock, which the dead writer held */
-    if (j != 0 && j <= s->capacity && (atomic_load_explicit(&slot_at(s, (uint32_t)(j - 1))->gen, RLX) & 1) != 0 &&
-        !slot_free(s, (uint32_t)(j - 1)))
-        return 0;
-    if (!index_rebuild(s)) return 0;
-    atomic_store_explicit(&h->journal_slot, 0, REL); /* release: journal cleared after the repair */
-    holder_count(&h->recoveries);
-    return 1;
+    return rc;
 }
 
 /* §7.4 steps 3-4: chooses the slot for a new region by CLOCK and takes its lock (waiting for a
@@ -525,87 +498,11 @@ static int slot_assign(hm_store *s, uint32_t k, const hm_name *nm, uint64_t ns, 
         } else if (rc == HM_OK) {
             uint32_t k2;
             int corrupt = 0;
-            if (!resolve_locked(s, nm, UINT32_MAX, &k2, NULL, &corrupt) || k2 != k) rc = HM_DROPPED;
+            if (!resolve_locked(s, nm, &k2, NULL, &corrupt) || k2 != k) rc = HM_DROPPED;
         }
     }
     *g_out = busy + 1;
     return rc;
-}
-
-#define HM_FOUND_UNDER_LOCK 2 /* internal: another writer inserted the name first */
-
-/* Insert path (§7.4) under struct_lock. Returns HM_OK / HM_DROPPED when it inserted, or
- * HM_FOUND_UNDER_LOCK with k_out, g_out set when the name is present (step 2). */
-static int record_structural(hm_store *s, const hm_name *nm, uint64_t ns, uint64_t bytes,
-                             uint32_t *k_out, uint64_t *g_out) {
-    hm_file_header *h = s->hdr;
-    if (!lock_acquire(s, &h->struct_lock, NULL)) return HM_DROPPED;        /* §6.2 give up */
-    uint32_t k = 0;
-    uint64_t g = 0;
-    int rc;
-    int corrupt = 0;
-    int found = 0;
-    if (needs_recovery(s) && !recover(s)) {                                 /* 1: journal set or index_seq odd */
-        rc = HM_DROPPED; /* gave up on a slot lock held by a live process: left for the next holder */
-        goto out;
-    }
-    found = resolve_locked(s, nm, UINT32_MAX, &k, &g, &corrupt);            /* 2 */
-    if (!found && corrupt) {
-        /* an index entry named no slot (§5 step 5): repair, then look again */
-        if (!recover(s)) {
-            rc = HM_DROPPED;
-            goto out;
-        }
-        corrupt = 0;
-        found = resolve_locked(s, nm, UINT32_MAX, &k, &g, &corrupt);
-    }
-    if (found) {
-        rc = HM_FOUND_UNDER_LOCK; /* release struct_lock, then record as in §7.1 */
-    } else if (!hmi_index_has_room(s, nm->hash)) {
-        /* no entry within the probe bound: drop the sample without evicting anyone (§7.4 step 3) */
-        holder_count(&h->dropped_inserts);
-        rc = HM_DROPPED;
-    } else if (!lock_victim(s, &k)) {                                       /* 3-4 */
-        rc = HM_DROPPED; /* the victim's lock is held by a live process (§6.2): nothing changed */
-    } else {
-        rc = slot_assign(s, k, nm, ns, bytes, &g);                          /* 5-11 */
-    }
-out:
-    lock_release(&h->struct_lock);
-    if (rc != HM_DROPPED) {
-        *k_out = k;
-        *g_out = g;
-    }
-    return rc;
-}
-
-int hmi_record_name(hm_store *s, const hm_name *nm, uint64_t ns, uint64_t bytes,
-                    uint32_t *k_out, uint64_t *g_out) {
-    if (s->capacity == 0) return HM_DROPPED;
-    for (uint32_t attempt = 0; attempt < HM_RECORD_ATTEMPTS; attempt++) {
-        uint32_t k;
-        uint64_t g;
-        int found = hmi_resolve(s, nm, &k, &g, NULL, NULL);
-        if (!found) {
-            int rc = record_structural(s, nm, ns, bytes, &k, &g);
-            if (rc != HM_FOUND_UNDER_LOCK) {
-                if (rc == HM_OK) {
-                    *k_out = k;
-                    *g_out = g;
-                }
-                return rc;
-            }
-        }
-        int r = hmi_slot_record(s, k, g, ns, bytes);
-        if (r > 0) {
-            *k_out = k;
-            *g_out = g;
-            return HM_OK;
-        }
-        if (r < 0) return HM_DROPPED; /* §6.2 give up */
-        /* evicted and reused between resolve and lock: resolve again */
-    }
-    return HM_DROPPED; /* reassigned under every attempt: only a hostile writer does that (§7.1) */
 }
 
 /* ------------------------------------------------------------------ live count (§7.5) */
@@ -638,4 +535,125 @@ uint64_t hmi_size(const hm_store *s) {
      * clamped to capacity */
     if (live > HM_VALUE_MAX) return 0;
     return live > s->capacity ? s->capacity : live;
+}
+
+/* ------------------------------------------------------------------ recovery (§8) */
+
+static int needs_recovery(const hm_store *s) {
+    const hm_file_header *h = s->hdr;
+    /* relaxed: we hold struct_lock, whose acquire ordered the previous holder's writes */
+    return atomic_load_explicit(&h->journal_slot, RLX) != 0 ||
+           (atomic_load_explicit(&h->index_seq, RLX) & 1) != 0 ||
+           atomic_load_explicit(&h->clock_hand, RLX) >= s->capacity ||
+           atomic_load_explicit(&h->high_water, RLX) > s->capacity ||
+           atomic_load_explicit(&h->live_count, RLX) > s->capacity;
+}
+
+/* §8, under struct_lock. Returns 1 repaired, or 0 when it gave up on a slot lock held by a live
+ * process (§6.2): journal_slot and index_seq are then left for the next holder, as on a crash. */
+static __attribute__((warn_unused_result)) int recover(hm_store *s) {
+    hm_file_header *h = s->hdr;
+    uint64_t j = atomic_load_explicit(&h->journal_slot, RLX);
+    /* §8 step 1: only a journaled slot left BUSY is half-changed; one whose gen is even is the
+     * untouched victim or the complete new region, kept by step 2 if sound (freeing it would lose
+     * completed records). relaxed: gen changes only under the slot lock, which the dead writer held */
+    if (j != 0 && j <= s->capacity && (atomic_load_explicit(&slot_at(s, (uint32_t)(j - 1))->gen, RLX) & 1) != 0 &&
+        !slot_free(s, (uint32_t)(j - 1)))
+        return 0;
+    if (!index_rebuild(s)) return 0;
+    atomic_store_explicit(&h->journal_slot, 0, REL); /* release: journal cleared after the repair */
+    holder_count(&h->recoveries);
+    return 1;
+}
+
+/* Clears slot k to FREE under its lock (§8 step 1). struct_lock held. Returns 1, or 0 when it
+ * gave up on the slot lock (§6.2) without changing anything. */
+static int slot_free(hm_store *s, uint32_t k) {
+    hm_slot *sl = slot_at(s, k);
+    if (!lock_acquire(s, &sl->lock, NULL)) return 0;
+    uint64_t gen = atomic_load_explicit(&sl->gen, RLX);
+    uint64_t busy = gen | 1;
+    if (busy != gen) {
+        atomic_store_explicit(&sl->gen, busy, RLX);
+        atomic_thread_fence(REL); /* store-store: readers see BUSY before the fields change */
+    }
+    atomic_store_explicit(&sl->name_len, 0, RLX);
+    atomic_store_explicit(&sl->hash, 0, RLX);
+    for (uint32_t i = 0; i < s->name_area_words; i++) atomic_store_explicit(&sl->name[i], 0, RLX);
+    for (int c = 0; c < 2; c++) {
+        atomic_store_explicit(&sl->copies[c].dispatch_count, 0, RLX);
+        atomic_store_explicit(&sl->copies[c].kernel_ns_total, 0, RLX);
+        atomic_store_explicit(&sl->copies[c].kernel_ns_max, 0, RLX);
+        atomic_store_explicit(&sl->copies[c].bytes_total, 0, RLX);
+    }
+    ref_set(s, k, 0);
+    atomic_store_explicit(&sl->gen, busy + 1, REL); /* release: the next even gen publishes the FREE slot */
+    atomic_store_explicit(&s->hdr->clock_hand, k, RLX); /* the next insertion takes it, not a live region (§8) */
+    lock_release(&sl->lock);
+    return 1;
+}
+
+/* Rebuilds the index from the slots (§8 step 2). struct_lock held; index_seq made odd
+ * here and even again at the end. Returns 1, or 0 when it gave up on a slot lock (§6.2): the
+ * rebuild is then left unfinished with index_seq odd, for the next holder, as on a crash. */
+static __attribute__((warn_unused_result)) int index_rebuild(hm_store *s) {
+    hm_file_header *h = s->hdr;
+    uint64_t seq = atomic_load_explicit(&h->index_seq, RLX) | 1;
+    atomic_store_explicit(&h->index_seq, seq, RLX);
+    atomic_thread_fence(REL); /* store-store: readers see index_seq odd before entries change */
+    hmi_index_clear(s);
+    uint64_t hw = atomic_load_explicit(&h->high_water, RLX);
+    if (hw > s->capacity) {
+        hw = s->capacity;
+        atomic_store_explicit(&h->high_water, hw, REL);
+    }
+    if (atomic_load_explicit(&h->clock_hand, RLX) >= s->capacity) atomic_store_explicit(&h->clock_hand, 0, RLX);
+    uint64_t live = 0;
+    uint64_t words[HM_MAX_NAME_WORDS];
+    for (uint32_t k = 0; k < hw; k++) {
+        hm_slot *sl = slot_at(s, k);
+        uint32_t len = atomic_load_explicit(&sl->name_len, RLX);
+        uint64_t gen = atomic_load_explicit(&sl->gen, RLX);
+        if (len == 0 && (gen & 1) == 0) continue; /* FREE */
+        hm_name nm;
+        uint32_t other;
+        int corrupt = 0;
+        /* §8 step 2c: kept only when sound -- a sound name (slot_name_sound), a sound current
+         * record (read as readers do, whose hm_record_sound is that rule; a read that gave up
+         * because writers kept republishing is not known to be unsound and keeps the slot, never
+         * destroying a live region for a momentarily unreadable hint) -- not a later duplicate,
+         * and fitting the index. */
+        int sound = (gen & 1) == 0 && slot_name_sound(s, k, words, &nm) && rebuild_read(s, k, &nm) != 0 &&
+                    !resolve_locked(s, &nm, &other, NULL, &corrupt) && hmi_index_insert(s, nm.hash, k);
+        if (sound) live++;
+        else if (!slot_free(s, k)) return 0;
+    }
+    atomic_store_explicit(&h->live_count, live, REL);  /* release: pairs with acquire loads of live_count */
+    atomic_store_explicit(&h->index_seq, seq + 1, REL); /* release: index stable again */
+    return 1;
+}
+
+/* Copies slot k's name into nm (words: HM_MAX_NAME_WORDS) and checks that it is sound (§8 step 2c;
+ * Java's SlotSoundness.nameSound): length in range, zero padding, hash matching, valid UTF-8 (the
+ * writer's own rule, hmi_utf8_valid; the words are little-endian, so their bytes are the name).
+ * struct_lock held. */
+static int slot_name_sound(const hm_store *s, uint32_t k, uint64_t *words, hm_name *nm) {
+    hm_slot *sl = slot_at(s, k);
+    uint32_t len = atomic_load_explicit(&sl->name_len, RLX);
+    if (len == 0 || len > s->max_name_bytes) return 0;
+    uint32_t nw = (len + 7) / 8;
+    for (uint32_t i = 0; i < s->name_area_words; i++) {
+        uint64_t w = atomic_load_explicit(&sl->name[i], RLX);
+        if (i < nw) {
+            words[i] = w;
+        } else if (w != 0) {
+            return 0;
+        }
+    }
+    if (len % 8 != 0 && (words[nw - 1] >> (8 * (len % 8))) != 0) return 0;
+    nm->len = len;
+    nm->nwords = nw;
+    nm->words = words;
+    nm->hash = hash_words(words, len, nw);
+    return nm->hash == atomic_load_explicit(&sl->hash, RLX) && hmi_utf8_valid((const unsigned char *)words, len);
 }

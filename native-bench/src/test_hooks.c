@@ -39,7 +39,7 @@ int hm_test_slot_of(hm_store *s, const char *name, size_t name_len, uint32_t *sl
     int rc = hmi_name_encode(s, name, name_len, words, &nm);
     if (rc < 0) return rc;
     uint64_t g;
-    return hmi_resolve(s, &nm, slot_out, &g, NULL, NULL) ? HM_OK : HM_ENOTFOUND;
+    return hmi_resolve(s, &nm, slot_out, &g, NULL) ? HM_OK : HM_ENOTFOUND;
 }
 
 int hm_test_hold_slot_lock(hm_store *s, const char *name, size_t name_len) {

@@ -8,7 +8,7 @@
 #include "hintmap_format.h"
 #include "hm_internal.h"
 #include "hm_test.h"
-#include "test_hot_set.h"
+#include "test_cases.h"
 
 #include <math.h>
 #include <stdatomic.h>

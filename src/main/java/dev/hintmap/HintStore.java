@@ -1,7 +1,7 @@
 package dev.hintmap;
 
-import dev.hintmap.format.Layouts;
 import dev.hintmap.format.StoredName;
+import dev.hintmap.store.Answer;
 import dev.hintmap.store.EncodedNames;
 import dev.hintmap.store.HintFileOpener;
 import dev.hintmap.store.MappedStore;
@@ -31,11 +31,57 @@ import java.util.function.Consumer;
  * chance). Hints are a prioritisation signal: an unknown region reads as zero/absent.
  *
  * <p>Thread-safe. Recording into an existing region takes only that region's slot lock (one
- * CAS) and allocates nothing; queries never wait for a lock, and {@link #readInto(String,
- * MutableRecord)}, {@link #isHot(String)}, the {@link Region} queries and
- * {@link #forEachView(RecordVisitor)} allocate nothing either. For the hottest path, resolve a
- * {@link Region} handle once and record (and query) through it. The file layout and protocol are specified
- * in {@code docs/FORMAT.md}.
+ * CAS) and allocates nothing (a name's encoding goes into per-thread buffers); queries never wait
+ * for a lock. For the hottest path, resolve a {@link Region} handle once and record (and query)
+ * through it. The file layout and protocol are specified in {@code docs/FORMAT.md}.
+ *
+ * <p><b>Which read for which need.</b> Each way of reading is here for a reason no other one
+ * serves; this table is the one place that says which (docs/DESIGN.md §5 records the decision).
+ * Every read never waits for a lock, never inserts a region, gives each record from one consistent
+ * read of its slot (one update, never a mix of two), and finds a name longer than
+ * {@link #maxNameBytes()} by its {@linkplain #storedName(String) stored form} (unless the store
+ * was opened with {@link HintStoreOptions#rejectLongNames(boolean)}). With capacity 0 every read
+ * answers "absent" (or empty, or 0); a read-only store answers every read.
+ * <table class="striped">
+ * <caption>Reads of a store, by need</caption>
+ * <thead><tr><th scope="col">need</th><th scope="col">read</th><th scope="col">why this one</th></tr></thead>
+ * <tbody>
+ * <tr><th scope="row">is one region hot</th><td>{@link #isHot(String)}</td>
+ *     <td>the optimizer's question: one bit, allocation-free</td></tr>
+ * <tr><th scope="row">one region's record, to keep</th><td>{@link #recordFor(String)}</td>
+ *     <td>an immutable value named as asked (an {@code Optional}), usable after close</td></tr>
+ * <tr><th scope="row">one region's record, on a hot path</th>
+ *     <td>{@link #readInto(String, MutableRecord)}</td>
+ *     <td>allocation-free by construction: fills a holder the caller reuses</td></tr>
+ * <tr><th scope="row">one region, asked again and again</th><td>{@link #region(String)}, then
+ *     {@link Region#isHot()}, {@link Region#readInto(MutableRecord)}, {@link Region#dispatchCount()},
+ *     {@link Region#meanKernelNs()}</td>
+ *     <td>no name encoding or hashing per call, and no name compare while the region stays in
+ *     its slot (FORMAT.md §7.2.2)</td></tr>
+ * <tr><th scope="row">every region, scanned</th><td>{@link #forEachView(RecordVisitor)}</td>
+ *     <td>allocation-free: one reusable view, no record or {@code String} per region</td></tr>
+ * <tr><th scope="row">every region, kept</th><td>{@link #snapshot()}</td>
+ *     <td>a copy with the file's capacity and threshold, for use after close</td></tr>
+ * <tr><th scope="row">the {@code k} hottest by some order</th><td>{@link #hottest(int, RegionOrder)}</td>
+ *     <td>reads in place and copies only the candidates</td></tr>
+ * <tr><th scope="row">the regions that make up a share of the kernel time</th>
+ *     <td>{@link #hotSet(double, long)}</td>
+ *     <td>read in one cut of the file: no region counted twice or missed (FORMAT.md §7.5)</td></tr>
+ * <tr><th scope="row">how many regions</th><td>{@link #size()}</td>
+ *     <td>header words only (FORMAT.md §7.5), no system call; for a monitor's loop</td></tr>
+ * <tr><th scope="row">the layout</th><td>{@link #capacity()}, {@link #hotThresholdNs()},
+ *     {@link #maxNameBytes()}</td><td>fixed at creation: no read of the file</td></tr>
+ * <tr><th scope="row">the file's statistics and writers</th><td>{@link #info()}</td>
+ *     <td>every counter and the writer table at once, what {@code hintmap stat} prints; reads
+ *     {@code /proc} for each attached writer</td></tr>
+ * </tbody>
+ * </table>
+ *
+ * <p>Deprecated for one release, each a special case of a read above: {@link #dispatchCount(String)}
+ * and {@link #meanKernelNs(String)} (one field of {@code readInto} or {@code recordFor}, at the same
+ * cost: every answer reads the whole record, FORMAT.md §7.2.2), {@link #forEach(Consumer)}
+ * ({@code forEachView} with {@link RegionView#toRecord()}), {@link #isEmpty()} ({@code size() == 0})
+ * and {@link #evictions()} ({@code info().evictions()}).
  *
  * <p><b>A file that changes under the mapping</b> (FORMAT.md §5.1). No hintmap process resizes,
  * renames or deletes a published file, but another program may. When the file is truncated
@@ -69,21 +115,18 @@ import java.util.function.Consumer;
 public final class HintStore implements AutoCloseable {
     private final MappedStore mapped;
     private final StoreEngine engine;
-    /** Read directly by {@link Region#isHot()}, which checked that the store is open already. */
-    final long hotThresholdNs;
+    /** The engine's (the file's), for the views this store makes. */
+    private final long hotThresholdNs;
     private final int capacity;
-    /** {@link HintStoreOptions#rejectLongNames()}: names over the limit are an error, not shortened. */
-    private final boolean rejectLongNames;
     /** The options it was opened with, for {@link #reopenIfReplaced()}; null for an in-memory store. */
     private final HintStoreOptions options;
 
-    private HintStore(MappedStore mapped, HintStoreOptions options, boolean rejectLongNames) {
+    private HintStore(MappedStore mapped, HintStoreOptions options) {
         this.mapped = mapped;
         this.options = options;
         this.engine = mapped.engine();
-        this.hotThresholdNs = mapped.header().hotThresholdNs();
+        this.hotThresholdNs = engine.hotThresholdNs();
         this.capacity = engine.capacity();
-        this.rejectLongNames = rejectLongNames;
     }
 
     /**
@@ -116,13 +159,12 @@ public final class HintStore implements AutoCloseable {
     static HintStore open(Path file, HintStoreOptions options, StoreSettings settings) throws IOException {
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(options, "options");
-        return new HintStore(HintFileOpener.open(file, options, settings), options, options.rejectLongNames());
+        return new HintStore(HintFileOpener.open(file, options, settings), options);
     }
 
     /** {@link HintFiles#createNew(Path, HintStoreOptions, Path)}. */
     static HintStore createNew(Path file, HintStoreOptions options, Path like) throws IOException {
-        return new HintStore(HintFileOpener.createNew(file, options, StoreSettings.DEFAULT, like), options,
-                options.rejectLongNames());
+        return new HintStore(HintFileOpener.createNew(file, options, StoreSettings.DEFAULT, like), options);
     }
 
     /**
@@ -146,7 +188,7 @@ public final class HintStore implements AutoCloseable {
         if (options.readOnly()) {
             throw new IllegalArgumentException("an in-memory store cannot be read-only");
         }
-        return new HintStore(MappedStore.inMemory(options, settings), null, options.rejectLongNames());
+        return new HintStore(MappedStore.inMemory(options, settings), null);
     }
 
     /**
@@ -159,14 +201,17 @@ public final class HintStore implements AutoCloseable {
      * @param kernelNs the dispatch's kernel time, {@code >= 0}
      * @param bytesTouched bytes the dispatch touched, {@code >= 0}
      * @throws IllegalArgumentException for a bad name (null, empty, an unpaired surrogate; longer
-     *     than the limit with {@code rejectLongNames}) or a negative value; nothing is recorded
+     *     than the limit with {@code rejectLongNames}) or a negative value; nothing is recorded.
+     *     With capacity 0 the arguments are checked the same way and the sample is dropped
      * @throws IllegalStateException if the store is closed or read-only (checked first)
+     * @throws UncheckedIOException with a {@link HintFileException} ({@code TRUNCATED}) when the
+     *     file was truncated under the mapping, as the class notes describe
      */
     public void record(String name, long kernelNs, long bytesTouched) {
         checkWritable();
         requireNonNegative(kernelNs, bytesTouched);
         EncodedNames.Scratch scratch = EncodedNames.scratch();
-        EncodedNames.CachedName cached = EncodedNames.cached(scratch, name, engine.maxNameBytes(), rejectLongNames);
+        EncodedNames.CachedName cached = EncodedNames.cached(scratch, name, engine);
         if (capacity == 0) {
             return;
         }
@@ -178,36 +223,40 @@ public final class HintStore implements AutoCloseable {
     }
 
     /**
-     * A handle that records into the region {@code name} without hashing or looking it up
-     * on each call. It follows the region through eviction and re-insertion. Resolving does not
-     * insert the region: the handle's first {@link Region#record record} does.
+     * A handle that records into, and queries, the region {@code name} without encoding,
+     * hashing or looking the name up on each call. It follows the region through eviction and
+     * re-insertion. Resolving does not insert the region: the handle's first
+     * {@link Region#record record} does. A name longer than {@link #maxNameBytes()} is resolved
+     * once, here, to its {@linkplain #storedName(String) stored form}. Works on a read-only store
+     * (its queries answer; its {@code record} throws) and with capacity 0 (its queries answer
+     * absent; its records are dropped).
      *
-     * @param name the region's name, as for {@link #record(String, long, long)}
+     * @param name the region's name, as for {@link #record(String, long, long)}: any length
      * @return a handle of this store, valid until the store is closed; safe to share between
      *     threads
-     * @throws IllegalArgumentException for a bad name (null, empty, longer than
-     *     {@link #maxNameBytes()} in UTF-8, or not encodable as UTF-8)
+     * @throws IllegalArgumentException for a bad name (null, empty, an unpaired surrogate; longer
+     *     than {@link #maxNameBytes()} in UTF-8 only with {@link HintStoreOptions#rejectLongNames(boolean)})
      * @throws IllegalStateException if the store is closed
      */
     public Region region(String name) {
         mapped.requireOpen();
-        return new Region(this, EncodedNames.encodeCopy(name, engine.maxNameBytes(), rejectLongNames), name);
+        return new Region(this, EncodedNames.encodeCopy(name, engine), name);
     }
 
     /**
-     * Whether the region is hot: its mean kernel time is at least {@link #hotThresholdNs()}.
-     * Never waits for a lock; allocates nothing (nor do {@link #dispatchCount(String)} and
-     * {@link #meanKernelNs(String)}): the name's encoding and the record read go into per-thread
-     * buffers.
+     * Whether the region is hot: its mean kernel time is at least {@link #hotThresholdNs()}
+     * (FORMAT.md §7.2.1, the one rule). Never waits for a lock; allocates nothing: the name's
+     * encoding and the record read go into per-thread buffers.
      *
      * @param name the region's name, as for {@link #record(String, long, long)}
      * @return true when the region is present and its mean kernel time (ns, rounded down) is at
-     *     least the threshold; false when it is absent (never recorded, or evicted)
+     *     least the threshold; false when it is absent (never recorded, evicted, or the capacity
+     *     is 0)
      * @throws IllegalArgumentException for a bad name
      * @throws IllegalStateException if the store is closed
      */
     public boolean isHot(String name) {
-        return query(name, StoreEngine.ANSWER_HOT, null) == 1;
+        return query(name, Answer.HOT, null) == 1;
     }
 
     /**
@@ -218,9 +267,15 @@ public final class HintStore implements AutoCloseable {
      *     {@link Long#MAX_VALUE}); 0 when absent
      * @throws IllegalArgumentException for a bad name
      * @throws IllegalStateException if the store is closed
+     * @deprecated one field of the record, at the cost of reading the whole record (FORMAT.md
+     *     §7.2.2): use {@link #readInto(String, MutableRecord)} then
+     *     {@link MutableRecord#dispatchCount()} (allocation-free), {@link #recordFor(String)}, or a
+     *     {@link Region} handle's {@link Region#dispatchCount()} for a name asked again and again.
+     *     To be removed in the release after 0.1.0.
      */
+    @Deprecated(since = "0.1.0", forRemoval = true)
     public long dispatchCount(String name) {
-        return query(name, StoreEngine.ANSWER_COUNT, null);
+        return query(name, Answer.COUNT, null);
     }
 
     /**
@@ -231,9 +286,15 @@ public final class HintStore implements AutoCloseable {
      *     absent
      * @throws IllegalArgumentException for a bad name
      * @throws IllegalStateException if the store is closed
+     * @deprecated one figure of the record, at the cost of reading the whole record (FORMAT.md
+     *     §7.2.2): use {@link #readInto(String, MutableRecord)} then
+     *     {@link MutableRecord#meanKernelNs()} (allocation-free), {@link #recordFor(String)}, or a
+     *     {@link Region} handle's {@link Region#meanKernelNs()} for a name asked again and again.
+     *     To be removed in the release after 0.1.0.
      */
+    @Deprecated(since = "0.1.0", forRemoval = true)
     public long meanKernelNs(String name) {
-        return query(name, StoreEngine.ANSWER_MEAN, null);
+        return query(name, Answer.MEAN, null);
     }
 
     /**
@@ -256,7 +317,7 @@ public final class HintStore implements AutoCloseable {
      */
     public boolean readInto(String name, MutableRecord into) {
         Objects.requireNonNull(into, "into");
-        if (query(name, StoreEngine.ANSWER_RECORD, into.values) == 1) {
+        if (query(name, Answer.RECORD, into.values) == 1) {
             return true;
         }
         into.clear();
@@ -269,7 +330,8 @@ public final class HintStore implements AutoCloseable {
      * query that allocates nothing, use {@link #readInto(String, MutableRecord)}.
      *
      * @param name the region's name, as for {@link #record(String, long, long)}
-     * @return the region's record, named {@code name}; empty when the region is absent
+     * @return the region's record, named {@code name} as given (not its stored form); empty when
+     *     the region is absent (never recorded, evicted, or the capacity is 0)
      * @throws IllegalArgumentException for a bad name
      * @throws IllegalStateException if the store is closed
      */
@@ -303,7 +365,10 @@ public final class HintStore implements AutoCloseable {
      *
      * @return true when no region is held now (always, for capacity 0)
      * @throws IllegalStateException if the store is closed
+     * @deprecated the same read as {@link #size()}{@code == 0}, which says it. To be removed in the
+     *     release after 0.1.0.
      */
+    @Deprecated(since = "0.1.0", forRemoval = true)
     public boolean isEmpty() {
         return size() == 0;
     }
@@ -313,7 +378,7 @@ public final class HintStore implements AutoCloseable {
      * one.
      *
      * @return the capacity, in {@code [0, HintStoreOptions.MAX_CAPACITY]}; 0 when recording is
-     *     disabled (records are then dropped and every query returns its default)
+     *     disabled (records are then checked and dropped, and every query answers absent)
      * @throws IllegalStateException if the store is closed
      */
     public int capacity() {
@@ -352,7 +417,7 @@ public final class HintStore implements AutoCloseable {
      * lowercase hex digits of the first 16 bytes of SHA-256 over the whole name. Every method that
      * takes a name applies this rule, as the C library ({@code hm_name_canonical}) and the CUPTI
      * collector do, so a long kernel name recorded by any of them is found by the same long name.
-     * {@link #forEach}, {@link #snapshot()}, {@link #hottest} and the command-line tool show stored
+     * {@link #forEachView}, {@link #snapshot()}, {@link #hottest} and the command-line tool show stored
      * names; {@link #recordFor(String)} names its record as asked.
      *
      * <p>Two different names share a region only when their stored forms are equal: for long
@@ -375,13 +440,18 @@ public final class HintStore implements AutoCloseable {
      * Regions evicted from this store since it was created, by every process that records into
      * the file (a counter in the file's header).
      *
-     * @return the number of evictions, {@code >= 0}
+     * @return the number of evictions, {@code >= 0} (a damaged counter with the top bit set reads
+     *     as 0, FORMAT.md §5 step 5)
      * @throws IllegalStateException if the store is closed
+     * @deprecated one of the file's statistics counters, the only one with its own method: use
+     *     {@link #info()}{@code .evictions()}, beside {@code recoveries()}, {@code droppedInserts()}
+     *     and {@code stolenLocks()}. To be removed in the release after 0.1.0.
      */
+    @Deprecated(since = "0.1.0", forRemoval = true)
     public long evictions() {
         mapped.requireOpen();
         try {
-            return engine.counter(Layouts.HDR_EVICTIONS);
+            return engine.counters().evictions();
         } catch (InternalError | IllegalStateException e) {
             throw mapped.accessFailed(e);
         }
@@ -398,29 +468,25 @@ public final class HintStore implements AutoCloseable {
      *     {@code RESIZED} when the mapped file changed size, or whose header changed under the
      *     mapping (not when another file is at the path: see the class description)
      * @throws IllegalStateException if the store is closed
+     * @deprecated neither allocation-free nor a copy to keep: use
+     *     {@link #forEachView(RecordVisitor)} (with {@link RegionView#toRecord()} for a record to
+     *     keep, which is exactly this method) or {@link #snapshot()}{@code .regions()}. To be
+     *     removed in the release after 0.1.0.
      */
+    @Deprecated(since = "0.1.0", forRemoval = true)
     public void forEach(Consumer<RegionRecord> action) {
         Objects.requireNonNull(action, "action");
-        requireSameFile();
-        RegionView view = new RegionView(engine.maxNameBytes(), hotThresholdNs);
-        try {
-            int slots = engine.highWater();
-            for (int k = 0; k < slots; k++) {
-                if (view.read(engine, k)) {
-                    action.accept(view.toRecord());
-                }
-            }
-        } catch (InternalError | IllegalStateException e) {
-            throw mapped.accessFailed(e);
-        }
+        forEachView(v -> action.accept(v.toRecord()));
     }
 
     /**
      * Calls {@code visitor} with every region present, in slot order, through one reusable
-     * {@link RegionView}: {@link #forEach(Consumer)} without a {@code RegionRecord} and a
-     * {@code String} per region, so a scan allocates nothing per region (one view per call). Each
-     * view's name and record come from one consistent read of the slot. Regions inserted or evicted
-     * concurrently may or may not be seen. Checks first that the mapped file kept its size and header.
+     * {@link RegionView}, so a scan allocates nothing per region (one view per call; a visitor that
+     * needs a record to keep calls {@link RegionView#toRecord()}). Each view's name (the stored
+     * form) and record come from one consistent read of the slot. Regions inserted or evicted
+     * concurrently may or may not be seen: for the set of one moment, {@link #hotSet} reads in one
+     * cut. Which slots a damaged file lists: FORMAT.md §9.1, "Listings". Checks first that the
+     * mapped file kept its size and header.
      *
      * <pre>{@code
      * long[] hot = new long[1];
@@ -562,7 +628,7 @@ public final class HintStore implements AutoCloseable {
     public HintSnapshot snapshot() {
         mapped.requireOpen();
         List<RegionRecord> regions = new ArrayList<>();
-        forEach(regions::add);
+        forEachView(v -> regions.add(v.toRecord()));
         return new HintSnapshot(mapped.file(), Instant.now(), capacity, hotThresholdNs, engine.maxNameBytes(), regions);
     }
 
@@ -572,18 +638,21 @@ public final class HintStore implements AutoCloseable {
      * the two; an absent region is inserted with exactly this record (evicting one at capacity).
      * This is how profiles of several runs or machines are merged.
      *
-     * @param record the region's name and the sums to add (kernel times in ns, bytes); with a
-     *     capacity of 0 it is validated and dropped
-     * @throws IllegalArgumentException for a bad name, or a record no sequence of samples can
-     *     produce ({@code dispatchCount < 1}, {@code kernelNsMax > kernelNsTotal}, or a mean above
-     *     the maximum); nothing is recorded
-     * @throws IllegalStateException if the store is closed or read-only
+     * @param record the region's name (any length: a name over {@link #maxNameBytes()} is added
+     *     under its stored form, as {@link #record(String, long, long)} does) and the sums to add
+     *     (kernel times in ns, bytes); with a capacity of 0 it is validated and dropped
+     * @throws IllegalArgumentException for a bad name (as for {@code record}), or a record no
+     *     sequence of samples can produce ({@code dispatchCount < 1},
+     *     {@code kernelNsMax > kernelNsTotal}, or a mean above the maximum); nothing is recorded
+     * @throws IllegalStateException if the store is closed or read-only (checked before the record)
+     * @throws UncheckedIOException with a {@link HintFileException} ({@code TRUNCATED}) when the
+     *     file was truncated under the mapping, as the class notes describe
      */
     public void add(RegionRecord record) {
         Objects.requireNonNull(record, "record");
         checkWritable();
         EncodedNames.Scratch scratch = EncodedNames.scratch();
-        scratch.name.encodeChecked(record.name(), engine.maxNameBytes(), rejectLongNames);
+        scratch.name.encodeChecked(record.name(), engine.maxNameBytes(), engine.rejectsLongNames());
         if (!record.isSound()) {
             throw new IllegalArgumentException("record " + record + " cannot come from any sequence of samples:"
                     + " it needs dispatchCount >= 1 and kernelNsTotal / dispatchCount <= kernelNsMax <= kernelNsTotal");
@@ -592,7 +661,7 @@ public final class HintStore implements AutoCloseable {
             return;
         }
         try {
-            engine.add(scratch.name, record.dispatchCount(), record.kernelNsTotal(), record.kernelNsMax(),
+            engine.wholeRecords().add(scratch.name, record.dispatchCount(), record.kernelNsTotal(), record.kernelNsMax(),
                     record.bytesTotal(), scratch.snapshot);
         } catch (InternalError | IllegalStateException e) {
             throw mapped.accessFailed(e);
@@ -613,9 +682,13 @@ public final class HintStore implements AutoCloseable {
      * reported.
      *
      * @param factor in {@code (0, 1]}
-     * @return how many regions were aged and which LIVE regions were skipped
-     * @throws IllegalArgumentException if {@code factor} is not in {@code (0, 1]}
+     * @return how many regions were aged and which LIVE regions were skipped (both none for
+     *     capacity 0)
+     * @throws IllegalArgumentException if {@code factor} is not in {@code (0, 1]} (checked first)
      * @throws IllegalStateException if the store is closed or read-only
+     * @throws UncheckedIOException with a {@link HintFileException} {@code TRUNCATED} or
+     *     {@code RESIZED} when the mapped file changed size, or whose header changed under the
+     *     mapping, checked before any region is aged
      */
     public DecayResult decay(double factor) {
         if (!(factor > 0 && factor <= 1)) {
@@ -629,7 +702,7 @@ public final class HintStore implements AutoCloseable {
         try {
             int slots = engine.highWater();
             for (int slot = 0; slot < slots; slot++) {
-                switch (engine.decaySlot(slot, factor)) {
+                switch (engine.wholeRecords().decaySlot(slot, factor)) {
                     case AGED -> aged++;
                     case NOT_LIVE -> { }
                     case LOCK_HELD -> {
@@ -650,8 +723,11 @@ public final class HintStore implements AutoCloseable {
      * counters and the writer processes attached. For tools ({@code hintmap stat}).
      *
      * @return the file's state now; each counter is current when read, the whole not one atomic
-     *     cut
+     *     cut; damaged words read as FORMAT.md §9.1 says (a counter with the top bit set as 0,
+     *     {@code high_water} clamped to the capacity)
      * @throws IllegalStateException if the store is closed
+     * @throws UncheckedIOException with a {@link HintFileException} ({@code TRUNCATED}) when the
+     *     file was truncated under the mapping
      */
     public HintFileInfo info() {
         mapped.requireOpen();
@@ -760,19 +836,19 @@ public final class HintStore implements AutoCloseable {
 
     private SlotRecord find(String name) {
         SlotRecord s = EncodedNames.scratch().snapshot;
-        return query(name, StoreEngine.ANSWER_RECORD, s) == 1 ? s : null;
+        return query(name, Answer.RECORD, s) == 1 ? s : null;
     }
 
     /**
      * One query by name ({@link EncodedNames#query}): {@code out} receives the record for
-     * {@code ANSWER_RECORD}; null means the thread's scratch.
+     * {@link Answer#RECORD}; null means the thread's scratch.
      */
-    private long query(String name, int answer, SlotRecord out) {
+    private long query(String name, Answer answer, SlotRecord out) {
         mapped.requireOpen();
         EncodedNames.Scratch scratch = EncodedNames.scratch();
-        EncodedNames.CachedName cached = EncodedNames.cached(scratch, name, engine.maxNameBytes(), rejectLongNames);
+        EncodedNames.CachedName cached = EncodedNames.cached(scratch, name, engine);
         try {
-            return EncodedNames.query(engine, cached, answer, hotThresholdNs, out == null ? scratch.snapshot : out);
+            return EncodedNames.query(engine, cached, answer, out == null ? scratch.snapshot : out);
         } catch (InternalError | IllegalStateException e) {
             throw mapped.accessFailed(e);
         }

@@ -1,6 +1,6 @@
 package dev.hintmap;
 
-import dev.hintmap.format.StoredName;
+import dev.hintmap.format.FileGeometry;
 
 import java.util.Objects;
 
@@ -23,15 +23,15 @@ public final class HintStoreOptions {
      * (FORMAT.md §1.1). A slot is {@code 128 + roundup(maxNameBytes, 64)} bytes: 384 at this default.
      */
     public static final int DEFAULT_MAX_NAME_BYTES = 256;
-    /** Largest capacity a file may have. */
-    public static final int MAX_CAPACITY = 1 << 26;
-    /** Largest maximum name length. */
-    public static final int MAX_NAME_BYTES_LIMIT = 1024;
+    /** Largest capacity a file may have: 2^26 regions (FORMAT.md §2). */
+    public static final int MAX_CAPACITY = FileGeometry.MAX_CAPACITY;
+    /** Largest maximum name length: 1024 bytes (FORMAT.md §2). */
+    public static final int MAX_NAME_BYTES_LIMIT = FileGeometry.MAX_NAME_BYTES_LIMIT;
     /**
-     * Smallest maximum name length: a stored form's {@code '~'} and 32 hex digits with no prefix
+     * Smallest maximum name length: 33, a stored form's {@code '~'} and 32 hex digits with no prefix
      * (FORMAT.md §1.1, §2), so that two long names never share a region for want of room.
      */
-    public static final int MIN_NAME_BYTES = StoredName.MIN_MAX_NAME_BYTES;
+    public static final int MIN_NAME_BYTES = FileGeometry.MIN_MAX_NAME_BYTES;
 
     private static final int CAPACITY_SET = 1;
     private static final int THRESHOLD_SET = 2;
@@ -70,7 +70,8 @@ public final class HintStoreOptions {
     }
 
     /**
-     * Maximum number of regions; 0 disables recording (every query then returns its default).
+     * Maximum number of regions; 0 disables recording (records are checked and dropped, and every
+     * query answers absent: false, 0, empty).
      * The file grows with it: one slot of {@code 128 + roundup(maxNameBytes, 64)} bytes per
      * region, plus the index (FORMAT.md §2). Set explicitly: an existing file must have this capacity.
      *
@@ -79,7 +80,7 @@ public final class HintStoreOptions {
      * @throws IllegalArgumentException if outside {@code [0, MAX_CAPACITY]}
      */
     public HintStoreOptions capacity(int capacity) {
-        if (capacity < 0 || capacity > MAX_CAPACITY) {
+        if (!FileGeometry.isCapacity(capacity)) {
             throw new IllegalArgumentException("capacity " + capacity + " is outside [0, " + MAX_CAPACITY + "]");
         }
         return new HintStoreOptions(capacity, hotThresholdNs, maxNameBytes, flags, explicit | CAPACITY_SET);
@@ -115,7 +116,7 @@ public final class HintStoreOptions {
      *     could not keep its whole digest
      */
     public HintStoreOptions maxNameBytes(int maxNameBytes) {
-        if (maxNameBytes < MIN_NAME_BYTES || maxNameBytes > MAX_NAME_BYTES_LIMIT) {
+        if (!FileGeometry.isNameLimit(maxNameBytes)) {
             throw new IllegalArgumentException("maxNameBytes " + maxNameBytes + " is outside [" + MIN_NAME_BYTES + ", "
                     + MAX_NAME_BYTES_LIMIT + "]: a name over the limit is stored as a prefix, '~' and 32 hex digits"
                     + " (FORMAT.md §1.1), which need at least " + MIN_NAME_BYTES + " bytes");
@@ -125,7 +126,8 @@ public final class HintStoreOptions {
 
     /**
      * Opens an existing file read-only: the mapping is read-only, nothing is claimed in the file,
-     * and {@code record} throws {@link IllegalStateException}. This is what an optimizer uses.
+     * every read answers, and {@code record}, {@code add}, {@code decay} (and a {@link Region}'s
+     * {@code record}) throw {@link IllegalStateException}. This is what an optimizer uses.
      * A missing file is then {@link HintFileException.Problem#MISSING}, never created. Default
      * false.
      *
@@ -217,7 +219,9 @@ public final class HintStoreOptions {
     }
 
     /**
-     * The longest name, in UTF-8 bytes, that a file created with these options accepts.
+     * The longest name, in UTF-8 bytes, that a file created with these options stores as it is
+     * (a longer one is stored in its shortened form, FORMAT.md §1.1, unless
+     * {@link #rejectLongNames()}).
      *
      * @return the limit, in {@code [MIN_NAME_BYTES, MAX_NAME_BYTES_LIMIT]}: {@link #DEFAULT_MAX_NAME_BYTES}
      *     unless set with {@link #maxNameBytes(int)}. An existing file keeps its own

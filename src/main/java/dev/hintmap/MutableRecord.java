@@ -13,7 +13,7 @@ import java.util.Objects;
  *
  * <p>A fill is one consistent record (the same seqlock read as {@link HintStore#recordFor}: one
  * update, never a mix of two). A query of an absent region {@linkplain #clear() clears} the
- * holder, so it reads as zero, as {@link HintStore#dispatchCount(String)} does for an absent region.
+ * holder, so it reads as zero, as {@link Region#dispatchCount()} does for an absent region.
  *
  * <p>Not thread-safe: one thread fills and reads it at a time.
  *

@@ -2,8 +2,8 @@ package dev.hintmap;
 
 /**
  * Receives every region of a scan by {@link HintStore#forEachView(RecordVisitor)}, through one
- * reusable {@link RegionView}: the allocation-free counterpart of
- * {@code forEach(Consumer<RegionRecord>)}.
+ * reusable {@link RegionView}, so that a scan allocates nothing per region; a visitor that keeps a
+ * region copies it ({@link RegionView#toRecord()}, or {@link HintStore#snapshot()} for them all).
  */
 @FunctionalInterface
 public interface RecordVisitor {

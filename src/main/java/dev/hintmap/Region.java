@@ -1,5 +1,6 @@
 package dev.hintmap;
 
+import dev.hintmap.store.Answer;
 import dev.hintmap.store.EncodedName;
 import dev.hintmap.store.EncodedNames;
 import dev.hintmap.store.SlotRecord;
@@ -10,54 +11,58 @@ import java.util.Objects;
  * A pre-resolved region of one {@link HintStore}: recording through it skips hashing and
  * looking up the name. The handle remembers the slot and its generation; when the region has
  * been evicted (and the slot reused) since, the next record notices it under the slot lock,
- * re-resolves the name (inserting the region again) and carries on. Thread-safe.
+ * re-resolves the name (inserting the region again) and carries on. Thread-safe. With capacity 0
+ * its records are dropped and its queries answer absent; on a read-only store its queries answer
+ * and {@link #record} throws; once the store is closed every method but {@link #name()} throws
+ * {@link IllegalStateException}.
  *
  * <p>Queries through a handle ({@link #readInto(MutableRecord)}, {@link #dispatchCount()},
- * {@link #meanKernelNs()}, {@link #isHot()}) answer what the same query by name answers, with one
- * consistent read of the region's record. They follow the region too: a query after an eviction
+ * {@link #meanKernelNs()}, {@link #isHot()}) answer what the same query by name
+ * ({@link HintStore#readInto(String, MutableRecord)}, {@link HintStore#isHot(String)}) answers, with
+ * one consistent read of the region's record. They follow the region too: a query after an eviction
  * reads it absent, one after its re-insertion (into any slot) reads the new record. A query never
- * inserts the region. While the slot a query last found the region in keeps its generation, a
- * query compares no name (FORMAT.md §7.2.2)
- * and allocates nothing; after the region moved, the one query that finds it again allocates the
- * pair it then remembers.
+ * inserts the region. While the slot where a record or a query last found the region keeps its
+ * generation, a query compares no name (FORMAT.md §7.2.2) and allocates nothing; after the region
+ * moved, the one record or query that finds it again allocates the pair it then remembers.
  */
 public final class Region {
     private final HintStore store;
     /**
-     * The store's engine, read-only flag, capacity-0 flag and threshold, none of which changes while
-     * it is open: kept here so that a record or query does not fetch them through the store each
-     * call (docs/RECORD-STEPS.md measured the handle's own checks at about 3 ns of a record).
+     * The store's engine, read-only flag and capacity-0 flag, none of which changes while it is open:
+     * kept here so that a record or query does not fetch them through the store each call
+     * (docs/RECORD-STEPS.md measured the handle's own checks at about 3 ns of a record). The engine
+     * owns the hot threshold.
      */
     private final StoreEngine engine;
     private final boolean readOnly;
     private final boolean recordsNothing;
-    private final long hotThresholdNs;
     private final EncodedName encoded;
     private final String name;
-    /** Slot and generation the record path last resolved, or null; replaced as a whole, never mutated. */
-    private volatile EncodedNames.Resolution resolution;
     /**
-     * Slot and generation where a query last found the region (§7.2.2), or null. An immutable
-     * pair, so a racy plain field is enough: a thread sees null or some pair a query resolved
-     * (final fields), never one half of two; a pair gone stale is caught by its generation.
-     * Separate from {@link #resolution}, which a record's re-resolution replaces under its own rules.
+     * The one (slot, gen) pair of the handle, as C's {@code hm_region} keeps one: where the last
+     * record put the region or the last query found it, or null (never found, or absent at the last
+     * look). Records and queries use and replace the same pair, so a query after a record (or a
+     * record after a query) needs no lookup. An immutable pair, replaced as a whole, so a racy plain
+     * field is enough: a thread sees null or some pair a record or query resolved (final fields), never
+     * one half of two (§7.2.2); a pair gone stale is caught by its generation, under the slot lock
+     * for a record (§7.1), in the read for a query.
      */
-    private EncodedNames.Resolution queryAt;
+    private EncodedNames.Resolution at;
 
     Region(HintStore store, EncodedName encoded, String name) {
         this.store = store;
         this.engine = store.engine();
         this.readOnly = store.isReadOnly();
         this.recordsNothing = engine.capacity() == 0;
-        this.hotThresholdNs = store.hotThresholdNs;
         this.encoded = encoded;
         this.name = name;
     }
 
     /**
-     * The region's name.
+     * The region's name, as given.
      *
-     * @return the name given to {@link HintStore#region(String)}
+     * @return the name given to {@link HintStore#region(String)}, not its stored form
+     *     ({@link HintStore#storedName(String)}) when it is longer than the file's limit
      */
     public String name() {
         return name;
@@ -83,11 +88,11 @@ public final class Region {
             return;
         }
         try {
-            EncodedNames.Resolution r = resolution;
+            EncodedNames.Resolution r = at;
             if (r != null && engine.recordInto(r.slot(), r.gen(), kernelNs, bytesTouched)) {
                 return;
             }
-            resolution = EncodedNames.recordResolving(engine, encoded, kernelNs, bytesTouched);
+            at = EncodedNames.recordResolving(engine, encoded, kernelNs, bytesTouched); // null: dropped
         } catch (InternalError | IllegalStateException e) {
             throw store.accessFailed(e);
         }
@@ -109,7 +114,7 @@ public final class Region {
      */
     public boolean readInto(MutableRecord into) {
         Objects.requireNonNull(into, "into");
-        if (query(StoreEngine.ANSWER_RECORD, into.values) == 1) {
+        if (query(Answer.RECORD, into.values) == 1) {
             return true;
         }
         into.clear();
@@ -117,25 +122,28 @@ public final class Region {
     }
 
     /**
-     * Dispatches recorded for the region, as {@link HintStore#dispatchCount(String)}; allocates nothing.
+     * Dispatches recorded for the region since it was (last) inserted: {@link MutableRecord#dispatchCount()}
+     * of what {@link #readInto(MutableRecord)} reads, at the same cost (one read of the whole
+     * record, FORMAT.md §7.2.2); allocates nothing.
      *
      * @return the number of dispatches, {@code >= 1} when present; 0 when absent
      * @throws IllegalStateException if the store is closed
      * @throws java.io.UncheckedIOException as for {@link #readInto(MutableRecord)}
      */
     public long dispatchCount() {
-        return query(StoreEngine.ANSWER_COUNT, null);
+        return query(Answer.COUNT, null);
     }
 
     /**
-     * Mean kernel time of the region, as {@link HintStore#meanKernelNs(String)}; allocates nothing.
+     * Mean kernel time of the region per dispatch: {@link MutableRecord#meanKernelNs()} of what
+     * {@link #readInto(MutableRecord)} reads, at the same cost; allocates nothing.
      *
      * @return the total kernel time divided by the dispatch count, in ns, rounded down; 0 when absent
      * @throws IllegalStateException if the store is closed
      * @throws java.io.UncheckedIOException as for {@link #readInto(MutableRecord)}
      */
     public long meanKernelNs() {
-        return query(StoreEngine.ANSWER_MEAN, null);
+        return query(Answer.MEAN, null);
     }
 
     /**
@@ -147,34 +155,36 @@ public final class Region {
      * @throws java.io.UncheckedIOException as for {@link #readInto(MutableRecord)}
      */
     public boolean isHot() {
-        return query(StoreEngine.ANSWER_HOT, null) == 1;
+        return query(Answer.HOT, null) == 1;
     }
 
     /**
-     * One query (FORMAT.md §7.2.2): through the slot and generation where a query last found the
-     * region, with no name compare; when that pair has gone
-     * stale (or there is none yet), a lookup by the encoded name (§7.3), whose pair is then
-     * remembered (the one allocation, after a resolve).
+     * One query (FORMAT.md §7.2.2): through the handle's pair, with no name compare; when that
+     * pair has gone stale (or there is none), a lookup by the encoded name (§7.3), whose pair is then
+     * the handle's (the one allocation, after a lookup), or none when the region is absent.
      *
-     * @param out the record's holder for {@code ANSWER_RECORD}; null for the other answers
+     * @param out the record's holder for {@link Answer#RECORD}; null for the other answers
      * @return as {@link StoreEngine#slotReadAt}, never {@link StoreEngine#STALE}
      */
-    private long query(int answer, SlotRecord out) {
+    private long query(Answer answer, SlotRecord out) {
         store.checkOpen();
         try {
-            EncodedNames.Resolution at = queryAt;
-            if (at != null) {
-                long v = engine.slotReadAt(at.slot(), at.gen(), answer, hotThresholdNs, out);
+            EncodedNames.Resolution r = at;
+            if (r != null) {
+                long v = engine.slotReadAt(r.slot(), r.gen(), answer, out);
                 if (v != StoreEngine.STALE) {
                     return v;
                 }
             }
             SlotRecord s = out != null ? out : EncodedNames.scratch().snapshot;
             if (!engine.resolve(encoded, s)) {
+                if (r != null) {
+                    at = null; // absent: the next record inserts it, as C's handle forgets its slot
+                }
                 return 0;
             }
-            queryAt = new EncodedNames.Resolution(s.slot(), s.gen());
-            return s.answer(answer, hotThresholdNs);
+            at = new EncodedNames.Resolution(s.slot(), s.gen());
+            return s.answer(answer, engine.hotThresholdNs());
         } catch (InternalError | IllegalStateException e) {
             throw store.accessFailed(e);
         }

@@ -1,6 +1,7 @@
 package dev.hintmap;
 
 import dev.hintmap.format.RecordRules;
+import dev.hintmap.format.Utf8;
 import dev.hintmap.store.SlotRecord;
 import dev.hintmap.store.StoreEngine;
 import java.nio.charset.StandardCharsets;
@@ -8,13 +9,15 @@ import java.util.Objects;
 
 /**
  * One region as a scan by {@link HintStore#forEachView(RecordVisitor)} sees it: its name, as the
- * UTF-8 bytes the file stores, and its record, read together in one consistent read (the name and
+ * UTF-8 bytes the file stores (the stored form of a name longer than the file's limit, FORMAT.md
+ * §1.1), and its record, read together in one consistent read (the name and
  * the record belong to the same region, the record is one update, never a mix of two). The scan
  * refills one view for every region, so a view is valid only during the
  * {@link RecordVisitor#visit} call it is passed to.
  *
- * <p>Nothing here allocates except {@link #name()} and {@link #toRecord()}: compare names with
- * {@link #nameEquals(String)} or {@link #nameStartsWith(String)}, or copy the bytes out with
+ * <p>Nothing here allocates per region except {@link #name()} and {@link #toRecord()}: compare
+ * names with {@link #nameEquals(String)} or {@link #nameStartsWith(String)} (the scan's first
+ * compare makes one buffer of {@link HintStore#maxNameBytes()} bytes), or copy the bytes out with
  * {@link #nameBytes(byte[])}, and decode a {@code String} only for the regions that need one.
  */
 public final class RegionView {
@@ -23,6 +26,11 @@ public final class RegionView {
     final long[] words;
     int nameLength;
     private final long hotThresholdNs;
+    /** The UTF-8 of {@link #compared}, made on a scan's first name compare. */
+    private byte[] utf8;
+    /** The String last compared with a name (by identity: Strings are immutable), and its encoded length. */
+    private String compared;
+    private int comparedLength;
 
     RegionView(int maxNameBytes, long hotThresholdNs) {
         this.words = new long[(maxNameBytes + 7) >>> 3];
@@ -73,7 +81,7 @@ public final class RegionView {
     }
 
     /**
-     * Whether the region's name is {@code other}, compared in UTF-8 without allocating.
+     * Whether the region's name is {@code other}, compared in UTF-8 without allocating per region.
      *
      * @param other a name
      * @return true when {@code other}'s UTF-8 encoding is exactly the region's name; false for a
@@ -85,7 +93,7 @@ public final class RegionView {
     }
 
     /**
-     * Whether the region's name begins with {@code prefix}, compared in UTF-8 without allocating.
+     * Whether the region's name begins with {@code prefix}, compared in UTF-8 without allocating per region.
      *
      * @param prefix a prefix; the empty string matches every name
      * @return true when {@code prefix}'s UTF-8 encoding is a prefix of the region's name
@@ -97,51 +105,36 @@ public final class RegionView {
 
     /**
      * The UTF-8 length of {@code s} when it is a prefix of the name, else -1. The encoding is
-     * {@code EncodedName}'s: an unpaired surrogate is not encodable, so it matches nothing.
+     * {@link Utf8#encode}, the record path's: an unpaired surrogate is not encodable, so it matches
+     * nothing. The last string compared stays encoded, so a visitor that compares every region with
+     * the same String encodes it once per scan.
      */
     private int matched(String s) {
-        int length = s.length();
-        int at = 0;
-        for (int i = 0; i < length; i++) {
-            char c = s.charAt(i);
-            if (c < 0x80) {
-                if (at == nameLength || byteAt(at) != (byte) c) {
-                    return -1;
-                }
-                at++;
-                continue;
+        Objects.requireNonNull(s, "name");
+        if (s != compared) {
+            if (utf8 == null) {
+                utf8 = new byte[words.length * 8]; // the first compare of a scan; at least maxNameBytes
             }
-            int cp = c;
-            if (Character.isSurrogate(c)) {
-                char low = i + 1 < length ? s.charAt(i + 1) : 0;
-                if (!Character.isHighSurrogate(c) || !Character.isLowSurrogate(low)) {
-                    return -1;
-                }
-                cp = Character.toCodePoint(c, low);
-                i++;
-            }
-            int count = cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-            if (at + count > nameLength) {
-                return -1;
-            }
-            int lead = count == 2 ? 0xC0 | (cp >>> 6) : count == 3 ? 0xE0 | (cp >>> 12) : 0xF0 | (cp >>> 18);
-            if (byteAt(at) != (byte) lead) {
-                return -1;
-            }
-            for (int b = 1; b < count; b++) {
-                if (byteAt(at + b) != (byte) (0x80 | ((cp >>> (6 * (count - 1 - b))) & 0x3F))) {
-                    return -1;
-                }
-            }
-            at += count;
+            comparedLength = Utf8.encode(s, utf8, utf8.length); // longer than any name, or unencodable: < 0
+            compared = s;
         }
-        return at;
+        int length = comparedLength;
+        if (length < 0 || length > nameLength) {
+            return -1;
+        }
+        for (int i = 0; i < length; i++) {
+            if (byteAt(i) != utf8[i]) {
+                return -1;
+            }
+        }
+        return length;
     }
 
     /**
      * The region's name, decoded; allocates a {@code String}.
      *
-     * @return the name as {@link HintStore#forEach} would give it
+     * @return the stored name, as {@link #toRecord()} and {@link HintStore#snapshot()} give it (bytes
+     *     that are not UTF-8, found only in a damaged file, decode to U+FFFD)
      */
     public String name() {
         byte[] bytes = new byte[nameLength];
@@ -227,7 +220,8 @@ public final class RegionView {
     }
 
     /**
-     * An immutable copy of the region, name included; allocates, as {@link HintStore#forEach} does.
+     * An immutable copy of the region, name included; allocates a record and a {@code String}, as
+     * {@link HintStore#snapshot()} does per region.
      *
      * @return a new record
      */

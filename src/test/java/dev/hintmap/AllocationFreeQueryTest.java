@@ -69,8 +69,8 @@ class AllocationFreeQueryTest {
             assertCleared(byHandle);
         }
         assertEquals(store.isHot(name), region.isHot(), name);
-        assertEquals(store.dispatchCount(name), region.dispatchCount(), name);
-        assertEquals(store.meanKernelNs(name), region.meanKernelNs(), name);
+        assertEquals(byName.dispatchCount(), region.dispatchCount(), name);
+        assertEquals(byName.meanKernelNs(), region.meanKernelNs(), name);
     }
 
     @ParameterizedTest
@@ -313,8 +313,6 @@ class AllocationFreeQueryTest {
             check(failures, "readInto(name)", bytesPerCall(calls, () -> sink[0] += store.readInto(names[i[0]++ & 31], r) ? r.meanKernelNs() : 1));
             check(failures, "readInto(absent name)", bytesPerCall(calls, () -> sink[0] += store.readInto("absent", r) ? 1 : 0));
             check(failures, "isHot(name)", bytesPerCall(calls, () -> sink[0] += store.isHot(names[i[0]++ & 31]) ? 1 : 0));
-            check(failures, "dispatchCount(name)", bytesPerCall(calls, () -> sink[0] += store.dispatchCount(names[i[0]++ & 31])));
-            check(failures, "meanKernelNs(name)", bytesPerCall(calls, () -> sink[0] += store.meanKernelNs(names[i[0]++ & 31])));
             check(failures, "Region.readInto", bytesPerCall(calls, () -> sink[0] += regions[i[0]++ & 31].readInto(r) ? r.kernelNsMax() : 1));
             check(failures, "Region.readInto(absent)", bytesPerCall(calls, () -> sink[0] += absent.readInto(r) ? 1 : 0));
             check(failures, "Region.isHot", bytesPerCall(calls, () -> sink[0] += regions[i[0]++ & 31].isHot() ? 1 : 0));
@@ -352,7 +350,7 @@ class AllocationFreeQueryTest {
             check(failures, "record(long name)", bytesPerCall(calls, () -> store.record(fresh[i[0]++], 200_000, 64)));
             check(failures, "isHot(long name)", bytesPerCall(calls, () -> sink[0] += store.isHot(fresh[i[0]++]) ? 1 : 0));
             assertTrue(failures.isEmpty(), failures::toString);
-            assertEquals(1 + calls + 16, store.dispatchCount(kernel)); // one region, found by the whole name
+            assertEquals(1 + calls + 16, TestStores.dispatchCount(store, kernel)); // one region, found by the whole name
             assertTrue(sink[0] > 0);
         }
     }
@@ -469,15 +467,15 @@ class AllocationFreeQueryTest {
             }));
             start.countDown();
             Await.until("evictions and reads under way", () -> !failures.isEmpty()
-                    || store.evictions() >= CHURN_EVICTIONS && reads.get() >= CHURN_READS);
+                    || store.info().evictions() >= CHURN_EVICTIONS && reads.get() >= CHURN_READS);
             stop.set(true);
             for (Thread t : threads) {
                 t.join();
             }
             assertTrue(failures.isEmpty(), () -> failures.peek().toString());
-            assertTrue(store.evictions() >= CHURN_EVICTIONS, "churn evicted only " + store.evictions());
+            assertTrue(store.info().evictions() >= CHURN_EVICTIONS, "churn evicted only " + store.info().evictions());
             assertTrue(reads.get() >= CHURN_READS, "only " + reads + " reads");
-            System.out.printf("%s: %,d evictions, %,d reads%n", kind, store.evictions(), reads.get());
+            System.out.printf("%s: %,d evictions, %,d reads%n", kind, store.info().evictions(), reads.get());
         }
     }
 
@@ -543,7 +541,7 @@ class AllocationFreeQueryTest {
             for (Thread w : writers) {
                 w.join();
             }
-            assertEquals(8L * CONTENDED_RECORDS, store.dispatchCount("hot"), "every record counted");
+            assertEquals(8L * CONTENDED_RECORDS, TestStores.dispatchCount(store, "hot"), "every record counted");
             for (java.util.concurrent.atomic.AtomicLong bytes : allocatedBytes) {
                 // 400,000 records per thread: the boxed key cost about 90 KB here, nothing else allocates
                 assertTrue(bytes.get() < 16 * 1024, bytes.get() + " bytes allocated by one thread's 400,000 records");

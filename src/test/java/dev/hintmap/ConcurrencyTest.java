@@ -116,7 +116,7 @@ class ConcurrencyTest {
                     store.recordFor("churn-" + n).ifPresent(ConcurrencyTest::checkRecord);
                     if (random.nextInt(64) == 0) {
                         List<RegionRecord> all = new ArrayList<>();
-                        store.forEach(all::add);
+                        store.snapshot().regions().forEach(all::add);
                         assertTrue(all.size() <= 16, "forEach saw " + all.size() + " regions");
                         all.forEach(ConcurrencyTest::checkRecord);
                     }
@@ -126,8 +126,8 @@ class ConcurrencyTest {
             runAll(tasks, failures);
             assertTrue(failures.isEmpty(), () -> failures.peek().toString());
             assertEquals(16, store.size());
-            assertTrue(store.evictions() > 1000, "churn evicted " + store.evictions());
-            store.forEach(ConcurrencyTest::checkRecord);
+            assertTrue(store.info().evictions() > 1000, "churn evicted " + store.info().evictions());
+            store.snapshot().regions().forEach(ConcurrencyTest::checkRecord);
         }
     }
 

@@ -43,7 +43,7 @@ class ConsumerBuildIT {
                 public static void main(String[] args) throws Exception {
                     try (HintStore store = HintStore.open(Path.of(args[0]), HintStoreOptions.defaults())) {
                         store.record("gemm_bf16", 420_000, 1 << 20);
-                        System.out.println(store.dispatchCount("gemm_bf16") + " " + store.isHot("gemm_bf16"));
+                        System.out.println(store.region("gemm_bf16").dispatchCount() + " " + store.isHot("gemm_bf16"));
                     }
                 }
             }

@@ -63,12 +63,26 @@ class InputValidationTest {
         assertRejected(s -> s.record("end\uD83D", 10, 10), "unpaired surrogate at index 3");
     }
 
+    /**
+     * A name both over the limit and not encodable is refused for its surrogate, not its length,
+     * with {@code rejectLongNames(true)} too: the order FORMAT.md §1.1 says, which C's
+     * {@code hmi_name_encode} follows as well (test_rules.c).
+     */
+    @Test
+    void aNameOverTheLimitWithAnUnpairedSurrogateIsRefusedForTheSurrogateNotItsLength() {
+        String gemm = "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_128x128_32x3_nn_align8>(Params)";
+        String cut = gemm + "\uD83D"; // a high half with no low half after the 99 bytes
+        assertRejected(STRICT, s -> s.record(cut, 10, 10), "unpaired surrogate at index 99");
+        assertRejected(STRICT, s -> s.region(cut), "unpaired surrogate at index 99");
+        assertRejected(STRICT, s -> s.isHot(cut), "unpaired surrogate at index 99");
+    }
+
     @Test
     void queriesRejectBadNamesToo() {
         assertRejected(s -> s.isHot(null), "region name is null");
-        assertRejected(s -> s.dispatchCount(""), "region name is empty");
+        assertRejected(s -> s.readInto("", new MutableRecord()), "region name is empty");
         assertRejected(STRICT, s -> s.recordFor("k".repeat(100)), "longer than 64");
-        assertRejected(s -> s.meanKernelNs("x\uDFFF"), "unpaired surrogate");
+        assertRejected(s -> s.region("x\uDFFF"), "unpaired surrogate");
     }
 
     @Test
@@ -113,10 +127,10 @@ class InputValidationTest {
         store.close();
         store.close(); // idempotent
         for (Runnable call : new Runnable[] {
-            () -> store.record("a", 1, 1), () -> store.isHot("a"), () -> store.dispatchCount("a"),
-            () -> store.meanKernelNs("a"), () -> store.recordFor("a"), store::size, store::isEmpty,
-            () -> store.forEach(r -> {}), store::flush, () -> region.record(1, 1), () -> store.region("b"),
-            store::capacity, store::hotThresholdNs, store::maxNameBytes, store::file, store::isReadOnly, store::evictions,
+            () -> store.record("a", 1, 1), () -> store.isHot("a"), () -> store.readInto("a", new MutableRecord()),
+            () -> store.recordFor("a"), store::size, () -> store.forEachView(v -> {}), store::snapshot,
+            store::flush, () -> region.record(1, 1), () -> store.region("b"), store::capacity,
+            store::hotThresholdNs, store::maxNameBytes, store::file, store::isReadOnly, store::info,
         }) {
             IllegalStateException e = assertThrows(IllegalStateException.class, call::run);
             assertTrue(e.getMessage().contains("closed"), e.getMessage());

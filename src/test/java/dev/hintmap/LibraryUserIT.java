@@ -33,7 +33,7 @@ class LibraryUserIT {
                     try (HintStore store = HintStore.open(Path.of(args[0]), HintStoreOptions.defaults())) {
                         store.record("gemm_bf16", 420_000, 1 << 20);
                         store.record("gemm_bf16", 380_000, 1 << 20);
-                        System.out.println(store.dispatchCount("gemm_bf16") + " " + store.isHot("gemm_bf16"));
+                        System.out.println(store.region("gemm_bf16").dispatchCount() + " " + store.isHot("gemm_bf16"));
                     } catch (dev.hintmap.HintFileException e) {
                         System.out.println(e.problem() + " " + e.getMessage());
                     }

@@ -26,14 +26,14 @@ public final class SparseChild {
             result = switch (args[0]) {
                 case "read" -> {
                     try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
-                        store.forEach(r -> { });
+                        store.forEachView(v -> { });
                         yield "ok " + store.size();
                     }
                 }
                 case "write" -> {
                     try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
                         store.record("sparse", 1_000, 1);
-                        yield "ok " + store.dispatchCount("sparse");
+                        yield "ok " + TestStores.dispatchCount(store, "sparse");
                     }
                 }
                 case "fault" -> {

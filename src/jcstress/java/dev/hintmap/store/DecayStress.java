@@ -42,12 +42,12 @@ public final class DecayStress {
 
         public Region() {
             long n = 1L << D;
-            engine.add(name, n, n * K, n * K, n * B, writerScratch);
+            engine.wholeRecords().add(name, n, n * K, n * K, n * B, writerScratch);
         }
 
         void decays() {
             for (int i = 0; i < DECAYS; i++) {
-                engine.decaySlot(0, 0.5);
+                engine.wholeRecords().decaySlot(0, 0.5);
             }
         }
     }
@@ -114,8 +114,7 @@ public final class DecayStress {
         @Actor
         public void reader(Region s, IIII_Result r) {
             for (int i = 0; i < DECAYS; i++) {
-                long v = s.engine.slotReadAt(s.writerScratch.slot, s.writerScratch.gen, StoreEngine.ANSWER_RECORD, 0,
-                        s.readerScratch);
+                long v = s.engine.slotReadAt(s.writerScratch.slot, s.writerScratch.gen, Answer.RECORD, s.readerScratch);
                 decode(v == 1, s.readerScratch, r);
                 if (v == StoreEngine.STALE) {
                     r.r1 = r.r2 = r.r3 = r.r4 = -2;

@@ -125,9 +125,9 @@ public final class EvictReuseStress {
     public static class HandleReadVsEvict {
         @Actor
         public void handleReadsOfA(OneSlot s, II_Result r) {
-            long record = s.engine.slotReadAt(s.slotA, s.genA, StoreEngine.ANSWER_RECORD, 0, s.scratch1);
+            long record = s.engine.slotReadAt(s.slotA, s.genA, Answer.RECORD, s.scratch1);
             r.r1 = record == StoreEngine.STALE ? -1 : record == 0 ? 0 : (int) s.scratch1.kernelNsTotal;
-            r.r2 = (int) s.engine.slotReadAt(s.slotA, s.genA, StoreEngine.ANSWER_MEAN, 0, null);
+            r.r2 = (int) s.engine.slotReadAt(s.slotA, s.genA, Answer.MEAN, null);
         }
 
         @Actor

@@ -140,7 +140,7 @@ public final class SnapshotStress {
 
         @Actor
         public void reader(Region s, IIII_Result r) {
-            readRepeatedly(() -> s.engine.slotReadAt(s.slot, s.gen, StoreEngine.ANSWER_RECORD, 0, s.readerScratch) == 1,
+            readRepeatedly(() -> s.engine.slotReadAt(s.slot, s.gen, Answer.RECORD, s.readerScratch) == 1,
                     s.readerScratch, r);
         }
     }
@@ -160,7 +160,7 @@ public final class SnapshotStress {
         public void reader(Region s, I_Result r) {
             r.r1 = 1;
             for (int i = 0; i < UPDATES; i++) {
-                long mean = s.engine.slotReadAt(s.slot, s.gen, StoreEngine.ANSWER_MEAN, 0, null);
+                long mean = s.engine.slotReadAt(s.slot, s.gen, Answer.MEAN, null);
                 if (mean <= 0) {
                     r.r1 = mean == 0 ? 0 : -2;
                     return;

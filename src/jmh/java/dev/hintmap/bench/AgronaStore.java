@@ -129,13 +129,13 @@ final class AgronaStore implements BenchStore {
     }
 
     @Override
-    public long dispatchCount(String name) {
+    public long dispatchCount(String name, Fields scratch) {
         Entry e = index.get(name);
         return e == null ? 0 : values.getLongVolatile(e.count);
     }
 
     @Override
-    public long meanKernelNs(String name) {
+    public long meanKernelNs(String name, Fields scratch) {
         Entry e = index.get(name);
         if (e == null) {
             return 0;

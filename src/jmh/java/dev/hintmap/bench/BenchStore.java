@@ -26,14 +26,21 @@ interface BenchStore extends AutoCloseable {
 
     boolean isHot(String name);
 
-    /** Dispatches recorded for the region, 0 when absent. The default goes through {@link #recordFor}. */
-    default long dispatchCount(String name) {
+    /**
+     * Dispatches recorded for the region, 0 when absent, read by name as each store's user asks for
+     * one field (hintmap: {@code readInto} into {@code scratch}'s holder, then its field). The default
+     * goes through {@link #recordFor}.
+     */
+    default long dispatchCount(String name, Fields scratch) {
         RegionRecord r = recordFor(name);
         return r == null ? 0 : r.dispatchCount();
     }
 
-    /** Mean kernel ns of the region (total / count, rounded down), 0 when absent. The default goes through {@link #recordFor}. */
-    default long meanKernelNs(String name) {
+    /**
+     * Mean kernel ns of the region (total / count, rounded down), 0 when absent, read as
+     * {@link #dispatchCount(String, Fields)} reads. The default goes through {@link #recordFor}.
+     */
+    default long meanKernelNs(String name, Fields scratch) {
         RegionRecord r = recordFor(name);
         return r == null ? 0 : r.meanKernelNs();
     }

@@ -78,13 +78,13 @@ final class ConcurrentStore implements BenchStore {
     }
 
     @Override
-    public long dispatchCount(String name) {
+    public long dispatchCount(String name, Fields scratch) {
         Rec r = records.get(name);
         return r == null ? 0 : r.count.sum();
     }
 
     @Override
-    public long meanKernelNs(String name) {
+    public long meanKernelNs(String name, Fields scratch) {
         Rec r = records.get(name);
         if (r == null) {
             return 0;

@@ -19,6 +19,8 @@ final class HintmapStore implements BenchStore {
     private final boolean handles;
     private final Sum sum = new Sum();
     private final ViewSum viewSum = new ViewSum();
+    /** The record scan: a {@code RegionRecord} (and its name {@code String}) per region into {@link #sum}. */
+    private final RecordVisitor recordSum = v -> sum.accept(v.toRecord());
 
     HintmapStore(Path file, int capacity, boolean handles) {
         this.file = file;
@@ -51,13 +53,15 @@ final class HintmapStore implements BenchStore {
     }
 
     @Override
-    public long dispatchCount(String name) {
-        return store.dispatchCount(name);
+    public long dispatchCount(String name, Fields scratch) {
+        store.readInto(name, scratch.holder); // the by-name read of one field (HintStore's class notes)
+        return scratch.holder.dispatchCount();
     }
 
     @Override
-    public long meanKernelNs(String name) {
-        return store.meanKernelNs(name);
+    public long meanKernelNs(String name, Fields scratch) {
+        store.readInto(name, scratch.holder);
+        return scratch.holder.meanKernelNs();
     }
 
     @Override
@@ -92,7 +96,7 @@ final class HintmapStore implements BenchStore {
     @Override
     public long iterate() {
         sum.value = 0;
-        store.forEach(sum);
+        store.forEachView(recordSum);
         return sum.value;
     }
 

@@ -15,10 +15,10 @@ import org.openjdk.jmh.annotations.Threads;
 /**
  * Full iteration of a store holding {@value #REGIONS} regions, reading each region's record (and,
  * where the store keeps it with the data, its name). One thread. {@code iterate} goes through each
- * store's usual scan (hintmap: {@code forEach(Consumer<RegionRecord>)}, a record and a String per
- * region); {@code visit} through its allocation-free one where it has one (hintmap:
- * {@code forEachView(RecordVisitor)}; Agrona: the counter walk reading the label's length in place),
- * else the same as {@code iterate}.
+ * store's usual scan (hintmap: {@code forEachView} with {@code RegionView.toRecord()}, a record and a
+ * String per region, what the deprecated {@code forEach(Consumer<RegionRecord>)} does); {@code visit}
+ * through its allocation-free one where it has one (hintmap: {@code forEachView(RecordVisitor)};
+ * Agrona: the counter walk reading the label's length in place), else the same as {@code iterate}.
  *
  * <pre>./mvnw -Pjmh clean test-compile exec:exec@jmh -Djmh.args="IterateBench -f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc"</pre>
  */

@@ -108,13 +108,13 @@ public class QueryBench {
     @Benchmark
     @Threads(1)
     public long dispatchCount_1t(Cursor c) {
-        return target.dispatchCount(names[c.keys[c.i++ & MASK]]);
+        return target.dispatchCount(names[c.keys[c.i++ & MASK]], c.fields);
     }
 
     @Benchmark
     @Threads(1)
     public long meanKernelNs_1t(Cursor c) {
-        return target.meanKernelNs(names[c.keys[c.i++ & MASK]]);
+        return target.meanKernelNs(names[c.keys[c.i++ & MASK]], c.fields);
     }
 
     @Benchmark

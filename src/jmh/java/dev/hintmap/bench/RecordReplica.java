@@ -91,8 +91,6 @@ final class RecordReplica {
         final long owner;
         /** Always 0, as in the real lock when nobody ever gave up. */
         volatile int giveUpCount;
-        /** Null, as {@code HeldLockProbe} outside tests. */
-        final Runnable probe = null;
         long structAcquisitions;
         Thread structHolder;
 
@@ -116,15 +114,9 @@ final class RecordReplica {
             if (giveUpCount != 0) {
                 throw new IllegalStateException("no give-up in a one-thread benchmark");
             }
-            if (probe != null) {
-                probe.run();
-            }
         }
 
         void release(MemorySegment seg, long offset) {
-            if (probe != null) {
-                probe.run();
-            }
             if (offset == Layouts.HDR_STRUCT_LOCK) {
                 structHolder = null;
             }
@@ -135,8 +127,6 @@ final class RecordReplica {
     private final Geometry slots;
     private final Lock locks;
     private final Sweep leaks = new Sweep();
-    /** Null, as the engine's {@code HeldLockProbe} outside tests. */
-    private final Runnable probe = null;
     final long owner;
 
     private RecordReplica(Geometry slots, long owner) {
@@ -221,41 +211,39 @@ final class RecordReplica {
 
     private boolean slotRecordFull(int k, long gen, long count, long total, long max, long bytes) {
         MemorySegment seg = Mapped.SEGMENT;
-        long slot = slots.slot(k);
-        long lock = slot + Layouts.SLOT_LOCK;
-        boolean held = false;
-        try {
-            held = locks.acquire(seg, lock);
-            if (!held) {
-                return true;
-            }
-            if (seg.get(PLAIN_U64, slot + Layouts.SLOT_GEN) != gen) {
-                return false;
-            }
-            if (probe != null) {
-                probe.run();
-            }
-            VarHandle.releaseFence();
-            long seq = seg.get(PLAIN_U64, slot + Layouts.SLOT_SEQ);
-            long current = copy(slot, seq);
-            long next = copy(slot, seq + 1);
-            writeSaturating(seg, current, next, count, total, max, bytes);
-            LONG.setRelease(seg, slot + Layouts.SLOT_SEQ, seq + 1);
-            long ref = slots.ref(k);
-            if ((byte) BYTE.getOpaque(seg, ref) == 0) {
-                seg.set(ValueLayout.JAVA_BYTE, ref, (byte) 1);
-            }
+        long lock = slots.slot(k) + Layouts.SLOT_LOCK;
+        if (!locks.acquire(seg, lock)) {
             return true;
-        } finally {
-            if (held) {
-                locks.release(seg, lock);
-            }
         }
+        try {
+            return recordLocked(seg, k, gen, count, total, max, bytes);
+        } finally {
+            locks.release(seg, lock);
+        }
+    }
+
+    /** {@code StoreEngine.recordLocked}: the body of the critical section. */
+    private boolean recordLocked(MemorySegment seg, int k, long gen, long count, long total, long max, long bytes) {
+        long slot = slots.slot(k);
+        if (seg.get(PLAIN_U64, slot + Layouts.SLOT_GEN) != gen) {
+            return false;
+        }
+        VarHandle.releaseFence();
+        long seq = seg.get(PLAIN_U64, slot + Layouts.SLOT_SEQ);
+        long current = copy(slot, seq);
+        long next = copy(slot, seq + 1);
+        writeSaturating(seg, current, next, count, total, max, bytes);
+        LONG.setRelease(seg, slot + Layouts.SLOT_SEQ, seq + 1);
+        long ref = slots.ref(k);
+        if ((byte) BYTE.getOpaque(seg, ref) == 0) {
+            seg.set(ValueLayout.JAVA_BYTE, ref, (byte) 1);
+        }
+        return true;
     }
 
     /**
      * Without the lock's bookkeeping: the test-and-CAS and the release store of the same word, no
-     * struct-lock compare, no give-up memo read, no probe checks, no try/finally.
+     * struct-lock compare, no give-up memo read, no try/finally.
      */
     @CompilerControl(CompilerControl.Mode.DONT_INLINE)
     boolean plainLock(int k, long gen, long ns, long bytes) {

@@ -34,8 +34,8 @@ final class ReportAllocations {
         rows.add(allocRow("8b", "record through a `Region` (1 and 2 threads)", List.of(region1, region2), ""));
         rows.add(allocRow("8c", "record with insert + evict (churn, every capacity)", churnAll, ""));
         rows.add(allocRow("8d", "`isHot` by name", List.of(d.jmh("QueryBench.isHot_1t", "HINTMAP", 0)), ""));
-        rows.add(allocRow("8e", "`dispatchCount` by name", List.of(d.jmh("QueryBench.dispatchCount_1t", "HINTMAP", 0)), ""));
-        rows.add(allocRow("8f", "`meanKernelNs` by name", List.of(d.jmh("QueryBench.meanKernelNs_1t", "HINTMAP", 0)), ""));
+        rows.add(allocRow("8e", "`dispatchCount` by name (`readInto`, one field)", List.of(d.jmh("QueryBench.dispatchCount_1t", "HINTMAP", 0)), ""));
+        rows.add(allocRow("8f", "`meanKernelNs` by name (`readInto`, one figure)", List.of(d.jmh("QueryBench.meanKernelNs_1t", "HINTMAP", 0)), ""));
         rows.add(allocRow("8g", "`recordFor` by name", List.of(d.jmh("QueryBench.recordFor_1t", "HINTMAP", 0)),
                 "returns `Optional<RegionRecord>`: zero only where the JIT scalar-replaces them, not guaranteed by the API"));
         rows.add(allocRow("8h", "`readInto` by name (1 and 2 threads)",
@@ -88,7 +88,7 @@ final class ReportAllocations {
                         alloc(s.allocBytesPerOp()), allocExact(s.allocMax())));
             }
         }
-        md.append("\n`recordFor` returns an `Optional<RegionRecord>` and `forEach` a `RegionRecord` and a `String` per region by ")
+        md.append("\n`recordFor` returns an `Optional<RegionRecord>` and `RegionView.toRecord()` a `RegionRecord` and a `String` per region by ")
                 .append("API contract; they are zero only where the JIT scalar-replaces the returned objects. `readInto` (by name and ")
                 .append("through a `Region`) and `forEachView` allocate nothing by API shape (a reusable `MutableRecord`, one `RegionView` ")
                 .append("per pass), as `AllocationFreeQueryTest` checks in the interpreter.\n");

@@ -65,7 +65,7 @@ final class ReportTables {
     /** A full pass over 65,536 regions: every store's {@code iterate}, then its allocation-free {@code visit}. */
     static void iterate(StringBuilder md, List<Score> scores) {
         md.append("\n## Full iteration of 65,536 regions\n\nOne thread, µs per full pass (and ns per region). ")
-                .append("`IterateBench.iterate`: hintmap's `forEach` hands out a `RegionRecord` with its `String` name ")
+                .append("`IterateBench.iterate`: hintmap's `forEachView` with `RegionView.toRecord()` hands out a `RegionRecord` with its `String` name ")
                 .append("per region; AGRONA decodes every counter's label (the way another process reads counters). CONCURRENT has one ")
                 .append("scan only: see `visit` below.\n\n");
         iterateTable(md, scores, "IterateBench.iterate");

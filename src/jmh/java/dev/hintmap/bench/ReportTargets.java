@@ -21,8 +21,8 @@ final class ReportTargets {
 
     /** Target 3's queries by name: row id, {@code QueryBench} method, how the row names it. */
     static final String[][] QUERY_TARGETS = {
-            {"3a", "isHot_1t", "`isHot`"}, {"3b", "dispatchCount_1t", "`dispatchCount`"},
-            {"3c", "meanKernelNs_1t", "`meanKernelNs`"}, {"3d", "recordFor_1t", "`recordFor`"},
+            {"3a", "isHot_1t", "`isHot`"}, {"3b", "dispatchCount_1t", "`dispatchCount` (hintmap: `readInto`, one field)"},
+            {"3c", "meanKernelNs_1t", "`meanKernelNs` (hintmap: `readInto`, one figure)"}, {"3d", "recordFor_1t", "`recordFor`"},
             {"3e", "readInto_1t", "`readInto` (into a `MutableRecord`)"}};
     /** The stores target 5's churn rows compare hintmap with. */
     static final List<String> CHURN_OTHERS = List.of("REFERENCE", "CONCURRENT", "CHRONICLE", "AGRONA");

@@ -1,6 +1,7 @@
 package dev.hintmap.cli;
 
 import dev.hintmap.HintStoreOptions;
+import dev.hintmap.format.FileGeometry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.FileAlreadyExistsException;
@@ -70,8 +71,7 @@ final class CreateCommand implements Callable<Integer> {
         if (hotThresholdNs != null && hotThresholdNs < 0) {
             throw new ParameterException(spec.commandLine(), "--hot-threshold-ns " + hotThresholdNs + " is negative");
         }
-        if (maxNameBytes != null && (maxNameBytes < HintStoreOptions.MIN_NAME_BYTES
-                || maxNameBytes > HintStoreOptions.MAX_NAME_BYTES_LIMIT)) {
+        if (maxNameBytes != null && !FileGeometry.isNameLimit(maxNameBytes)) { // the library's range (§2), said as the CLI says it
             throw new ParameterException(spec.commandLine(), "--max-name-bytes " + maxNameBytes + " is outside ["
                     + HintStoreOptions.MIN_NAME_BYTES + ", " + HintStoreOptions.MAX_NAME_BYTES_LIMIT + "]"
                     + (maxNameBytes < HintStoreOptions.MIN_NAME_BYTES ? ": a longer name is stored as a prefix, '~' and"

@@ -16,7 +16,6 @@ import dev.hintmap.format.StoredName;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -85,8 +84,8 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
         List<RegionRecord> regions = new ArrayList<>();
         try (HintStore store = files.openReadOnly(path)) {
             HintFileInfo info = store.info();
-            store.forEach(r -> {
-                regions.add(r);
+            store.forEachView(v -> {
+                regions.add(v.toRecord());
                 progress.accept(regions.size());
             });
             return new ProfileInput(info.capacity(), info.maxNameBytes(), info.hotThresholdNs(),
@@ -156,8 +155,10 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
                 throw bad(path, field, "a region must be an object with a string \"name\"");
             }
             String name = r.get("name").asText();
-            byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
-            if (!StandardCharsets.UTF_8.newEncoder().canEncode(name) || utf8.length == 0) {
+            int utf8Bytes;
+            try {
+                utf8Bytes = StoredName.utf8Length(name); // the library's own name rule: non-empty, no unpaired surrogate
+            } catch (IllegalArgumentException notAName) {
                 throw bad(path, field + ".name", "a region name must be well-formed text of at least 1 UTF-8 byte");
             }
             if (!seen.add(name)) {
@@ -173,7 +174,7 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
                         + " it needs dispatchCount >= 1 and kernelNsTotal / dispatchCount <= kernelNsMax <= kernelNsTotal");
             }
             regions.add(record);
-            longest = Math.max(longest, Math.min(utf8.length, HintStoreOptions.MAX_NAME_BYTES_LIMIT)); // longer: stored form
+            longest = Math.max(longest, Math.min(utf8Bytes, HintStoreOptions.MAX_NAME_BYTES_LIMIT)); // longer: stored form
         }
         // The file's own limit when the dump says it (FORMAT.md §1.1: the stored forms depend on it). A dump
         // of a version-2 file may say less than today's minimum; its names, at most that long, fit the minimum.

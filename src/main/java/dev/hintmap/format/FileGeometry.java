@@ -9,14 +9,33 @@ package dev.hintmap.format;
  * @param maxNameBytes longest accepted UTF-8 name
  */
 public record FileGeometry(int capacity, int maxNameBytes) {
+    /*
+     * The parameter ranges of FORMAT.md §2 are written here once, for the library, the CLI and the
+     * public HintStoreOptions (whose constants are these); C's are HM_MAX_CAPACITY,
+     * HM_MAX_NAME_BYTES_LIMIT and HM_MIN_NAME_BYTES in hintmap.h (checked by hm_internal.h's
+     * hmi_capacity_valid and hmi_name_limit_valid, the twins of isCapacity and isNameLimit), and
+     * vectors/limits.txt proves that the two agree.
+     */
+    /** The largest {@code capacity} a file may have: 2^26 regions (§2). */
     public static final int MAX_CAPACITY = 1 << 26;
+    /** The largest {@code max_name_bytes} a file may have (§2). */
     public static final int MAX_NAME_BYTES_LIMIT = 1024;
+    /**
+     * The smallest {@code max_name_bytes} a version-3 file may have (§2): a stored form's tag,
+     * {@code '~'} and 32 hex digits, with an empty prefix (§1.1), so that two long names never
+     * share a region for want of room. Versions 1 and 2 allowed 1 ({@link FormatVersion#minMaxNameBytes}).
+     */
+    public static final int MIN_MAX_NAME_BYTES = StoredName.TAG_BYTES;
     public static final int WRITER_ENTRIES = 1024;
     public static final int MAX_PROBE_LIMIT = 128;
     public static final int MIN_INDEX_ENTRIES = 16;
 
+    /**
+     * A geometry of any version's file: {@code maxNameBytes} from 1, as versions 1 and 2 allowed
+     * (the current version's own range is {@link #isNameLimit}, checked where a limit is taken).
+     */
     public FileGeometry {
-        if (capacity < 0 || capacity > MAX_CAPACITY) {
+        if (!isCapacity(capacity)) {
             throw new IllegalArgumentException(
                     "capacity " + capacity + " is outside [0, " + MAX_CAPACITY + "]");
         }
@@ -24,6 +43,16 @@ public record FileGeometry(int capacity, int maxNameBytes) {
             throw new IllegalArgumentException(
                     "maxNameBytes " + maxNameBytes + " is outside [1, " + MAX_NAME_BYTES_LIMIT + "]");
         }
+    }
+
+    /** Whether {@code capacity} is in §2's range {@code [0, MAX_CAPACITY]}. */
+    public static boolean isCapacity(long capacity) {
+        return capacity >= 0 && capacity <= MAX_CAPACITY;
+    }
+
+    /** Whether {@code maxNameBytes} is in §2's range {@code [MIN_MAX_NAME_BYTES, MAX_NAME_BYTES_LIMIT]}. */
+    public static boolean isNameLimit(long maxNameBytes) {
+        return maxNameBytes >= MIN_MAX_NAME_BYTES && maxNameBytes <= MAX_NAME_BYTES_LIMIT;
     }
 
     public int slotBytes() {

@@ -9,7 +9,7 @@ import java.lang.foreign.MemorySegment;
  * table, so its slots start where the later versions' reference table does, and its layout
  * fingerprint is its own. Version 2 has the current layout; it stored a name over
  * {@code max_name_bytes} with {@code hm64} instead of SHA-256 (§1.1) and allowed limits below
- * {@link StoredName#MIN_MAX_NAME_BYTES}. {@link Header#validate} checks a header against one of them.
+ * {@link FileGeometry#MIN_MAX_NAME_BYTES}. {@link Header#validate} checks a header against one of them.
  */
 public enum FormatVersion {
     /** Version 1 (FORMAT.md §12 step 1), read only to convert it. */
@@ -17,7 +17,7 @@ public enum FormatVersion {
     /** Version 2 (FORMAT.md §12), read only to convert it: the current layout, v2's stored names. */
     V2(Layouts.FORMAT_VERSION_2, Layouts.fingerprint(), "this build", 1),
     /** The version this library writes and opens. */
-    CURRENT(Layouts.FORMAT_VERSION_VALUE, Layouts.fingerprint(), "this build", StoredName.MIN_MAX_NAME_BYTES);
+    CURRENT(Layouts.FORMAT_VERSION_VALUE, Layouts.fingerprint(), "this build", FileGeometry.MIN_MAX_NAME_BYTES);
 
     private final int number;
     private final long fingerprint;
@@ -65,8 +65,9 @@ public enum FormatVersion {
     }
 
     /**
-     * The smallest {@code max_name_bytes} a file of this version may have (§2): 33 now, so that a
-     * stored form holds its whole digest (§1.1); 1 in versions 1 and 2.
+     * The smallest {@code max_name_bytes} a file of this version may have (§2):
+     * {@link FileGeometry#MIN_MAX_NAME_BYTES} now, so that a stored form holds its whole digest
+     * (§1.1); 1 in versions 1 and 2.
      */
     public int minMaxNameBytes() {
         return minMaxNameBytes;

@@ -27,13 +27,11 @@ public final class StoredName {
     public static final char SEPARATOR = '~';
     /** Bytes of SHA-256 the stored form keeps: 16 (128 bits). */
     public static final int DIGEST_BYTES = 16;
-    /** {@code '~'} and 32 hex digits. */
-    public static final int TAG_BYTES = 1 + 2 * DIGEST_BYTES;
     /**
-     * The smallest {@code max_name_bytes} a file may have (FORMAT.md §2): the tag with an empty
-     * prefix, so that every stored form keeps the whole digest.
+     * {@code '~'} and 32 hex digits: also the smallest {@code max_name_bytes} a file may have
+     * ({@link FileGeometry#MIN_MAX_NAME_BYTES}, the tag with an empty prefix).
      */
-    public static final int MIN_MAX_NAME_BYTES = TAG_BYTES;
+    public static final int TAG_BYTES = 1 + 2 * DIGEST_BYTES;
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
     private StoredName() {}
@@ -60,14 +58,14 @@ public final class StoredName {
     }
 
     private static void requireLimit(int maxNameBytes) {
-        if (maxNameBytes < MIN_MAX_NAME_BYTES || maxNameBytes > FileGeometry.MAX_NAME_BYTES_LIMIT) {
-            throw new IllegalArgumentException("max_name_bytes " + maxNameBytes + " is outside [" + MIN_MAX_NAME_BYTES
-                    + ", " + FileGeometry.MAX_NAME_BYTES_LIMIT + "]");
+        if (!FileGeometry.isNameLimit(maxNameBytes)) {
+            throw new IllegalArgumentException("max_name_bytes " + maxNameBytes + " is outside ["
+                    + FileGeometry.MIN_MAX_NAME_BYTES + ", " + FileGeometry.MAX_NAME_BYTES_LIMIT + "]");
         }
     }
 
     /**
-     * The UTF-8 length of {@code name}, checking that it is a valid region name.
+     * The UTF-8 length of {@code name}, checking that it is a valid region name ({@link Utf8#length}).
      *
      * @throws IllegalArgumentException for a null or empty name, or an unpaired surrogate
      */
@@ -75,28 +73,15 @@ public final class StoredName {
         if (name == null) {
             throw new IllegalArgumentException("region name is null");
         }
-        int length = name.length();
-        if (length == 0) {
+        if (name.isEmpty()) {
             throw new IllegalArgumentException("region name is empty");
         }
-        int bytes = 0;
-        for (int i = 0; i < length; i++) {
-            char c = name.charAt(i);
-            if (c < 0x80) {
-                bytes++;
-            } else if (c < 0x800) {
-                bytes += 2;
-            } else if (!Character.isSurrogate(c)) {
-                bytes += 3;
-            } else if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(name.charAt(i + 1))) {
-                bytes += 4;
-                i++;
-            } else {
-                throw new IllegalArgumentException("region name " + quote(name)
-                        + " is not encodable as UTF-8: unpaired surrogate at index " + i);
-            }
+        try {
+            return Utf8.length(name);
+        } catch (IllegalArgumentException unpaired) {
+            throw new IllegalArgumentException("region name " + quote(name) + " is not encodable as UTF-8: "
+                    + unpaired.getMessage(), unpaired);
         }
-        return bytes;
     }
 
     /**
@@ -108,10 +93,10 @@ public final class StoredName {
      * ({@link #tagOf}) whatever else of the name a narrow table leaves out.
      *
      * @param stored a name read from the file
-     * @param maxNameBytes the file's {@code max_name_bytes}: below {@link #MIN_MAX_NAME_BYTES} no name is shortened
+     * @param maxNameBytes the file's {@code max_name_bytes}: below {@link FileGeometry#MIN_MAX_NAME_BYTES} no name is shortened
      */
     public static boolean isShortened(String stored, int maxNameBytes) {
-        if (stored == null || stored.isEmpty() || maxNameBytes < MIN_MAX_NAME_BYTES) {
+        if (stored == null || stored.isEmpty() || maxNameBytes < FileGeometry.MIN_MAX_NAME_BYTES) {
             return false;
         }
         int tagAt = stored.length() - TAG_BYTES;
@@ -144,12 +129,13 @@ public final class StoredName {
      *
      * @param stored a name as a file of limit {@code fromLimit} holds it
      * @param fromLimit that file's {@code max_name_bytes}
-     * @param toLimit a limit in {@code [MIN_MAX_NAME_BYTES, fromLimit]}
-     * @throws IllegalArgumentException for a bad name or a {@code toLimit} outside {@code [MIN_MAX_NAME_BYTES, fromLimit]}
+     * @param toLimit a limit in {@code [FileGeometry.MIN_MAX_NAME_BYTES, fromLimit]}
+     * @throws IllegalArgumentException for a bad name or a {@code toLimit} outside {@code [FileGeometry.MIN_MAX_NAME_BYTES, fromLimit]}
      */
     public static String atSmallerLimit(String stored, int fromLimit, int toLimit) {
-        if (toLimit < MIN_MAX_NAME_BYTES || toLimit > fromLimit) {
-            throw new IllegalArgumentException("limit " + toLimit + " is not in [" + MIN_MAX_NAME_BYTES + ", " + fromLimit + "]");
+        if (toLimit < FileGeometry.MIN_MAX_NAME_BYTES || toLimit > fromLimit) {
+            throw new IllegalArgumentException("limit " + toLimit + " is not in [" + FileGeometry.MIN_MAX_NAME_BYTES + ", "
+                    + fromLimit + "]");
         }
         if (!isShortened(stored, fromLimit)) {
             return of(stored, toLimit);
@@ -237,7 +223,7 @@ public final class StoredName {
             if (utf8.length < bytes) {
                 utf8 = new byte[Math.max(bytes, 2 * utf8.length)];
             }
-            if (Utf8.encode(name, utf8) != bytes) {
+            if (Utf8.encode(name, utf8, bytes) != bytes) {
                 throw new IllegalArgumentException("region name " + quote(name) + " is not " + bytes + " UTF-8 bytes");
             }
             sha256.update(utf8, 0, bytes);

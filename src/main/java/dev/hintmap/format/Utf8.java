@@ -1,65 +1,136 @@
 package dev.hintmap.format;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
 /**
- * UTF-8 of one code point, packed for the record path's {@code EncodedName}, which builds a slot's
- * little-endian words without a byte array; and of a whole name into a caller's buffer, for the
- * digest of a stored form ({@link StoredName.Shortener}).
+ * The one home in Java of UTF-8 for region names (FORMAT.md §1): a String to UTF-8 ({@link #encode}),
+ * its length and validity ({@link #length}), and bytes back to a String only when they are strictly
+ * valid ({@link #decodeStrict}). Every caller uses these: the record path's {@code EncodedName}, the
+ * stored-name rule ({@link StoredName}, its {@code Shortener}), {@code RegionView}'s allocation-free
+ * name compares, the slot soundness of recovery, verify and upgrade, and the CLI's JSON input. C's
+ * twin is {@code hmi_utf8_char} (native-bench/src/hm_utf8.h), under {@code hmi_utf8_valid} and the
+ * CUPTI collector's sanitiser; the shared vectors {@code vectors/utf8.txt} prove that the two
+ * accept the same bytes.
+ *
+ * <p>A Java String is UTF-16; a name is encodable when its surrogates are paired. One with an
+ * unpaired surrogate is refused, never encoded as {@code '?'} the way {@code String.getBytes} does:
+ * two different Strings would otherwise share one stored name.
  */
 public final class Utf8 {
+    /** {@link #encode}'s answer when the string needs more bytes than the limit. */
+    public static final int TOO_LONG = -1;
+    /** {@link #encode}'s answer for a string with an unpaired surrogate (checked up to the limit). */
+    public static final int UNPAIRED_SURROGATE = -2;
+
     private Utf8() {}
 
     /**
-     * Writes the UTF-8 bytes of {@code name} into {@code dst} from index 0, allocating nothing.
+     * Writes the UTF-8 bytes of {@code s} into {@code dst} from index 0, at most {@code limit} of
+     * them, allocating nothing: the encoder of every name path. Kernel names are ASCII, so an ASCII
+     * char costs one compare and one store.
      *
-     * @param name a name whose surrogates are paired ({@link StoredName#utf8Length} checked it)
-     * @param dst a buffer of at least the name's UTF-8 length
-     * @return the number of bytes written
-     * @throws IllegalArgumentException for an unpaired surrogate
-     * @throws ArrayIndexOutOfBoundsException when {@code dst} is too small
+     * @param s a string
+     * @param dst a buffer of at least {@code limit} bytes; past the returned length (or on a
+     *     negative answer) its contents are undefined
+     * @param limit the most bytes to write, {@code <= dst.length}
+     * @return the number of bytes written, {@code [0, limit]}; {@link #TOO_LONG} when {@code s}
+     *     needs more than {@code limit} (it stops there, so an unpaired surrogate after that point is
+     *     not seen); {@link #UNPAIRED_SURROGATE} when one is met first
      */
-    public static int encode(String name, byte[] dst) {
+    public static int encode(String s, byte[] dst, int limit) {
         int at = 0;
-        int length = name.length();
+        int length = s.length();
         for (int i = 0; i < length; i++) {
-            char c = name.charAt(i);
-            if (c < 0x80) { // kernel names are ASCII: one byte, no inner loop
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                if (at == limit) {
+                    return TOO_LONG;
+                }
                 dst[at++] = (byte) c;
                 continue;
             }
-            int codePoint = c;
+            int cp = c;
             if (Character.isSurrogate(c)) {
-                char low = i + 1 < length ? name.charAt(i + 1) : 0;
-                if (!Character.isHighSurrogate(c) || !Character.isLowSurrogate(low)) {
-                    throw new IllegalArgumentException("unpaired surrogate at index " + i);
+                cp = pairedCodePoint(s, i);
+                if (cp < 0) {
+                    return UNPAIRED_SURROGATE;
                 }
-                codePoint = Character.toCodePoint(c, low);
                 i++;
             }
-            int packed = packed(codePoint);
-            for (int b = 0, n = length(codePoint); b < n; b++) {
-                dst[at++] = (byte) (packed >>> (8 * b));
+            if (cp < 0x800) {
+                if (at + 2 > limit) {
+                    return TOO_LONG;
+                }
+                dst[at++] = (byte) (0xC0 | (cp >>> 6));
+            } else if (cp < 0x10000) {
+                if (at + 3 > limit) {
+                    return TOO_LONG;
+                }
+                dst[at++] = (byte) (0xE0 | (cp >>> 12));
+                dst[at++] = (byte) (0x80 | ((cp >>> 6) & 0x3F));
+            } else {
+                if (at + 4 > limit) {
+                    return TOO_LONG;
+                }
+                dst[at++] = (byte) (0xF0 | (cp >>> 18));
+                dst[at++] = (byte) (0x80 | ((cp >>> 12) & 0x3F));
+                dst[at++] = (byte) (0x80 | ((cp >>> 6) & 0x3F));
             }
+            dst[at++] = (byte) (0x80 | (cp & 0x3F));
         }
         return at;
     }
 
-    /** How many UTF-8 bytes {@code codePoint} takes: 1 to 4. */
-    public static int length(int codePoint) {
-        return codePoint < 0x80 ? 1 : codePoint < 0x800 ? 2 : codePoint < 0x10000 ? 3 : 4;
+    /**
+     * The number of UTF-8 bytes of {@code s}: what {@link #encode} writes with no limit.
+     *
+     * @throws IllegalArgumentException for an unpaired surrogate, naming its index
+     */
+    public static int length(String s) {
+        int bytes = 0;
+        int length = s.length();
+        for (int i = 0; i < length; i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                bytes++;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (!Character.isSurrogate(c)) {
+                bytes += 3;
+            } else if (pairedCodePoint(s, i) >= 0) {
+                bytes += 4;
+                i++;
+            } else {
+                throw new IllegalArgumentException("unpaired surrogate at index " + i);
+            }
+        }
+        return bytes;
     }
 
-    /** The UTF-8 bytes of {@code codePoint}, packed little-endian into an int: the first byte lowest. */
-    public static int packed(int codePoint) {
-        if (codePoint < 0x80) {
-            return codePoint;
+    /** The code point of the surrogate pair starting at {@code s[i]}, a surrogate; -1 when it is not a pair's first half followed by its second. */
+    private static int pairedCodePoint(String s, int i) {
+        char high = s.charAt(i);
+        char low = i + 1 < s.length() ? s.charAt(i + 1) : 0;
+        return Character.isHighSurrogate(high) && Character.isLowSurrogate(low) ? Character.toCodePoint(high, low) : -1;
+    }
+
+    /**
+     * {@code bytes[0, length)} as a String when they are strictly valid UTF-8 — what a writer
+     * encodes: no overlong form, no surrogate, nothing above U+10FFFF, no truncated character —
+     * else null (the rule of a sound stored name, FORMAT.md §8 step 2c; C's {@code hmi_utf8_valid}).
+     * Allocates: for recovery, verify and upgrade, which read names from the file.
+     */
+    public static String decodeStrict(byte[] bytes, int length) {
+        CharsetDecoder strict = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        try {
+            return strict.decode(ByteBuffer.wrap(bytes, 0, length)).toString();
+        } catch (CharacterCodingException e) {
+            return null;
         }
-        if (codePoint < 0x800) {
-            return (0xC0 | (codePoint >>> 6)) | (0x80 | (codePoint & 0x3F)) << 8;
-        }
-        if (codePoint < 0x10000) {
-            return (0xE0 | (codePoint >>> 12)) | (0x80 | ((codePoint >>> 6) & 0x3F)) << 8 | (0x80 | (codePoint & 0x3F)) << 16;
-        }
-        return (0xF0 | (codePoint >>> 18)) | (0x80 | ((codePoint >>> 12) & 0x3F)) << 8
-                | (0x80 | ((codePoint >>> 6) & 0x3F)) << 16 | (0x80 | (codePoint & 0x3F)) << 24;
     }
 }

@@ -5,9 +5,7 @@ import dev.hintmap.format.Hm64;
 import dev.hintmap.format.StoredName;
 import dev.hintmap.format.Utf8;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
+import java.nio.ByteOrder;
 
 /**
  * A region name as a slot stores it: UTF-8 bytes packed little-endian into words, zero past the
@@ -99,102 +97,76 @@ public final class EncodedName {
     private void encodeStoredForm(String name, int bytes, int maxNameBytes) {
         StoredName.Shortener shortener = StoredName.Shortener.ofThisThread();
         int length = shortener.shorten(name, bytes, maxNameBytes);
-        byte[] stored = shortener.storedForm();
-        int room = (length + 7) >>> 3;
-        if (words.length < room) {
-            words = new long[room];
-        }
-        for (int at = 0; at < length; at++) {
-            appendByte(at, stored[at]);
-        }
-        byteLength = length;
-    }
-
-    /** Puts byte {@code at} of the name, clearing its word when it starts one: zero past the end, as slots store names. */
-    private void appendByte(int at, byte value) {
-        if ((at & 7) == 0) {
-            words[at >>> 3] = 0;
-        }
-        words[at >>> 3] |= (value & 0xFFL) << (8 * (at & 7));
+        Utf8Buffer buffer = Utf8Buffer.PER_THREAD.get();
+        System.arraycopy(shortener.storedForm(), 0, buffer.bytes, 0, length); // at most 1 KB, beside a SHA-256 of the name
+        buffer.pack(length, this);
     }
 
     /**
-     * Packs {@code name}'s UTF-8 bytes into {@link #words}; false when they exceed
-     * {@code maxNameBytes} (the words then hold a partial name, which the caller overwrites).
+     * Encodes {@code name} with {@link Utf8#encode}, the one encoder, into the thread's buffer and
+     * packs the bytes into {@link #words}; false when they exceed {@code maxNameBytes} (then
+     * nothing here changed).
      *
      * @throws IllegalArgumentException for an empty name or an unpaired surrogate
      */
     private boolean encode(String name, int maxNameBytes) {
-        int length = name.length();
-        if (length == 0) {
+        if (name.isEmpty()) {
             throw new IllegalArgumentException("region name is empty");
         }
-        int room = (Math.min(maxNameBytes, 3 * length) + 7) >>> 3; // a char is at most 3 bytes (a pair, 4 for 2)
-        if (words.length < room) {
-            words = new long[room];
+        Utf8Buffer buffer = Utf8Buffer.PER_THREAD.get();
+        // A limit above the format's (no store has one) finds the name too long; shortening it then refuses the limit.
+        int length = Utf8.encode(name, buffer.bytes, Math.min(maxNameBytes, buffer.bytes.length));
+        if (length == Utf8.TOO_LONG) {
+            return false;
         }
-        int bytes = 0;
-        long word = 0;
-        for (int i = 0; i < length; i++) {
-            char c = name.charAt(i);
-            if (c < 0x80) { // generator names are ASCII: one byte, no inner loop
-                if (bytes == maxNameBytes) {
-                    return false;
-                }
-                word |= (long) c << (8 * (bytes & 7));
-                if ((++bytes & 7) == 0) {
-                    words[(bytes >>> 3) - 1] = word;
-                    word = 0;
-                }
-                continue;
-            }
-            int codePoint = c;
-            if (Character.isSurrogate(c)) {
-                char low = i + 1 < length ? name.charAt(i + 1) : 0;
-                if (!Character.isHighSurrogate(c) || !Character.isLowSurrogate(low)) {
-                    throw new IllegalArgumentException("region name " + StoredName.quote(name)
-                            + " is not encodable as UTF-8: unpaired surrogate at index " + i);
-                }
-                codePoint = Character.toCodePoint(c, low);
-                i++;
-            }
-            int encoded = Utf8.packed(codePoint);
-            int count = Utf8.length(codePoint);
-            if (bytes + count > maxNameBytes) {
-                return false;
-            }
-            for (int b = 0; b < count; b++) {
-                word |= ((encoded >>> (8 * b)) & 0xFFL) << (8 * (bytes & 7));
-                bytes++;
-                if ((bytes & 7) == 0) {
-                    words[(bytes >>> 3) - 1] = word;
-                    word = 0;
-                }
-            }
+        if (length == Utf8.UNPAIRED_SURROGATE) {
+            StoredName.utf8Length(name); // throws, naming the surrogate's index
+            throw new IllegalStateException("Utf8.encode and Utf8.length disagree on " + StoredName.quote(name));
         }
-        if ((bytes & 7) != 0) {
-            words[bytes >>> 3] = word;
-        }
-        byteLength = bytes;
+        buffer.pack(length, this);
         return true;
     }
 
     /**
-     * The name as a String when its bytes are valid UTF-8, else null: strictly valid, as a writer
-     * encodes (no overlong form, no surrogate, nothing above U+10FFFF), the rule of a sound stored
-     * name (§8 step 2c; C's {@code hmi_utf8_valid}). Allocates: for recovery, verify and upgrade.
+     * A thread's buffer for the UTF-8 of one name of at most {@code MAX_NAME_BYTES_LIMIT} bytes, and
+     * a little-endian view of it that packs eight bytes per load: the record path's encoding then
+     * costs one byte store per ASCII char and one load per word.
+     */
+    private static final class Utf8Buffer {
+        static final ThreadLocal<Utf8Buffer> PER_THREAD = ThreadLocal.withInitial(Utf8Buffer::new);
+        /** A multiple of 8 at least as large as any limit: a whole last word can be loaded. */
+        final byte[] bytes = new byte[FileGeometry.MAX_NAME_BYTES_LIMIT];
+        final ByteBuffer littleEndian = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+
+        /** Packs {@code bytes[0, length)} into {@code out}'s words, zero past the end as slots store names. */
+        void pack(int length, EncodedName out) {
+            int count = (length + 7) >>> 3;
+            if (out.words.length < count) {
+                out.words = new long[count];
+            }
+            for (int w = 0; w < count - 1; w++) {
+                out.words[w] = littleEndian.getLong(8 * w);
+            }
+            if (count > 0) {
+                int tail = length - 8 * (count - 1); // 1..8 bytes of the last word are the name's
+                long mask = tail == 8 ? -1L : (1L << (8 * tail)) - 1;
+                out.words[count - 1] = littleEndian.getLong(8 * (count - 1)) & mask; // past the end: stale bytes, cleared
+            }
+            out.byteLength = length;
+        }
+    }
+
+    /**
+     * The name as a String when its bytes are strictly valid UTF-8 ({@link Utf8#decodeStrict}), else
+     * null: the rule of a sound stored name (§8 step 2c; C's {@code hmi_utf8_valid}). Allocates: for
+     * recovery, verify and upgrade.
      */
     String decodeStrict() {
         byte[] bytes = new byte[byteLength];
         for (int i = 0; i < byteLength; i++) {
             bytes[i] = (byte) (words[i >>> 3] >>> (8 * (i & 7)));
         }
-        try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            return null;
-        }
+        return Utf8.decodeStrict(bytes, byteLength);
     }
 
     private static IllegalArgumentException tooLong(String name, int maxNameBytes) {

@@ -71,12 +71,12 @@ public final class EncodedNames {
     }
 
     /**
-     * The cache entry for {@code name}, encoded as a store of limit {@code maxNameBytes} stores it
-     * ({@link EncodedName#encodeChecked}).
+     * The cache entry for {@code name}, encoded as {@code engine}'s store stores it
+     * ({@link EncodedName#encodeChecked} with the store's limit and long-name policy).
      *
      * @throws IllegalArgumentException for a bad name
      */
-    public static CachedName cached(Scratch scratch, String name, int maxNameBytes, boolean rejectLong) {
+    public static CachedName cached(Scratch scratch, String name, StoreEngine engine) {
         if (name == null) {
             throw new IllegalArgumentException("region name is null");
         }
@@ -89,17 +89,17 @@ public final class EncodedNames {
         if (entry.name.source != name) {
             entry.engineId = 0;
         }
-        entry.name.encodeChecked(name, maxNameBytes, rejectLong);
+        entry.name.encodeChecked(name, engine.maxNameBytes(), engine.rejectsLongNames());
         return entry;
     }
 
     /** A slot and the generation it had when resolved. */
     public record Resolution(int slot, long gen) {}
 
-    /** Validates and encodes {@code name} into a new exact-size instance. */
-    public static EncodedName encodeCopy(String name, int maxNameBytes, boolean rejectLong) {
+    /** Validates and encodes {@code name} as {@code engine}'s store stores it, into a new exact-size instance. */
+    public static EncodedName encodeCopy(String name, StoreEngine engine) {
         EncodedName scratchName = scratch().name;
-        scratchName.encodeChecked(name, maxNameBytes, rejectLong);
+        scratchName.encodeChecked(name, engine.maxNameBytes(), engine.rejectsLongNames());
         return scratchName.copy();
     }
 
@@ -123,19 +123,18 @@ public final class EncodedNames {
      * Answers a query by name through the thread's cache: the entry's (slot, gen) read as a handle
      * (§7.2.2), else the name resolved (§7.3) and remembered.
      *
-     * @param answer one of {@code StoreEngine.ANSWER_}
-     * @param out the record's holder: filled for {@code ANSWER_RECORD} when present, scratch otherwise
+     * @param out the record's holder: filled for {@link Answer#RECORD} when present, scratch otherwise
      * @return as {@link StoreEngine#slotReadAt}, never {@link StoreEngine#STALE}
      */
-    public static long query(StoreEngine engine, CachedName entry, int answer, long thresholdNs, SlotRecord out) {
+    public static long query(StoreEngine engine, CachedName entry, Answer answer, SlotRecord out) {
         if (entry.engineId == engine.id && entry.slot >= 0) {
-            long v = engine.slotReadAt(entry.slot, entry.gen, answer, thresholdNs, out);
+            long v = engine.slotReadAt(entry.slot, entry.gen, answer, out);
             if (v != StoreEngine.STALE) {
                 return v;
             }
         }
         boolean found = engine.resolve(entry.name, out);
         entry.resolvedIn(engine, found ? out.slot : -1, out.gen);
-        return found ? out.answer(answer, thresholdNs) : 0;
+        return found ? out.answer(answer, engine.hotThresholdNs()) : 0;
     }
 }

@@ -11,7 +11,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -85,7 +84,7 @@ public final class FileVerifier {
         checkHeaderReserved();
         checkCoordination();
         checkWriterTable();
-        Map<String, Integer> names = new HashMap<>();
+        SlotSoundness.Kept kept = SlotSoundness.keptByName();
         BitSet live = new BitSet(slots.capacity);
         long highWater = Memory.acquireLong(seg, Layouts.HDR_HIGH_WATER);
         int deadLocks = 0;
@@ -99,15 +98,11 @@ public final class FileVerifier {
             if (!checkLockWord(k, Memory.acquireLong(seg, Slots.lock(slot)))) {
                 deadLocks++;
             }
-            String name = checkSlot(k, slot);
-            if (name != null) {
+            NameFlaws flaws = new NameFlaws(k);
+            // LIVE by the rule recovery keeps a slot by (§9.1, §8 step 2c): a later duplicate is not.
+            if (checkSlot(k, slot, flaws) && SlotSoundness.keptFirst(kept, name, k, flaws)) {
                 live.set(k);
                 liveSlots++;
-                Integer first = names.putIfAbsent(name, k);
-                if (first != null) {
-                    error("slot", k, -1, "name", "holds the same name as slot " + first + ": " + quote(name)
-                            + " (a name may be stored once; recovery frees the later slot)");
-                }
             }
         }
         if (deadLocks > 0) {
@@ -245,8 +240,11 @@ public final class FileVerifier {
         }
     }
 
-    /** Checks slot {@code k} below high_water; returns its name when it is LIVE and sound (§8 step 2c), else null. */
-    private String checkSlot(int k, long slot) {
+    /**
+     * Checks slot {@code k} below high_water, telling its name's flaws to {@code flaws}; true when it
+     * is LIVE with a sound name (read into {@link #name}) and a sound record (§8 step 2c).
+     */
+    private boolean checkSlot(int k, long slot, NameFlaws flaws) {
         long gen = Memory.acquireLong(seg, Slots.gen(slot));
         int length = Memory.opaqueInt(seg, Slots.nameLen(slot));
         noteReserved("slot", k, slot + Layouts.SLOT_NAME_LEN + 4, slot + Layouts.SLOT_COPIES, "reserved");
@@ -254,17 +252,16 @@ public final class FileVerifier {
             if (!structureLockHolderAlive()) {
                 error("slot", k, -1, "gen", "is odd (" + gen + "): the slot is BUSY but no structural change is under way");
             }
-            return null;
+            return false;
         }
         if (length == 0) {
-            return null; // FREE: its other bytes are not read (§7.4 step 10 leaves the evicted name there)
+            return false; // FREE: its other bytes are not read (§7.4 step 10 leaves the evicted name there)
         }
-        NameFlaws flaws = new NameFlaws(k);
         boolean soundName = SlotSoundness.nameSound(seg, slots, slot, length, name, flaws);
         if (flaws.unreadable) {
-            return null; // no name whose record to check
+            return false; // no name whose record to check
         }
-        return checkRecord(k, slot, gen) && soundName ? name.decodeStrict() : null;
+        return checkRecord(k, slot, gen) && soundName;
     }
 
     /** Slot {@code k}'s name flaws as findings. */
@@ -298,6 +295,12 @@ public final class FileVerifier {
         public void notUtf8(int length) {
             error("slot", k, -1, "name", "is not valid UTF-8 (" + length + " bytes)");
             unreadable = true;
+        }
+
+        @Override
+        public void duplicate(int lower) {
+            error("slot", k, -1, "name", "holds the same name as slot " + lower + ": " + quote(name.decodeStrict())
+                    + " (a name may be stored once; recovery frees the later slot, and it is not LIVE)");
         }
     }
 

@@ -298,7 +298,8 @@ public final class HintFileOpener {
                 WriterTable writers = new WriterTable(memory, geometry, new MappedFileSighting(data.address()));
                 if (readOnly) {
                     return new MappedStore(file, dataArena, data, null, null, header,
-                            new StoreEngine(memory, geometry, null, null), writers, true, fd, stat, options.followSymlinks());
+                            new StoreEngine(memory, geometry, header.hotThresholdNs(), options.rejectLongNames(), null),
+                            writers, true, fd, stat, options.followSymlinks());
                 }
                 long token = ProcessIdentity.currentToken();
                 WriterTable.Claim claim = writers.claim(token);
@@ -311,7 +312,8 @@ public final class HintFileOpener {
                 controlPage = PosixFiles.mapPage(fd, entryOffset, Layouts.WRITER_ENTRY.byteSize());
                 MemorySegment control = controlPage.asSlice(entryOffset % Layouts.PAGE, Layouts.WRITER_ENTRY.byteSize());
                 return new MappedStore(file, dataArena, data, controlPage, control, header,
-                        MappedStore.writerEngine(memory, geometry, writers, claim, token, settings), writers, false, fd, stat,
+                        MappedStore.writerEngine(memory, header, options.rejectLongNames(), writers, claim, token, settings),
+                        writers, false, fd, stat,
                         options.followSymlinks());
             }
         } catch (IOException | PosixException | RuntimeException | Error e) {

@@ -110,8 +110,8 @@ public final class MappedStore implements AutoCloseable {
         Arena arena = Arena.ofShared();
         MemorySegment data = arena.allocate(header.geometry().fileBytes(), Layouts.PAGE);
         WriterTable writers = initialiseAnonymous(data, header);
-        return new MappedStore(null, arena, data, null, null, header, anonymousEngine(writers, data, header, settings),
-                writers, false, -1, null, false);
+        return new MappedStore(null, arena, data, null, null, header,
+                anonymousEngine(writers, data, header, options.rejectLongNames(), settings), writers, false, -1, null, false);
     }
 
     /**
@@ -119,7 +119,7 @@ public final class MappedStore implements AutoCloseable {
      * engine of its only writer, this process (the jcstress tests reuse this on recycled memory).
      */
     static StoreEngine anonymousEngine(MemorySegment zeroed, Header header) {
-        return anonymousEngine(initialiseAnonymous(zeroed, header), zeroed, header, StoreSettings.DEFAULT);
+        return anonymousEngine(initialiseAnonymous(zeroed, header), zeroed, header, false, StoreSettings.DEFAULT);
     }
 
     private static WriterTable initialiseAnonymous(MemorySegment zeroed, Header header) {
@@ -130,16 +130,16 @@ public final class MappedStore implements AutoCloseable {
     }
 
     private static StoreEngine anonymousEngine(WriterTable writers, MemorySegment data, Header header,
-            StoreSettings settings) {
+            boolean rejectLongNames, StoreSettings settings) {
         long token = ProcessIdentity.token(ProcessHandle.current().pid(), 1); // no other process: no /proc needed
-        return writerEngine(new Memory(data), header.geometry(), writers, writers.claim(token), token, settings);
+        return writerEngine(new Memory(data), header, rejectLongNames, writers, writers.claim(token), token, settings);
     }
 
-    static StoreEngine writerEngine(Memory memory, FileGeometry geometry, WriterTable writers,
+    /** The engine of this process's writer, with its lock protocol, built as {@code settings} say (EngineBuilder). */
+    static StoreEngine writerEngine(Memory memory, Header header, boolean rejectLongNames, WriterTable writers,
             WriterTable.Claim claim, long token, StoreSettings settings) {
-        return new StoreEngine(memory, geometry,
-                new OwnerLock(memory, writers, claim.owner(), token, settings),
-                settings.heldLockProbe);
+        return settings.engineBuilder.writer(memory, header.geometry(), header.hotThresholdNs(), rejectLongNames,
+                writers, claim.owner(), token, settings);
     }
 
     // ------------------------------------------------------------------ inspection
@@ -164,8 +164,8 @@ public final class MappedStore implements AutoCloseable {
                 g.capacity(), g.maxNameBytes(), g.slotBytes(), g.indexEntries(), g.maxProbe(),
                 header.hotThresholdNs(), Instant.ofEpochMilli(header.createdEpochMs()),
                 engine.size(), engine.highWater(), indexSeq >>> 1,
-                engine.counter(Layouts.HDR_EVICTIONS), engine.counter(Layouts.HDR_RECOVERIES),
-                engine.counter(Layouts.HDR_DROPPED_INSERTS), engine.counter(Layouts.HDR_STOLEN_LOCKS),
+                engine.counters().evictions(), engine.counters().recoveries(),
+                engine.counters().droppedInserts(), engine.counters().stolenLocks(),
                 (indexSeq & 1) != 0 || Memory.acquireLong(data, Layouts.HDR_JOURNAL_SLOT) != 0,
                 attachments, attached);
     }

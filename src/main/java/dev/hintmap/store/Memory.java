@@ -125,13 +125,13 @@ final class Memory {
     }
 
     /**
-     * Adds {@code delta >= 0} to a counter only the structure-lock holder writes (FORMAT.md §3.2):
-     * a plain load, a saturating add (2^63-1 as every count of the file, §1; a damaged value with
-     * the top bit set stays at the maximum) and a release store; no other writer races on it, so no
-     * CAS (C: a relaxed load and store; §3.2 says why Java's store is release).
+     * Adds {@code delta >= 0} to a counter only the structure-lock holder writes (FORMAT.md §3.2): an
+     * opaque load, a saturating add (2^63-1 as every count of the file, §1; a damaged value with the
+     * top bit set stays at the maximum) and an opaque store (C: a relaxed load and store); no other
+     * writer races on it, so no CAS, and it orders nothing a reader relies on, so no release.
      */
-    static void releaseAddLong(MemorySegment seg, long offset, long delta) {
-        releaseLong(seg, offset, Saturating.add(plainLong(seg, offset), delta));
+    static void opaqueAddLong(MemorySegment seg, long offset, long delta) {
+        opaqueLong(seg, offset, Saturating.add(opaqueLong(seg, offset), delta));
     }
 
     /**

@@ -16,9 +16,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Reads a hint file of format version 1 or 2 (FORMAT.md §12 step 1) for conversion: only what the
@@ -114,7 +112,7 @@ public final class OldVersionReader {
         int used = slots.usedSlots(highWater);
         EncodedName name = new EncodedName();
         List<RegionRecord> regions = new ArrayList<>();
-        Set<String> names = new HashSet<>();
+        SlotSoundness.Kept kept = SlotSoundness.keptByName();
         int unsound = 0;
         int shortened = 0;
         for (int k = 0; k < used; k++) {
@@ -126,7 +124,7 @@ public final class OldVersionReader {
             }
             RegionRecord r = (gen & 1) == 0 && SlotSoundness.nameSound(m, slots, slot, length, name, SlotSoundness.IGNORED)
                     ? soundRecord(m, slot, name.decodeStrict()) : null;
-            if (r != null && names.add(r.name())) {
+            if (r != null && SlotSoundness.keptFirst(kept, name, k, SlotSoundness.IGNORED)) {
                 regions.add(r);
                 if (version == FormatVersion.V2 && shortenedByVersion2(r.name(), g.maxNameBytes())) {
                     shortened++;

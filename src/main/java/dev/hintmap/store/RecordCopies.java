@@ -49,11 +49,15 @@ final class RecordCopies {
         Memory.plainLong(seg, copy + Layouts.REC_BYTES_TOTAL, value);
     }
 
-    /** Writes a whole copy, field by field in layout order, with plain stores. */
+    /**
+     * Writes a whole copy, field by field in layout order, with plain stores: {@link Memory}
+     * directly, not through the one-field setters above, so that the publish of a record
+     * (StoreEngine.copyPublish, under the record's critical section) inlines one level less deep.
+     */
     static void plainWrite(MemorySegment seg, long copy, long count, long total, long max, long bytes) {
-        plainDispatchCount(seg, copy, count);
-        plainKernelNsTotal(seg, copy, total);
-        plainKernelNsMax(seg, copy, max);
-        plainBytesTotal(seg, copy, bytes);
+        Memory.plainLong(seg, copy + Layouts.REC_DISPATCH_COUNT, count);
+        Memory.plainLong(seg, copy + Layouts.REC_KERNEL_NS_TOTAL, total);
+        Memory.plainLong(seg, copy + Layouts.REC_KERNEL_NS_MAX, max);
+        Memory.plainLong(seg, copy + Layouts.REC_BYTES_TOTAL, bytes);
     }
 }

@@ -47,25 +47,14 @@ public final class SlotRecord {
     /**
      * The answer {@link StoreEngine#slotReadAt} gives for this record, read in full: what a query
      * that had to resolve the name by a full read returns.
-     *
-     * @param answer one of {@code StoreEngine.ANSWER_}
      */
-    public long answer(int answer, long thresholdNs) {
-        return answer == StoreEngine.ANSWER_RECORD ? 1 : answer(answer, dispatchCount, kernelNsTotal, thresholdNs);
+    public long answer(Answer answer, long thresholdNs) {
+        return answer == Answer.RECORD ? 1 : answer.of(dispatchCount, kernelNsTotal, thresholdNs);
     }
 
-    /**
-     * The one computation of a query's answer from a sound record's count and total, for the
-     * answers other than {@code ANSWER_RECORD}: the count, the mean ({@link RecordRules#mean}), or
-     * 1/0 for hot ({@link RecordRules#isHot}).
-     */
-    static long answer(int answer, long count, long total, long thresholdNs) {
-        return switch (answer) {
-            case StoreEngine.ANSWER_COUNT -> count;
-            case StoreEngine.ANSWER_MEAN -> RecordRules.mean(total, count);
-            case StoreEngine.ANSWER_HOT -> RecordRules.isHot(count, total, thresholdNs) ? 1 : 0;
-            default -> throw new IllegalArgumentException("no answer from count and total: " + answer);
-        };
+    /** Whether the record is sound (§7.2.1, {@link RecordRules#isSound}): one a writer could have produced. */
+    boolean isSound() {
+        return RecordRules.isSound(dispatchCount, kernelNsTotal, kernelNsMax, bytesTotal);
     }
 
     /** The slot the last successful read came from, or -1. */
@@ -80,7 +69,7 @@ public final class SlotRecord {
         setRecord(count, total, max, bytes);
     }
 
-    /** Sets the record, not the slot: how StoreEngine#add hands an inserted region its first record. */
+    /** Sets the record, not the slot: how StoreEngine#record hands an inserted region its first record. */
     void setRecord(long count, long total, long max, long bytes) {
         dispatchCount = count;
         kernelNsTotal = total;

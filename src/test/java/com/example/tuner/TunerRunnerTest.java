@@ -38,9 +38,10 @@ class TunerRunnerTest {
     void theGemmTunerIsStoppedOnceItsFirstPhaseIsWrittenWhole() throws Exception {
         Path fixture = TunerResultsTest.fixture(dir, "clblast_xgemm_1_32.json");
         Path bin = dir.resolve("bin");
-        // writes the first phase's JSON in two halves, then would go on for an hour with phase 2
-        tuner(bin, "xgemm", "head -c 300 " + fixture + " > clblast_xgemm_1_32.json; sleep 1; cat " + fixture
-                + " > clblast_xgemm_1_32.json; echo \"args $*\"; exec sleep 3600");
+        // says its arguments first (the runner may stop it as soon as the JSON is whole), writes the first
+        // phase's JSON in two halves, then would go on for an hour with phase 2
+        tuner(bin, "xgemm", "echo \"args $*\"; head -c 300 " + fixture + " > clblast_xgemm_1_32.json; sleep 1; cat "
+                + fixture + " > clblast_xgemm_1_32.json; exec sleep 3600");
         TunerRunner.Outcome o = new TunerRunner(new TunerCap(16, 1, Duration.ofSeconds(600)), dir.resolve("work"), bin)
                 .run(gemm());
         assertEquals(TunerRunner.Status.STOPPED_AFTER_FIRST_PHASE, o.status());

@@ -61,7 +61,7 @@ class DamagedHighWaterTest {
             assertEquals(CAPACITY, store.size());
             assertEquals(CAPACITY, store.info().highWater(), "slots ever used, clamped to capacity");
             AtomicInteger seen = new AtomicInteger();
-            store.forEach(r -> seen.incrementAndGet());
+            store.snapshot().regions().forEach(r -> seen.incrementAndGet());
             assertEquals(CAPACITY, seen.get(), "forEach");
             AtomicInteger viewed = new AtomicInteger();
             store.forEachView(v -> viewed.incrementAndGet());

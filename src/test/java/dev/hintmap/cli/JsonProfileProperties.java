@@ -59,7 +59,7 @@ class JsonProfileProperties {
             profile.forEach(r -> want.put(r.name(), r));
             Map<String, RegionRecord> got = new HashMap<>();
             try (HintStore store = HintStore.open(merged, HintStoreOptions.defaults().readOnly(true))) {
-                store.forEach(r -> got.put(r.name(), r));
+                store.snapshot().regions().forEach(r -> got.put(r.name(), r));
                 assertEquals(16, store.capacity(), "capacity taken from the dump");
                 assertEquals(777, store.info().hotThresholdNs(), "hot threshold taken from the dump");
             }

@@ -33,7 +33,7 @@ class MergeDecayVerifyTest {
     private static Map<String, RegionRecord> read(Path file) throws IOException {
         Map<String, RegionRecord> records = new HashMap<>();
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
-            store.forEach(r -> records.put(r.name(), r));
+            store.snapshot().regions().forEach(r -> records.put(r.name(), r));
         }
         return records;
     }

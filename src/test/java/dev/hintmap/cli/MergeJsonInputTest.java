@@ -71,7 +71,7 @@ class MergeJsonInputTest {
     private static Map<String, RegionRecord> records(Path file) throws Exception {
         Map<String, RegionRecord> map = new HashMap<>();
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
-            store.forEach(r -> map.put(r.name(), r));
+            store.snapshot().regions().forEach(r -> map.put(r.name(), r));
         }
         return map;
     }

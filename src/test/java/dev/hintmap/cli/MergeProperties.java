@@ -138,7 +138,7 @@ class MergeProperties {
             Map<String, RegionRecord> got = new HashMap<>();
             try (HintStore store = HintStore.open(out, HintStoreOptions.defaults().readOnly(true))) {
                 assertEquals(capacity, store.capacity());
-                store.forEach(r -> got.put(r.name(), r));
+                store.snapshot().regions().forEach(r -> got.put(r.name(), r));
             }
             assertEquals(want, got);
             assertTrue(HintFiles.verify(out, HintStoreOptions.defaults()).ok());

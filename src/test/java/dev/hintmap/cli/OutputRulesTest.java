@@ -73,7 +73,7 @@ class OutputRulesTest {
     private static List<RegionRecord> regions(Path file) throws Exception {
         List<RegionRecord> regions = new ArrayList<>();
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
-            store.forEach(regions::add);
+            store.snapshot().regions().forEach(regions::add);
         }
         regions.sort(java.util.Comparator.comparing(RegionRecord::name));
         return regions;

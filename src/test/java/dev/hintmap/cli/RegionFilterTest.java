@@ -35,7 +35,7 @@ class RegionFilterTest {
     void write() throws Exception {
         file = Cli.writtenByJava(dir.resolve("samples.hints"));
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
-            store.forEach(regions::add);
+            store.snapshot().regions().forEach(regions::add);
         }
     }
 

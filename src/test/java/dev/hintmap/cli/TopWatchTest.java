@@ -251,7 +251,7 @@ class TopWatchTest {
         try (HintStore store = HintStore.open(file,
                 HintStoreOptions.defaults().readOnly(true))) {
             long[] total = new long[1];
-            store.forEach(r -> total[0] += r.dispatchCount());
+            store.snapshot().regions().forEach(r -> total[0] += r.dispatchCount());
             return total[0];
         } catch (IOException | RuntimeException e) {
             return 0; // not published yet

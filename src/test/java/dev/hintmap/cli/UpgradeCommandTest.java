@@ -57,7 +57,7 @@ class UpgradeCommandTest {
     private static String recordsOf(Path file) throws IOException {
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
             TreeSet<String> lines = new TreeSet<>();
-            store.forEach(r -> lines.add("region " + r.name() + " " + r.dispatchCount() + " " + r.kernelNsTotal() + " "
+            store.snapshot().regions().forEach(r -> lines.add("region " + r.name() + " " + r.dispatchCount() + " " + r.kernelNsTotal() + " "
                     + r.kernelNsMax() + " " + r.bytesTotal()));
             assertEquals(4, store.capacity());
             return String.join("\n", lines) + "\n";
@@ -282,7 +282,7 @@ class UpgradeCommandTest {
         assertTrue(r.out().contains("1 damaged or interrupted slot"), r.out());
         List<RegionRecord> after = new ArrayList<>();
         try (HintStore store = HintStore.open(out, HintStoreOptions.defaults().readOnly(true))) {
-            store.forEach(after::add);
+            store.snapshot().regions().forEach(after::add);
         }
         assertEquals(before.size() - 1, after.size());
         assertTrue(before.containsAll(after), after + " within " + before);

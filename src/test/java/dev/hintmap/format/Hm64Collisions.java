@@ -12,7 +12,7 @@ import java.nio.charset.StandardCharsets;
  * format version 2 (prefix + {@code '~'} + hm64) stored both under one name at every limit.
  *
  * <p>hm64 is written here from the text of §4, not taken from {@link Hm64}, so that the pair does
- * not depend on the code under test. The C twin: {@code test_unit.c} {@code hm64_zeroing_name}.
+ * not depend on the code under test. The C twin: {@code native-bench/tests/test_names.c} {@code hm64_zeroing_name}.
  */
 public final class Hm64Collisions {
     private static final long P0 = 0xa0761d6478bd642fL;

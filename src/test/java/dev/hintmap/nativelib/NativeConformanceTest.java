@@ -134,7 +134,7 @@ class NativeConformanceTest {
                 }
                 store.record(names[i], Long.MAX_VALUE, 1); // saturates the total
             }
-            store.forEach(r -> written.put(r.name(), r));
+            store.snapshot().regions().forEach(r -> written.put(r.name(), r));
         }
         String out = run(List.of(BUILD.resolve("hm-dump").toString(), file.toString()));
         Map<String, RegionRecord> read = new HashMap<>();

@@ -67,7 +67,7 @@ class DecayWithoutAllocationTest {
             name.encodeChecked(kernel(i), MAX_NAME_BYTES, false);
             long count = 1_000_000L + i;
             long max = (1L << 60) + i; // mean (~2^52) <= max <= total: a sound record
-            engine.add(name, count, Long.MAX_VALUE / 2 - i, max, (1L << 50) + i, scratch);
+            engine.wholeRecords().add(name, count, Long.MAX_VALUE / 2 - i, max, (1L << 50) + i, scratch);
         }
     }
 
@@ -77,12 +77,12 @@ class DecayWithoutAllocationTest {
             StoreEngine engine = engine(arena);
             fill(engine);
             for (int i = 0; i < 20_000; i++) { // warm: class initialisation, C1 and C2 compiles
-                engine.decaySlot(i % REGIONS, 0.999999);
+                engine.wholeRecords().decaySlot(i % REGIONS, 0.999999);
             }
             int calls = 20_000;
             long before = allocated();
             for (int i = 0; i < calls; i++) {
-                engine.decaySlot(i % REGIONS, i % 2 == 0 ? 0.999999 : 0.75);
+                engine.wholeRecords().decaySlot(i % REGIONS, i % 2 == 0 ? 0.999999 : 0.75);
             }
             double perCall = (double) (allocated() - before) / calls;
             assertTrue(perCall < 1, "decaySlot allocated " + perCall + " B per slot"); // one 16-byte object a call would read 16
@@ -99,7 +99,7 @@ class DecayWithoutAllocationTest {
                 for (int k = 0; k < REGIONS; k++) {
                     assertTrue(engine.slotRead(k, null, s) > 0);
                     RegionRecord before = new RegionRecord("r", s.dispatchCount, s.kernelNsTotal, s.kernelNsMax, s.bytesTotal);
-                    assertEquals(StoreEngine.Decay.AGED, engine.decaySlot(k, factor));
+                    assertEquals(WholeRecords.Decay.AGED, engine.wholeRecords().decaySlot(k, factor));
                     assertTrue(engine.slotRead(k, null, s) > 0);
                     assertEquals(before.scaled(factor),
                             new RegionRecord("r", s.dispatchCount, s.kernelNsTotal, s.kernelNsMax, s.bytesTotal),

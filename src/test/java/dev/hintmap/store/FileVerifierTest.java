@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.hintmap.HintFiles;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
+import dev.hintmap.TestStores;
 import dev.hintmap.VerifyReport;
 import dev.hintmap.VerifyReport.Finding;
 import dev.hintmap.VerifyReport.Severity;
@@ -479,6 +480,54 @@ class FileVerifierTest {
             Memory.plainLong(m.segment, Slots.nameWord(to, 0), Memory.plainLong(m.segment, Slots.nameWord(from, 0)));
         });
         assertTrue(expectError(verify(file), "slot", 3, "name").message().contains("slot 1"));
+    }
+
+    /** Gives slot {@code to} slot {@code from}'s name: its length, hash and whole name area. */
+    private static void copyName(Memory m, int from, int to) {
+        long f = SLOTS.slot(from);
+        long t = SLOTS.slot(to);
+        Memory.plainLong(m.segment, Slots.hash(t), Memory.plainLong(m.segment, Slots.hash(f)));
+        Memory.plainInt(m.segment, Slots.nameLen(t), Memory.plainInt(m.segment, Slots.nameLen(f)));
+        for (int w = 0; w < SLOTS.nameAreaWords; w++) {
+            Memory.plainLong(m.segment, Slots.nameWord(t, w), Memory.plainLong(m.segment, Slots.nameWord(f, w)));
+        }
+    }
+
+    /**
+     * FORMAT §9.1: a slot holding the name of a lower sound slot is not LIVE — the rule by which
+     * recovery keeps a slot (§8 step 2c, {@code SlotSoundness.keptFirst}) — so verify counts the
+     * regions recovery keeps, and the file recovery then repairs verifies clean with them. Verify
+     * used to count the later duplicate LIVE too (5 regions where recovery keeps 4).
+     */
+    @Test
+    void aSlotHoldingALowerSlotsNameIsNotLiveAndVerifyCountsWhatRecoveryKeeps() throws Exception {
+        String[] kernels = {
+            "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_128x128_32x3_nn_align8>(Params)",
+            "void flash::flash_fwd_kernel<Flash_fwd_kernel_traits<128, 128, 64, 4, false, false, cutlass::bfloat16_t>>",
+            "void at::native::vectorized_elementwise_kernel<4, at::native::GeluCUDAKernelImpl>(int, ...)",
+            "void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<c10::BFloat16, float>",
+            "void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float, float, float>(float*)"};
+        Path file = dir.resolve("kernels.hints");
+        try (HintStore store = HintStore.open(file, LAYOUT.capacity(CAPACITY))) {
+            for (String kernel : kernels) {
+                store.record(kernel, 250_000, 1 << 20); // never-used slots are handed out in order: kernel i in slot i
+            }
+        }
+        corrupt(file, m -> copyName(m, 1, 3)); // slot 3 keeps the layer norm's record under flash's (stored) name
+        VerifyReport damaged = verify(file);
+        assertTrue(expectError(damaged, "slot", 3, "name").message().contains("same name as slot 1"));
+        assertEquals(4, damaged.regions(), "LIVE: the slots recovery keeps, not the later duplicate");
+        corrupt(file, m -> Memory.plainLong(m.segment, Layouts.HDR_INDEX_SEQ,
+                Memory.plainLong(m.segment, Layouts.HDR_INDEX_SEQ) | 1)); // a crashed change: the next insertion recovers
+        String gemm256 = "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_bf16_256x128_32x3_tn_align8>(Params)";
+        try (HintStore store = HintStore.open(file, LAYOUT)) {
+            store.record(gemm256, 180_000, 1 << 19);
+            assertEquals(5, store.size(), "the 4 regions verify counted, and the new one");
+            assertEquals(1, TestStores.dispatchCount(store, kernels[1]), "flash keeps its own slot's record, not slot 3's");
+        }
+        VerifyReport repaired = verify(file);
+        assertTrue(repaired.ok(), repaired.findings().toString());
+        assertEquals(5, repaired.regions());
     }
 
     // ------------------------------------------------------------------ index

@@ -8,6 +8,7 @@ import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.MutableRecord;
 import dev.hintmap.Region;
+import dev.hintmap.TestStores;
 import dev.hintmap.format.FileGeometry;
 import dev.hintmap.format.Layouts;
 import java.io.IOException;
@@ -76,7 +77,7 @@ class HandleReadTest {
 
         assertEquals(1, gemm.dispatchCount(), "the generation, not the name, decides (§7.2.2)");
         assertTrue(gemm.isHot());
-        assertEquals(1, store.dispatchCount(GEMM), "the name cache's pair is a handle too");
+        assertEquals(1, TestStores.dispatchCount(store, GEMM), "the name cache's pair is a handle too");
         assertEquals(0, store.region(GEMM).dispatchCount(), "a new handle compares the name, which no slot holds now");
     }
 
@@ -113,10 +114,10 @@ class HandleReadTest {
 
         Memory.plainLong(raw, Slots.gen(slot0()), gen | 1); // a writer inside §7.4 steps 7-11
         assertEquals(0, gemm.dispatchCount());
-        assertEquals(0, store.dispatchCount(GEMM));
+        assertEquals(0, TestStores.dispatchCount(store, GEMM));
         Memory.plainLong(raw, Slots.gen(slot0()), gen);
         assertEquals(1, gemm.dispatchCount());
-        assertEquals(1, store.dispatchCount(GEMM));
+        assertEquals(1, TestStores.dispatchCount(store, GEMM));
     }
 
     @Test
@@ -135,7 +136,7 @@ class HandleReadTest {
         assertEquals(0, gemm.meanKernelNs());
         assertFalse(gemm.isHot(), "hot only when present (FileFuzzing's check)");
         assertFalse(store.readInto(GEMM, into));
-        assertEquals(0, store.dispatchCount(GEMM));
+        assertEquals(0, TestStores.dispatchCount(store, GEMM));
         assertFalse(store.isHot(GEMM));
 
         Memory.plainLong(raw, currentCopy() + Layouts.REC_KERNEL_NS_MAX, 3_000); // whole again
@@ -161,5 +162,39 @@ class HandleReadTest {
             assertEquals(64L * i, into.bytesTotal());
             assertEquals(i, gemm.dispatchCount());
         }
+    }
+
+    /**
+     * A {@link Region} keeps one (slot, gen) pair, as C's {@code hm_region} and the name cache do
+     * (issue 35 §3): a query after the handle's own record reads where the record put the region,
+     * with no lookup. The slot's name words are changed behind the handle's back (gen left as it
+     * was), so a lookup by name would miss and answer 0.
+     */
+    @Test
+    void aQueryThroughAHandleReadsWhereItsOwnRecordPutTheRegionWithoutALookup() {
+        Region gemm = store.region(GEMM);
+        gemm.record(3_000, 64); // inserted into slot 0: the handle keeps (slot 0, gen)
+        long firstNameWord = Memory.plainLong(raw, Slots.nameWord(slot0(), 0));
+        Memory.plainLong(raw, Slots.nameWord(slot0(), 0), ~firstNameWord);
+
+        assertEquals(1, gemm.dispatchCount(), "the record's pair answers the query (§7.2.2)");
+        assertTrue(gemm.isHot());
+        assertEquals(0, TestStores.dispatchCount(store, GEMM), "a lookup by name misses: the handle did not look up");
+    }
+
+    /** The other way round: a record after the handle's query goes where the query found the region. */
+    @Test
+    void aRecordThroughAHandleGoesWhereItsQueryFoundTheRegion() {
+        store.record(GEMM, 3_000, 64);
+        Region gemm = store.region(GEMM);
+        assertEquals(1, gemm.dispatchCount()); // found by name: the handle keeps (slot 0, gen)
+        long gen = Memory.plainLong(raw, Slots.gen(slot0()));
+        long firstNameWord = Memory.plainLong(raw, Slots.nameWord(slot0(), 0));
+        Memory.plainLong(raw, Slots.nameWord(slot0(), 0), ~firstNameWord);
+
+        gemm.record(1_000, 64);
+        assertEquals(gen, Memory.plainLong(raw, Slots.gen(slot0())), "recorded in place: no insertion, no eviction");
+        assertEquals(2, gemm.dispatchCount());
+        assertEquals(2_000, gemm.meanKernelNs());
     }
 }

@@ -96,7 +96,7 @@ class HostileWriterTest {
                                     assertTrue(size >= 0 && size <= CAPACITY, "size " + size);
                                     checkEvictionsCounter(writer, words, scribbling, damagedReads);
                                 }
-                                default -> reader.forEach(HostileWriterTest::checkRecord);
+                                default -> reader.snapshot().regions().forEach(HostileWriterTest::checkRecord);
                             }
                             operations.incrementAndGet(seed);
                         }
@@ -125,18 +125,18 @@ class HostileWriterTest {
     }
 
     /**
-     * {@code evictions()} never returns a negative count, and reads a value with the top bit set
+     * {@code info().evictions()} never returns a negative count, and reads a value with the top bit set
      * (a damaged word, FORMAT.md §1) as 0: checked whenever no scribble overlapped the call and the
      * word held one such value before and after it (writers only ever store non-negative counts).
      */
     private static void checkEvictionsCounter(HintStore store, Memory words, AtomicLong scribbling, AtomicLong damagedReads) {
         long sequence = scribbling.get();
         long before = Memory.acquireLong(words.segment, Layouts.HDR_EVICTIONS);
-        long read = store.evictions();
+        long read = store.info().evictions();
         long after = Memory.acquireLong(words.segment, Layouts.HDR_EVICTIONS);
-        assertTrue(read >= 0, "evictions() " + read);
+        assertTrue(read >= 0, "info().evictions() " + read);
         if ((sequence & 1) == 0 && scribbling.get() == sequence && before == after && before < 0) {
-            assertEquals(0, read, "evictions() of the damaged word " + Long.toHexString(before));
+            assertEquals(0, read, "info().evictions() of the damaged word " + Long.toHexString(before));
             damagedReads.incrementAndGet();
         }
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.hintmap.HintFiles;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
+import dev.hintmap.TestStores;
 import dev.hintmap.VerifyReport;
 import dev.hintmap.format.FileGeometry;
 import java.lang.foreign.Arena;
@@ -43,9 +44,9 @@ class IndexDistanceTest {
                 if (op % 100 == 99) {
                     VerifyReport report = HintFiles.verify(store);
                     assertTrue(report.ok(), "after op " + op + ": " + report.findings());
-                    store.forEach(r -> counts.put(r.name(), r.dispatchCount()));
+                    store.snapshot().regions().forEach(r -> counts.put(r.name(), r.dispatchCount()));
                     for (Map.Entry<String, Long> e : counts.entrySet()) {
-                        assertEquals(e.getValue(), store.dispatchCount(e.getKey()), e.getKey() + " findable by name");
+                        assertEquals(e.getValue(), TestStores.dispatchCount(store, e.getKey()), e.getKey() + " findable by name");
                     }
                     counts.clear();
                     maxDistanceSeen = Math.max(maxDistanceSeen, maxDistance(file, new FileGeometry(capacity, 64)));

@@ -68,8 +68,8 @@ class LeakSweepUnderWaitTest {
                 }
             };
             // wait limit 1.5 s; leak period 50 ms, so the structure lock's is 100 ms: 15 times shorter
-            StoreSettings settings = StoreSettings.DEFAULT.lockWaitLimitNanos(1_500_000_000L)
-                    .leakedLockNanos(50_000_000L).heldLockProbe(probe);
+            StoreSettings settings = ProbedEngine.settings(StoreSettings.DEFAULT.lockWaitLimitNanos(1_500_000_000L)
+                    .leakedLockNanos(50_000_000L), probe);
             try (HintStore store = TestStores.open(file, LAYOUT, settings)) {
                 Thread first = Thread.ofPlatform().start(() -> store.record("b", 100, 10));
                 assertTrue(firstInside.await(10, TimeUnit.SECONDS), "the first insertion took the structure lock");

@@ -89,7 +89,7 @@ class LockReleaseOnThrowTest {
             boolean[] failedStore = new boolean[1];
             ThrowOnce probe = new ThrowOnce(section);
             try (HintStore store = TestStores.open(file, options,
-                    StoreSettings.DEFAULT.heldLockProbe(probe).leakedLockNanos(20_000_000L))) {
+                    ProbedEngine.settings(StoreSettings.DEFAULT.leakedLockNanos(20_000_000L), probe))) {
                 if (section == Section.RECOVERY_SLOT) {
                     withRawMapping(file, m -> { // slot 0's change "crashed" past §7.4 step 7: BUSY, freed by §8 step 1
                         long gen = Slots.gen(new Slots(GEOMETRY).slot(0));
@@ -126,7 +126,7 @@ class LockReleaseOnThrowTest {
         // another process: every region recorded exactly once more, with no wait and no drop
         List<String> live = new ArrayList<>();
         try (HintStore store = HintStore.open(file, options.readOnly(true))) {
-            store.forEach(r -> live.add(r.name()));
+            store.snapshot().regions().forEach(r -> live.add(r.name()));
         }
         long[] before = counts(file, live);
         List<String> args = new ArrayList<>(List.of("record", file.toString(), "3"));
@@ -192,7 +192,7 @@ class LockReleaseOnThrowTest {
 
     private static long[] counts(Path file, List<String> regions) throws IOException {
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
-            return regions.stream().mapToLong(store::dispatchCount).toArray();
+            return regions.stream().mapToLong(name -> TestStores.dispatchCount(store, name)).toArray();
         }
     }
 

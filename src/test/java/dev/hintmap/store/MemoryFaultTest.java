@@ -51,7 +51,7 @@ class MemoryFaultTest {
         all.put("opaqueByte load", m -> Memory.opaqueByte(m.segment, GONE));
         all.put("plainByte store", m -> Memory.plainByte(m.segment, GONE, (byte) 1));
         all.put("casLong", m -> Memory.casLong(m.segment, GONE, 0, 1));
-        all.put("releaseAddLong", m -> Memory.releaseAddLong(m.segment, GONE, 1));
+        all.put("opaqueAddLong", m -> Memory.opaqueAddLong(m.segment, GONE, 1));
         all.put("atomicAddLong", m -> Memory.atomicAddLong(m.segment, GONE, 1));
         return all;
     }

@@ -2,6 +2,7 @@ package dev.hintmap.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hintmap.format.FileGeometry;
 import dev.hintmap.format.Hm64;
@@ -44,6 +45,11 @@ class SlotSoundnessTest {
         @Override
         public void notUtf8(int length) {
             flaws.add("utf8 " + length);
+        }
+
+        @Override
+        public void duplicate(int lower) {
+            flaws.add("duplicate of " + lower);
         }
     }
 
@@ -102,5 +108,30 @@ class SlotSoundnessTest {
         assertEquals(List.of("utf8 3"), check(name.length, new EncodedName()));
         assertFalse(SlotSoundness.nameSound(seg, slots, slot, 1, new EncodedName(), SlotSoundness.IGNORED),
                 "a name cut inside a character");
+    }
+
+    private static EncodedName encoded(String name) {
+        EncodedName out = new EncodedName();
+        out.encodeChecked(name, 256, false);
+        return out;
+    }
+
+    /**
+     * The last part of the rule, one check for every pass (recovery's index, verify's and upgrade's
+     * map): the first slot kept under a name wins, a later one is told as its duplicate and not kept.
+     */
+    @Test
+    void theFirstSlotKeptUnderANameWinsAndALaterOneIsToldAsItsDuplicate() {
+        String gemm = "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_128x128_32x3_nn_align8>(Params)";
+        String softmax = "void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float, float, float,"
+                + " at::native::(anonymous namespace)::SoftMaxForwardEpilogue>(float*, float const*, int)";
+        SlotSoundness.Kept kept = SlotSoundness.keptByName();
+        Told told = new Told();
+        assertTrue(SlotSoundness.keptFirst(kept, encoded(gemm), 2, told));
+        assertTrue(SlotSoundness.keptFirst(kept, encoded(softmax), 3, told));
+        assertFalse(SlotSoundness.keptFirst(kept, encoded(gemm), 5, told));
+        assertFalse(SlotSoundness.keptFirst(kept, encoded(new String(softmax)), 6, told));
+        assertEquals(List.of("duplicate of 2", "duplicate of 3"), told.flaws);
+        assertEquals(2, kept.slotOf(encoded(gemm)), "the lower slot stays the one kept");
     }
 }

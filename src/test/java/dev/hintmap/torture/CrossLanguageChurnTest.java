@@ -53,7 +53,7 @@ class CrossLanguageChurnTest {
         long evictions;
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
             List<RegionRecord> held = new ArrayList<>();
-            store.forEach(held::add);
+            store.snapshot().regions().forEach(held::add);
             assertEquals(capacity, held.size());
             assertEquals(capacity, store.size());
             for (RegionRecord r : held) {
@@ -62,7 +62,7 @@ class CrossLanguageChurnTest {
                 assertEquals(r.dispatchCount() * region, r.bytesTotal(), r::toString);
                 assertEquals(r, store.recordFor(r.name()).orElseThrow(), "the index finds " + r.name());
             }
-            evictions = store.evictions();
+            evictions = store.info().evictions();
         }
         assertTrue(evictions > 100_000, "evictions " + evictions);
     }

@@ -1,9 +1,13 @@
 package dev.hintmap.store;
 
 /**
- * A test's view into the critical sections of {@link StoreEngine}: called with a lock held, so
- * that a test can throw there (a {@code StackOverflowError}, an {@code InternalError}, a runtime
- * exception) and check that every exit releases the lock ({@code LockReleaseOnThrowTest}).
+ * A test's view into the critical sections of the store: called with a lock held, so that a test
+ * can throw there (a {@code StackOverflowError}, an {@code InternalError}, a runtime exception) and
+ * check that every exit releases the lock ({@code LockReleaseOnThrowTest}), or act there as another
+ * writer would. Production code carries no call to it: {@link ProbedEngine} builds a store whose
+ * engine, lock, recovery and whole-record operations are subclasses that call the probe and then do
+ * what production does (EngineBuilder), as C's tests reach the same windows through
+ * {@code HM_TEST_HOOKS}, compiled out of the library.
  */
 @FunctionalInterface
 public interface HeldLockProbe {
