@@ -4,7 +4,8 @@ import dev.hintmap.format.FileGeometry;
 import dev.hintmap.format.Hm64;
 import dev.hintmap.format.StoredName;
 import dev.hintmap.format.Utf8;
-import java.nio.ByteBuffer;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
@@ -56,6 +57,15 @@ public final class EncodedName {
      *     name longer than the limit when {@code rejectLong}
      */
     public void encodeChecked(String name, int maxNameBytes, boolean rejectLong) {
+        encodeChecked(name, maxNameBytes, rejectLong, EncodedNames.scratch().utf8);
+    }
+
+    /**
+     * As {@link #encodeChecked(String, int, boolean)}, encoding through {@code buffer}, the calling
+     * thread's ({@link EncodedNames.Scratch#utf8}): the record path has its scratch already, so a
+     * name that must be encoded costs no second thread-local lookup.
+     */
+    void encodeChecked(String name, int maxNameBytes, boolean rejectLong, Utf8Buffer buffer) {
         if (name == null) {
             throw new IllegalArgumentException("region name is null");
         }
@@ -71,7 +81,7 @@ public final class EncodedName {
             }
         }
         source = null;
-        if (encode(name, maxNameBytes)) {
+        if (encode(name, maxNameBytes, buffer)) {
             sourceBytes = byteLength;
             shortenedFor = 0;
         } else {
@@ -79,7 +89,7 @@ public final class EncodedName {
             if (rejectLong) {
                 throw tooLong(name, maxNameBytes);
             }
-            encodeStoredForm(name, bytes, maxNameBytes);
+            encodeStoredForm(name, bytes, maxNameBytes, buffer);
             sourceBytes = bytes;
             shortenedFor = maxNameBytes;
         }
@@ -94,26 +104,24 @@ public final class EncodedName {
      * shortener exists (a repeated String skips this through {@link #source}); one shortener per
      * thread, not per cached name.
      */
-    private void encodeStoredForm(String name, int bytes, int maxNameBytes) {
+    private void encodeStoredForm(String name, int bytes, int maxNameBytes, Utf8Buffer buffer) {
         StoredName.Shortener shortener = StoredName.Shortener.ofThisThread();
         int length = shortener.shorten(name, bytes, maxNameBytes);
-        Utf8Buffer buffer = Utf8Buffer.PER_THREAD.get();
         System.arraycopy(shortener.storedForm(), 0, buffer.bytes, 0, length); // at most 1 KB, beside a SHA-256 of the name
         buffer.pack(length, this);
     }
 
     /**
-     * Encodes {@code name} with {@link Utf8#encode}, the one encoder, into the thread's buffer and
+     * Encodes {@code name} with {@link Utf8#encode}, the one encoder, into the thread's {@code buffer} and
      * packs the bytes into {@link #words}; false when they exceed {@code maxNameBytes} (then
      * nothing here changed).
      *
      * @throws IllegalArgumentException for an empty name or an unpaired surrogate
      */
-    private boolean encode(String name, int maxNameBytes) {
+    private boolean encode(String name, int maxNameBytes, Utf8Buffer buffer) {
         if (name.isEmpty()) {
             throw new IllegalArgumentException("region name is empty");
         }
-        Utf8Buffer buffer = Utf8Buffer.PER_THREAD.get();
         // A limit above the format's (no store has one) finds the name too long; shortening it then refuses the limit.
         int length = Utf8.encode(name, buffer.bytes, Math.min(maxNameBytes, buffer.bytes.length));
         if (length == Utf8.TOO_LONG) {
@@ -128,15 +136,17 @@ public final class EncodedName {
     }
 
     /**
-     * A thread's buffer for the UTF-8 of one name of at most {@code MAX_NAME_BYTES_LIMIT} bytes, and
-     * a little-endian view of it that packs eight bytes per load: the record path's encoding then
-     * costs one byte store per ASCII char and one load per word.
+     * A thread's buffer for the UTF-8 of one name of at most {@code MAX_NAME_BYTES_LIMIT} bytes,
+     * packed eight bytes per little-endian load: the record path's encoding then costs one byte
+     * store per ASCII char and one load per word. The thread's {@link EncodedNames.Scratch} owns
+     * it, so the record path finds it with the one thread-local lookup it makes anyway (a
+     * ThreadLocal of its own cost recordCopy 12-20 ns of ~130).
      */
-    private static final class Utf8Buffer {
-        static final ThreadLocal<Utf8Buffer> PER_THREAD = ThreadLocal.withInitial(Utf8Buffer::new);
+    static final class Utf8Buffer {
+        /** A little-endian long view of a byte[]: a plain load the JIT emits as one mov. */
+        private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
         /** A multiple of 8 at least as large as any limit: a whole last word can be loaded. */
         final byte[] bytes = new byte[FileGeometry.MAX_NAME_BYTES_LIMIT];
-        final ByteBuffer littleEndian = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
 
         /** Packs {@code bytes[0, length)} into {@code out}'s words, zero past the end as slots store names. */
         void pack(int length, EncodedName out) {
@@ -145,12 +155,12 @@ public final class EncodedName {
                 out.words = new long[count];
             }
             for (int w = 0; w < count - 1; w++) {
-                out.words[w] = littleEndian.getLong(8 * w);
+                out.words[w] = (long) LONG_LE.get(bytes, 8 * w);
             }
             if (count > 0) {
                 int tail = length - 8 * (count - 1); // 1..8 bytes of the last word are the name's
                 long mask = tail == 8 ? -1L : (1L << (8 * tail)) - 1;
-                out.words[count - 1] = littleEndian.getLong(8 * (count - 1)) & mask; // past the end: stale bytes, cleared
+                out.words[count - 1] = (long) LONG_LE.get(bytes, 8 * (count - 1)) & mask; // past the end: stale bytes, cleared
             }
             out.byteLength = length;
         }

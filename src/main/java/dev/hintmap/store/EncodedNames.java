@@ -60,6 +60,8 @@ public final class EncodedNames {
     public static final class Scratch {
         public final EncodedName name = new EncodedName();
         public final SlotRecord snapshot = new SlotRecord();
+        /** The buffer every name this thread encodes passes through ({@link EncodedName#encodeChecked}). */
+        final EncodedName.Utf8Buffer utf8 = new EncodedName.Utf8Buffer();
         /** Filled on first use of each entry: a thread pays for the names it uses, not for the table. */
         final CachedName[] nameCache = new CachedName[NAME_CACHE_ENTRIES];
     }
@@ -89,7 +91,7 @@ public final class EncodedNames {
         if (entry.name.source != name) {
             entry.engineId = 0;
         }
-        entry.name.encodeChecked(name, engine.maxNameBytes(), engine.rejectsLongNames());
+        entry.name.encodeChecked(name, engine.maxNameBytes(), engine.rejectsLongNames(), scratch.utf8);
         return entry;
     }
 
@@ -98,8 +100,9 @@ public final class EncodedNames {
 
     /** Validates and encodes {@code name} as {@code engine}'s store stores it, into a new exact-size instance. */
     public static EncodedName encodeCopy(String name, StoreEngine engine) {
-        EncodedName scratchName = scratch().name;
-        scratchName.encodeChecked(name, engine.maxNameBytes(), engine.rejectsLongNames());
+        Scratch scratch = scratch();
+        EncodedName scratchName = scratch.name;
+        scratchName.encodeChecked(name, engine.maxNameBytes(), engine.rejectsLongNames(), scratch.utf8);
         return scratchName.copy();
     }
 
