@@ -18,7 +18,13 @@
  *     the same store or on its handles. An hm_region handle is used by one thread
  *     at a time (give each thread its own).
  *   - A store must not be used across fork(): a child process opens its own.
- *   - The library keeps no global mutable state, never aborts or exits.
+ *   - The library keeps no global mutable state, never aborts or exits; the one exception is the
+ *     opt-in fault guard below, whose signal handler is per process by nature.
+ *   - A file truncated or replaced under the mapping (another program's `truncate`, `cp` over it):
+ *     pages past its new end are gone, and an access to one raises SIGBUS, which kills the process
+ *     as with any mapped file, unless the store was opened with HM_OPEN_FAULT_GUARD: then the call
+ *     that met the lost page returns HM_ECHANGED and the store is unusable (see "Fault guard").
+ *     hm_check() tells of a truncation without touching the mapping.
  *
  * Typical use:
  *     hm_options o; hm_options_init(&o);
@@ -171,6 +177,14 @@ HM_API const char *hm_strerror(int code);
  * a property of the file: each process chooses.
  */
 #define HM_OPEN_REJECT_LONG_NAMES    (1u << 3)
+/**
+ * Guard this store's calls against faults of its mapping (see "Fault guard" below): hm_open()
+ * installs the guard's SIGBUS handler (hm_fault_guard_install(): HM_EIO if it cannot), and every
+ * call on the store or its handles that meets a page lost to a truncation returns HM_ECHANGED
+ * instead of the process being killed by SIGBUS. Costs a sigsetjmp per call (a few ns); the
+ * Python module sets it for every store. Not a property of the file: each process chooses.
+ */
+#define HM_OPEN_FAULT_GUARD          (1u << 4)
 
 /**
  * Options of hm_open(). Initialise with hm_options_init(), then change fields.
@@ -226,8 +240,9 @@ typedef struct hm_store hm_store;
  * concurrent creator of the same path loses link() and opens the winner's file, so exactly
  * one process initialises it and no reader ever sees a half-written header; a creator that
  * crashes leaves no file at the path, only a stray temporary that a later creation removes.
- * The library never ignores or handles signals: a process with a file-size limit below the
- * file's size must ignore SIGXFSZ to get HM_ENOSPC instead of being killed.
+ * The library never ignores or handles signals (SIGBUS only with HM_OPEN_FAULT_GUARD): a process
+ * with a file-size limit below the file's size must ignore SIGXFSZ to get HM_ENOSPC instead of
+ * being killed.
  *
  * Sparse files (FORMAT §5 opening): after the header checks and before mapping, a file with
  * unallocated ranges (lseek SEEK_HOLE finds a hole before file_bytes, and st_blocks counts fewer
@@ -240,6 +255,8 @@ typedef struct hm_store hm_store;
  * HM_EOWNER, HM_ENOTHINT (also: not a regular file), HM_ETRUNCATED,
  * HM_EUNFINISHED, HM_EVERSION, HM_ECHECKSUM, HM_ELAYOUT, HM_EINCONSISTENT,
  * HM_EOPTIONS, HM_EWRITERS (writer), HM_ENOSPC (creation, or allocating a sparse file),
+ * HM_ETRUNCATED (also: truncated while a guarded open claimed its writer entry; HM_EIO if the
+ * guard could not be installed),
  * HM_ESPARSE (read-only open of a sparse file), HM_EMISSING (read-only open of a missing file,
  * or creation in a missing directory), HM_EIO (open, stat, mmap, /proc, link...), HM_ENOMEM
  * (malloc, or mmap's ENOMEM: an address-space limit RLIMIT_AS or vm.max_map_count;
@@ -263,14 +280,17 @@ HM_API int hm_open_ex(const char *path, const hm_options *opts, hm_store **out,
  * while handles keep the husk alive). Must not run concurrently with other calls
  * on the store or its handles. The writer entry is released (release store of 0,
  * FORMAT §6.1) just before the mapping is removed, unless the file was truncated below
- * that entry (checked with fstat first, so that close itself never raises SIGBUS): the
- * entry is then left for reclaim as dead and HM_ECHANGED is returned.
+ * that entry (checked with fstat first; only a truncation between that check and the store can
+ * still raise SIGBUS, and not in a guarded store): the entry is then left for reclaim as dead and
+ * HM_ECHANGED is returned. A store that faulted (HM_OPEN_FAULT_GUARD) releases nothing, is unmapped
+ * and freed, and returns its fault's code.
  *
  * Durability: hm_close() does not msync. A process that exits or crashes loses nothing (the
  * MAP_SHARED pages are the page cache of the file, written back by the kernel); only a machine
  * crash loses samples not yet written back. hm_flush() is the durability point.
  *
- * Errors: HM_EIO (munmap failed), HM_ECHANGED, HM_ECLOSED; the store is freed anyway.
+ * Errors: HM_EIO (munmap failed; or the fault of a guarded store), HM_ECHANGED, HM_ECLOSED; the
+ * store is freed anyway.
  */
 HM_API int hm_close(hm_store *s);
 
@@ -426,8 +446,8 @@ HM_API int hm_flush(hm_store *s);
  * under the store, e.g. a hole punched into the file or the file overwritten in place.
  *
  * Truncation under the mapping: pages past the new end of the file no longer exist, and the
- * next access to one of them raises SIGBUS. The library installs no signal handler (it keeps
- * no global state), so a process that touches them is killed by SIGBUS, as with any mapped
+ * next access to one of them raises SIGBUS. Without HM_OPEN_FAULT_GUARD the library installs no
+ * signal handler, so a process that touches them is killed by SIGBUS, as with any mapped
  * file. hm_check() touches nothing in the mapping before fstat found its size intact: a caller that polls it (e.g. before bulk
  * work such as iterating with hm_region_at) learns of a truncation before any access and can
  * close the store (hm_close() checks the size itself before releasing the writer entry) and
@@ -449,6 +469,44 @@ HM_API int hm_check(hm_store *s);
 HM_API const char *hm_last_error(const hm_store *s);
 /** Copies the last message into buf (NUL-terminated, truncated); returns its full length. Thread-safe. */
 HM_API size_t hm_last_error_copy(const hm_store *s, char *buf, size_t len);
+
+/* ------------------------------------------------------------------ fault guard */
+
+/*
+ * Fault guard. Another program may truncate a hint file under a live store (`truncate`, `> FILE`,
+ * `cp` over it), and the next access to a page past the new end raises SIGBUS; no check before
+ * the access can rule that out, since the truncation may come between the check and the access.
+ * The guard is the JVM's answer, for C: a SIGBUS handler that, when the fault's address lies in
+ * the mapping of a store opened with HM_OPEN_FAULT_GUARD and the faulting thread is inside a call
+ * of this library on that store, jumps back to that call, which then returns an error code.
+ *
+ * What a guarded store promises when its file is truncated or replaced in place:
+ *   - the call that meets a lost page returns HM_ECHANGED (the file is shorter than file_bytes;
+ *     HM_EIO when it still has its size: an I/O error, or a hole on a full filesystem), and its
+ *     message says where the fault was and how large the file is now;
+ *   - from then on the store is unusable: every call on it or its handles returns that code
+ *     without touching the mapping again (hm_high_water() returns 0); hm_close() unmaps and frees
+ *     it and returns the code; its writer entry is not released (a dead writer's, reclaimed after
+ *     this process exits, FORMAT §6.1), nor a lock it held when the fault came (others give up
+ *     on it after lock_wait_limit while this process lives, §6.2, and steal it after);
+ *   - a call that touches only pages that remain answers as before (hm_size() reads the header);
+ *   - a file replaced by a rename never faults: the store keeps the old file (hm_check()).
+ *
+ * Every other SIGBUS goes to the disposition SIGBUS had when the guard was installed, as the
+ * kernel would deliver it: a handler is called with the same arguments, the default action kills
+ * the process. A fault in a store opened without the flag, or outside the library, still kills.
+ * A handler installed after the guard runs first and must chain to the one it replaced (the JVM's
+ * and Python's faulthandler do), else guarded calls die as unguarded ones. The library is linked
+ * -z nodelete: once the guard is installed, dlclose() never unloads the handler's code.
+ */
+
+/**
+ * Installs the fault guard's SIGBUS handler for the process, once (later calls do nothing; safe
+ * from any thread). hm_open() with HM_OPEN_FAULT_GUARD calls it; call it yourself to choose when
+ * it takes SIGBUS over relative to other handlers (it chains to the one it finds). Only the
+ * calls on stores opened with HM_OPEN_FAULT_GUARD are guarded. Errors: HM_EIO (sigaction failed).
+ */
+HM_API int hm_fault_guard_install(void);
 
 /* ------------------------------------------------------------------ handles */
 

@@ -30,7 +30,8 @@
 
 #define HM_OPEN_ATTEMPTS     8       /* create/open races (file replaced between link and open) */
 #define HM_ACL_XATTR         "system.posix_acl_access"
-#define HM_OPEN_KNOWN_FLAGS  (HM_OPEN_GROUP_SHARED | HM_OPEN_FOLLOW_SYMLINKS | HM_OPEN_ALLOW_FOREIGN_OWNER | HM_OPEN_REJECT_LONG_NAMES)
+#define HM_OPEN_KNOWN_FLAGS  (HM_OPEN_GROUP_SHARED | HM_OPEN_FOLLOW_SYMLINKS | HM_OPEN_ALLOW_FOREIGN_OWNER | HM_OPEN_REJECT_LONG_NAMES | \
+                              HM_OPEN_FAULT_GUARD)
 
 static uint64_t now_epoch_ms(void) {
     struct timespec ts;
@@ -373,8 +374,30 @@ static int check_opened(hm_open_ctx *ctx, int fd, uint32_t flags, struct stat *s
     return check_owner(ctx, fd, st, flags);
 }
 
+/* The writer's claim (§6.1), the one part of an open that touches the mapping: guarded for
+ * HM_OPEN_FAULT_GUARD, where a file truncated since its size was checked is HM_ETRUNCATED. */
+typedef struct claim_call {
+    hm_open_ctx *ctx;
+    hm_store *s;
+} claim_call;
+static int claim_entry(void *arg) {
+    claim_call *c = arg;
+    return hmi_writer_claim(c->ctx, c->s);
+}
+static int claim_guarded(hm_open_ctx *ctx, hm_store *s) {
+    claim_call c = {ctx, s};
+    int rc = hmi_guard_run(s, claim_entry, &c);
+    if (rc < 0 && atomic_load_explicit(&s->fault_code, RLX) != 0) { /* relaxed: this thread set it */
+        if (ctx->msg != NULL && ctx->msglen > 0) /* the fault's message names the file already */
+            snprintf(ctx->msg, ctx->msglen, "%s (while claiming a writer entry)", s->err);
+        return rc == HM_ECHANGED ? HM_ETRUNCATED : rc;
+    }
+    return rc;
+}
+
 /* §5 opening, steps 0 (after open) to 6, on the descriptor fd. On success the store owns fd. */
-static int open_descriptor(hm_open_ctx *ctx, int fd, const hm_options *o, hm_store **out) {
+static int open_descriptor(hm_open_ctx *ctx, int fd, const hm_options *o, hm_store **out,
+                           const hm_test_create_hooks *hooks) {
     struct stat st;
     int rc = check_opened(ctx, fd, o->flags, &st);
     if (rc < 0) return rc;
@@ -469,8 +492,10 @@ static int open_descriptor(hm_open_ctx *ctx, int fd, const hm_options *o, hm_sto
     for (unsigned i = 0; i < HM_GIVEUP_MEMO; i++) atomic_init(&s->giveup[i].lock, 0);
     atomic_init(&s->closed, 0);
     atomic_init(&s->refs, 1);
+    atomic_init(&s->fault_code, 0);
+    if (hooks != NULL && hooks->after_map != NULL) hooks->after_map(hooks->arg, ctx->path);
     if (!s->read_only) {
-        rc = hmi_writer_claim(ctx, s);
+        rc = hmi_guarded(s) ? claim_guarded(ctx, s) : hmi_writer_claim(ctx, s);
         if (rc < 0) {
             munmap(m, s->map_bytes);
             pthread_mutex_destroy(&s->map_mu);
@@ -504,13 +529,16 @@ int hmi_open_impl(const char *path, const hm_options *opts, hm_store **out, char
         return OFAIL(&ctx, HM_EINVAL, "option hot_threshold_ns %llu is outside [0, 2^63-1]", (unsigned long long)o.hot_threshold_ns);
     if (o.flags & ~HM_OPEN_KNOWN_FLAGS)
         return OFAIL(&ctx, HM_EINVAL, "option flags 0x%x has unknown bits (known: 0x%x)", o.flags, HM_OPEN_KNOWN_FLAGS);
+    if ((o.flags & HM_OPEN_FAULT_GUARD) && hm_fault_guard_install() != HM_OK)
+        return OFAIL(&ctx, HM_EIO, "cannot install the fault guard (HM_OPEN_FAULT_GUARD): sigaction(SIGBUS) failed "
+                     "[check fault guard]");
     const int follow = (o.flags & HM_OPEN_FOLLOW_SYMLINKS) != 0;
     for (int attempt = 0; attempt < HM_OPEN_ATTEMPTS; attempt++) {
         /* §5 step 0: O_NOFOLLOW refuses a symlink at the final component, O_NONBLOCK keeps a FIFO
          * from blocking the open; everything after is checked on the descriptor */
         int fd = open(path, (o.read_only ? O_RDONLY : O_RDWR) | O_CLOEXEC | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW));
         if (fd >= 0) {
-            int rc = open_descriptor(&ctx, fd, &o, out);
+            int rc = open_descriptor(&ctx, fd, &o, out, hooks);
             if (rc < 0) close(fd); /* on success the store keeps it until hm_close() */
             return rc;
         }

@@ -108,10 +108,15 @@ static int record_cached(hm_store *s, const char *name, size_t name_len, uint64_
     return k1 == 0 ? 0 : hmi_slot_record_if_named(s, k1 - 1, name, (uint32_t)name_len, ns, bytes);
 }
 
-int hm_record(hm_store *s, const char *name, size_t name_len, uint64_t kernel_ns, uint64_t bytes_touched) {
-    CHECK_STORE(s);
-    if (s->read_only) return hmi_fail(s, HM_EREADONLY, "cannot record: store was opened read-only");
-    uint64_t ns = clamp63(kernel_ns), bytes = clamp63(bytes_touched);
+/* ------------------------------------------------------------------ guarded calls
+ *
+ * Each public call that touches the mapping is split in two: its checks of the arguments and of
+ * the store, then the part that reads or writes the file, which a store opened with
+ * HM_OPEN_FAULT_GUARD runs through hmi_guard_run (fault_guard.c) and any other store calls
+ * directly. The parts are always_inline, so that the unguarded path is the code it was. */
+#define HMI_HOT static inline __attribute__((always_inline))
+
+HMI_HOT int record_by_name(hm_store *s, const char *name, size_t name_len, uint64_t ns, uint64_t bytes) {
     int hinted = s->capacity == 0 ? 0 : record_cached(s, name, name_len, ns, bytes);
     if (hinted > 0) return HM_OK;
     if (hinted < 0) return HM_DROPPED; /* §6.2 give up, as on the full path */
@@ -126,6 +131,28 @@ int hm_record(hm_store *s, const char *name, size_t name_len, uint64_t kernel_ns
     return rc;
 }
 
+typedef struct record_call {
+    hm_store *s;
+    const char *name;
+    size_t name_len;
+    uint64_t ns, bytes;
+} record_call;
+static int record_guarded(void *arg) {
+    record_call *c = arg;
+    return record_by_name(c->s, c->name, c->name_len, c->ns, c->bytes);
+}
+
+int hm_record(hm_store *s, const char *name, size_t name_len, uint64_t kernel_ns, uint64_t bytes_touched) {
+    CHECK_STORE(s);
+    if (s->read_only) return hmi_fail(s, HM_EREADONLY, "cannot record: store was opened read-only");
+    uint64_t ns = clamp63(kernel_ns), bytes = clamp63(bytes_touched);
+    if (hmi_guarded(s)) {
+        record_call c = {s, name, name_len, ns, bytes};
+        return hmi_guard_run(s, record_guarded, &c);
+    }
+    return record_by_name(s, name, name_len, ns, bytes);
+}
+
 /* The read twin of record_cached: the slot the same pointer and length was last found in or recorded
  * into, read consistently (§7.2.1) if it holds exactly these bytes. The bytes are compared inside the
  * seqlock read, so the record returned and the name compared come from one consistent read: a stale
@@ -136,9 +163,7 @@ static int lookup_cached(const hm_store *s, const char *name, size_t name_len, h
     return k1 == 0 ? 0 : hmi_slot_read_if_named(s, k1 - 1, name, (uint32_t)name_len, out);
 }
 
-int hm_lookup(hm_store *s, const char *name, size_t name_len, hm_region_record *out) {
-    CHECK_STORE(s);
-    if (out == NULL) return hmi_fail(s, HM_EINVAL, "out must not be NULL");
+HMI_HOT int lookup_by_name(hm_store *s, const char *name, size_t name_len, hm_region_record *out) {
     if (lookup_cached(s, name, name_len, out)) return HM_OK;
     uint64_t words[HM_MAX_NAME_WORDS];
     hm_name nm;
@@ -151,19 +176,43 @@ int hm_lookup(hm_store *s, const char *name, size_t name_len, hm_region_record *
     return HM_OK;
 }
 
+typedef struct lookup_call {
+    hm_store *s;
+    const char *name;
+    size_t name_len;
+    hm_region_record *out;
+} lookup_call;
+static int lookup_guarded(void *arg) {
+    lookup_call *c = arg;
+    return lookup_by_name(c->s, c->name, c->name_len, c->out);
+}
+
+/* hm_lookup after its checks: guarded or not. */
+HMI_HOT int lookup_checked(hm_store *s, const char *name, size_t name_len, hm_region_record *out) {
+    if (hmi_guarded(s)) {
+        lookup_call c = {s, name, name_len, out};
+        return hmi_guard_run(s, lookup_guarded, &c);
+    }
+    return lookup_by_name(s, name, name_len, out);
+}
+
+int hm_lookup(hm_store *s, const char *name, size_t name_len, hm_region_record *out) {
+    CHECK_STORE(s);
+    if (out == NULL) return hmi_fail(s, HM_EINVAL, "out must not be NULL");
+    return lookup_checked(s, name, name_len, out);
+}
+
 int hm_is_hot(hm_store *s, const char *name, size_t name_len) {
+    CHECK_STORE(s);
     hm_region_record r;
-    int rc = hm_lookup(s, name, name_len, &r);
+    int rc = lookup_checked(s, name, name_len, &r);
     if (rc == HM_ENOTFOUND) return 0; /* an unknown region is not hot */
     if (rc < 0) return rc;
     return hm_record_hot(r.dispatch_count, r.kernel_ns_total, s->hot_threshold_ns);
 }
 
-int hm_region_at(hm_store *s, uint32_t slot, char *name_buf, size_t buf_len, size_t *name_len, hm_region_record *out) {
-    CHECK_STORE(s);
-    if (out == NULL || name_len == NULL || (name_buf == NULL && buf_len != 0))
-        return hmi_fail(s, HM_EINVAL, "out and name_len must not be NULL");
-    if (slot >= hm_high_water(s)) return HM_ENOTFOUND;
+static int region_at(hm_store *s, uint32_t slot, char *name_buf, size_t buf_len, size_t *name_len, hm_region_record *out) {
+    if (slot >= hmi_high_water(s)) return HM_ENOTFOUND;
     uint64_t words[HM_MAX_NAME_WORDS];
     uint32_t len;
     uint64_t g;
@@ -175,28 +224,71 @@ int hm_region_at(hm_store *s, uint32_t slot, char *name_buf, size_t buf_len, siz
     return HM_OK;
 }
 
+typedef struct region_at_call {
+    hm_store *s;
+    uint32_t slot;
+    char *name_buf;
+    size_t buf_len;
+    size_t *name_len;
+    hm_region_record *out;
+} region_at_call;
+static int region_at_guarded(void *arg) {
+    region_at_call *c = arg;
+    return region_at(c->s, c->slot, c->name_buf, c->buf_len, c->name_len, c->out);
+}
+
+int hm_region_at(hm_store *s, uint32_t slot, char *name_buf, size_t buf_len, size_t *name_len, hm_region_record *out) {
+    CHECK_STORE(s);
+    if (out == NULL || name_len == NULL || (name_buf == NULL && buf_len != 0))
+        return hmi_fail(s, HM_EINVAL, "out and name_len must not be NULL");
+    if (hmi_guarded(s)) {
+        region_at_call c = {s, slot, name_buf, buf_len, name_len, out};
+        return hmi_guard_run(s, region_at_guarded, &c);
+    }
+    return region_at(s, slot, name_buf, buf_len, name_len, out);
+}
+
+typedef struct size_call {
+    const hm_store *s;
+    uint64_t *out;
+} size_call;
+static int size_read(void *arg) {
+    size_call *c = arg;
+    *c->out = hmi_size(c->s); /* §7.5 */
+    return HM_OK;
+}
+
 int hm_size(hm_store *s, uint64_t *out) {
     CHECK_STORE(s);
     if (out == NULL) return hmi_fail(s, HM_EINVAL, "out must not be NULL");
-    *out = hmi_size(s); /* §7.5 */
-    return HM_OK;
+    size_call c = {s, out};
+    return hmi_guarded(s) ? hmi_guard_run(s, size_read, &c) : size_read(&c);
 }
 
 uint32_t hm_capacity(const hm_store *s) { return s && !atomic_load_explicit(&s->closed, RLX) ? s->capacity : 0; }
 uint32_t hm_max_name_bytes(const hm_store *s) { return s && !atomic_load_explicit(&s->closed, RLX) ? s->max_name_bytes : 0; }
 uint64_t hm_hot_threshold_ns(const hm_store *s) { return s && !atomic_load_explicit(&s->closed, RLX) ? s->hot_threshold_ns : 0; }
 
+static int high_water_read(void *arg) { return (int)hmi_high_water(arg); /* at most capacity, 2^26 */ }
+
 uint32_t hm_high_water(const hm_store *s) {
-    if (s == NULL || atomic_load_explicit(&s->closed, RLX)) return 0;
-    uint64_t hw = atomic_load_explicit(&s->hdr->high_water, ACQ); /* acquire: pairs with hmi_clock_choose release */
-    return hw > s->capacity ? s->capacity : (uint32_t)hw;
+    if (s == NULL || atomic_load_explicit(&s->closed, RLX) || atomic_load_explicit(&s->fault_code, RLX)) return 0;
+    if (!hmi_guarded(s)) return hmi_high_water(s);
+    hm_store *m = (hm_store *)(uintptr_t)s; /* a fault marks the store: not part of the logical state */
+    int hw = hmi_guard_run(m, high_water_read, m);
+    return hw < 0 ? 0 : (uint32_t)hw;
 }
 
 static inline uint64_t counter_value(uint64_t v) { return v > HM_VALUE_MAX ? 0 : v; }
 
-int hm_stats_get(hm_store *s, hm_stats *out) {
-    CHECK_STORE(s);
-    if (out == NULL) return hmi_fail(s, HM_EINVAL, "out must not be NULL");
+typedef struct stats_call {
+    const hm_store *s;
+    hm_stats *out;
+} stats_call;
+static int stats_read(void *arg) {
+    stats_call *c = arg;
+    const hm_store *s = c->s;
+    hm_stats *out = c->out;
     hm_file_header *h = s->hdr;
     /* relaxed: monitoring values, not a snapshot */
     out->live_count = atomic_load_explicit(&h->live_count, RLX);
@@ -211,7 +303,20 @@ int hm_stats_get(hm_store *s, hm_stats *out) {
     return HM_OK;
 }
 
+int hm_stats_get(hm_store *s, hm_stats *out) {
+    CHECK_STORE(s);
+    if (out == NULL) return hmi_fail(s, HM_EINVAL, "out must not be NULL");
+    stats_call c = {s, out};
+    return hmi_guarded(s) ? hmi_guard_run(s, stats_read, &c) : stats_read(&c);
+}
+
 /* ------------------------------------------------------------------ handles */
+
+static int region_resolve_guarded(void *arg) {
+    hm_region *r = arg;
+    r->resolved = hmi_resolve(r->s, &r->nm, &r->slot, &r->gen, NULL);
+    return HM_OK;
+}
 
 int hm_region_resolve(hm_store *s, const char *name, size_t name_len, hm_region **out) {
     CHECK_STORE(s);
@@ -227,18 +332,18 @@ int hm_region_resolve(hm_store *s, const char *name, size_t name_len, hm_region 
     r->nm = nm;
     r->nm.words = r->words;
     r->s = s;
-    r->resolved = hmi_resolve(s, &r->nm, &r->slot, &r->gen, NULL);
+    rc = hmi_guarded(s) ? hmi_guard_run(s, region_resolve_guarded, r) : region_resolve_guarded(r);
+    if (rc < 0) { /* the mapping faulted: allocated before the guarded part, freed here */
+        free(r);
+        return rc;
+    }
     atomic_fetch_add_explicit(&s->refs, 1, RLX); /* relaxed: we already hold a reference */
     *out = r;
     return HM_OK;
 }
 
-int hm_region_add(hm_region *r, uint64_t kernel_ns, uint64_t bytes_touched) {
-    if (r == NULL) return HM_EINVAL;
+HMI_HOT int region_add(hm_region *r, uint64_t ns, uint64_t bytes) {
     hm_store *s = r->s;
-    if (atomic_load_explicit(&s->closed, RLX)) return HM_ECLOSED;
-    if (s->read_only) return hmi_fail(s, HM_EREADONLY, "cannot record: store was opened read-only");
-    uint64_t ns = clamp63(kernel_ns), bytes = clamp63(bytes_touched);
     if (r->resolved) {
         int done = hmi_slot_record(s, r->slot, r->gen, ns, bytes);
         if (done > 0) return HM_OK;
@@ -256,10 +361,30 @@ int hm_region_add(hm_region *r, uint64_t kernel_ns, uint64_t bytes_touched) {
     return rc;
 }
 
-int hm_region_lookup(hm_region *r, hm_region_record *out) {
-    if (r == NULL || out == NULL) return HM_EINVAL;
+typedef struct region_add_call {
+    hm_region *r;
+    uint64_t ns, bytes;
+} region_add_call;
+static int region_add_guarded(void *arg) {
+    region_add_call *c = arg;
+    return region_add(c->r, c->ns, c->bytes);
+}
+
+int hm_region_add(hm_region *r, uint64_t kernel_ns, uint64_t bytes_touched) {
+    if (r == NULL) return HM_EINVAL;
     hm_store *s = r->s;
-    if (atomic_load_explicit(&s->closed, RLX)) return HM_ECLOSED;
+    CHECK_STORE(s);
+    if (s->read_only) return hmi_fail(s, HM_EREADONLY, "cannot record: store was opened read-only");
+    uint64_t ns = clamp63(kernel_ns), bytes = clamp63(bytes_touched);
+    if (hmi_guarded(s)) {
+        region_add_call c = {r, ns, bytes};
+        return hmi_guard_run(s, region_add_guarded, &c);
+    }
+    return region_add(r, ns, bytes);
+}
+
+HMI_HOT int region_lookup(hm_region *r, hm_region_record *out) {
+    hm_store *s = r->s;
     if (r->resolved) {
         int got = hmi_slot_read_at(s, r->slot, r->gen, out); /* §7.2.2: no name compare while gen stands */
         if (got > 0) return HM_OK;
@@ -275,6 +400,26 @@ int hm_region_lookup(hm_region *r, hm_region_record *out) {
     }
     r->resolved = 0;
     return HM_ENOTFOUND;
+}
+
+typedef struct region_lookup_call {
+    hm_region *r;
+    hm_region_record *out;
+} region_lookup_call;
+static int region_lookup_guarded(void *arg) {
+    region_lookup_call *c = arg;
+    return region_lookup(c->r, c->out);
+}
+
+int hm_region_lookup(hm_region *r, hm_region_record *out) {
+    if (r == NULL || out == NULL) return HM_EINVAL;
+    hm_store *s = r->s;
+    CHECK_STORE(s);
+    if (hmi_guarded(s)) {
+        region_lookup_call c = {r, out};
+        return hmi_guard_run(s, region_lookup_guarded, &c);
+    }
+    return region_lookup(r, out);
 }
 
 void hm_region_free(hm_region *r) {

@@ -25,11 +25,14 @@
 
 #include <sys/types.h>
 
-/** Hooks into creation (FORMAT §5), for crash tests. */
+/** Hooks into creation and opening (FORMAT §5), for crash and fault tests. */
 typedef struct hm_test_create_hooks {
     /** Called after step 3 (the temporary file is allocated, not yet initialised or linked). */
     void (*after_allocate)(void *arg, const char *tmp_path);
     void *arg;
+    /** Called when the file is mapped, before a writer claims its entry (§6.1): a test may
+     *  truncate the file there. */
+    void (*after_map)(void *arg, const char *path);
 } hm_test_create_hooks;
 
 #ifdef HM_TEST_HOOKS
@@ -189,6 +192,10 @@ struct hm_store {
     /* writer identity (§6.1) */
     uint64_t token, owner;
     uint32_t writer_index;
+    /* HM_OPEN_FAULT_GUARD (fault_guard.c): 0, or the code of the first fault of the mapping in a
+     * guarded call, which every later call returns without touching the mapping (relaxed: a thread
+     * that does not see it yet faults again, guarded, and gets the same code) */
+    _Atomic int fault_code;
     /* lifetime: 1 reference for the open store + 1 per handle */
     _Atomic int closed;
     _Atomic unsigned refs;
@@ -306,7 +313,24 @@ HMI_INTERNAL int hmi_fail(hm_store *s, int code, const char *fmt, ...) __attribu
     do {                                                                       \
         if ((s) == NULL) return HM_EINVAL;                                     \
         if (atomic_load_explicit(&(s)->closed, RLX)) return HM_ECLOSED;         \
+        int fault_ = atomic_load_explicit(&(s)->fault_code, RLX);              \
+        if (fault_ != 0) return fault_; /* a guarded store that faulted */     \
     } while (0)
+
+/* high_water clamped to capacity (hm_high_water, without its checks). */
+static inline uint32_t hmi_high_water(const hm_store *s) {
+    uint64_t hw = atomic_load_explicit(&s->hdr->high_water, ACQ); /* acquire: pairs with hmi_clock_choose release */
+    return hw > s->capacity ? s->capacity : (uint32_t)hw;
+}
+
+/* ------------------------------------------------------------------ fault_guard.c */
+
+/* Whether the calls on s are guarded (HM_OPEN_FAULT_GUARD). */
+static inline int hmi_guarded(const hm_store *s) { return (s->flags & HM_OPEN_FAULT_GUARD) != 0; }
+/* Runs body(arg), which may touch s's mapping, as a guarded call: its result, or, when an access
+ * to the mapping faulted, s marked faulted and the fault's code (HM_ECHANGED or HM_EIO, with the
+ * message). Calls nest (a guarded call inside another: the innermost takes the fault). */
+HMI_INTERNAL int hmi_guard_run(hm_store *s, int (*body)(void *arg), void *arg);
 
 /* ------------------------------------------------------------------ mapped_store.c */
 

@@ -30,11 +30,11 @@ _Static_assert(sizeof(hm_hot_set_info) == 80 && offsetof(hm_hot_set_info, count)
 
 /* One pass over the slots used so far into regions[0, room) and names (stride max_name_bytes):
  * the number read, or room + 1 when more regions than room were found. high_water is read after
- * index_seq (acquire in hm_high_water): a slot made LIVE by a change that ended before our load of
+ * index_seq (acquire in hmi_high_water): a slot made LIVE by a change that ended before our load of
  * index_seq was claimed (§7.4 step 3) before that change's release of index_seq. */
 static uint32_t cut_scan(const hm_store *s, hm_hot_region *regions, uint32_t room, char *names,
                          hmi_scan_hook hook, void *hook_arg) {
-    uint32_t hw = hm_high_water(s);
+    uint32_t hw = hmi_high_water(s);
     uint32_t n = 0;
     uint64_t words[HM_MAX_NAME_WORDS];
     for (uint32_t k = 0; k < hw; k++) {
@@ -183,6 +183,23 @@ static void hot_select(hm_hot_region *regions, uint32_t n, double coverage, uint
 
 /* ------------------------------------------------------------------ public */
 
+/* The cut, the part of hmi_hot_set that reads the file (guarded for HM_OPEN_FAULT_GUARD). */
+typedef struct cut_call {
+    const hm_store *s;
+    hm_hot_region *regions;
+    uint32_t room;
+    char *names;
+    int consistent;
+    hmi_scan_hook hook;
+    void *hook_arg;
+    uint32_t n;
+} cut_call;
+static int cut_read(void *arg) {
+    cut_call *c = arg;
+    c->n = region_cut(c->s, c->regions, c->room, c->names, &c->consistent, c->hook, c->hook_arg);
+    return HM_OK;
+}
+
 int hmi_hot_set(hm_store *s, double coverage, uint64_t min_dispatches, hm_hot_region *regions, uint32_t max_regions,
                 char *names, size_t names_len, hm_hot_set_info *info, hmi_scan_hook hook, void *hook_arg) {
     CHECK_STORE(s);
@@ -196,8 +213,13 @@ int hmi_hot_set(hm_store *s, double coverage, uint64_t min_dispatches, hm_hot_re
     if (names_len / s->max_name_bytes < max_regions)
         return hmi_fail(s, HM_EINVAL, "hot set: a names buffer of %zu bytes is too small for %u regions of up to %u"
                         " bytes (max_regions * hm_max_name_bytes() bytes)", names_len, max_regions, s->max_name_bytes);
-    int consistent = 1;
-    uint32_t n = s->capacity == 0 ? 0 : region_cut(s, regions, max_regions, names, &consistent, hook, hook_arg);
+    cut_call c = {s, regions, max_regions, names, 1, hook, hook_arg, 0};
+    if (s->capacity != 0) {
+        int rc = hmi_guarded(s) ? hmi_guard_run(s, cut_read, &c) : cut_read(&c);
+        if (rc < 0) return rc;
+    }
+    uint32_t n = c.n;
+    int consistent = c.consistent;
     if (n > max_regions)
         return hmi_fail(s, HM_EINVAL, "hot set: room for %u regions, the file holds more (hm_capacity() = %u regions"
                         " always suffice)", max_regions, s->capacity);

@@ -57,26 +57,31 @@ void hmi_store_unref(hm_store *s) {
     }
 }
 
+/* hm_close's release of the writer entry (guarded for HM_OPEN_FAULT_GUARD). */
+static int writer_release(void *arg) {
+    hm_store *s = arg;
+    /* §5.1: a file truncated below our writer entry has lost that page, and the store below
+     * would raise SIGBUS; the entry is then left for reclaim as dead (§6.1). */
+    uint64_t entry_end = (uint64_t)((unsigned char *)&s->writers[s->writer_index] - s->base) + sizeof(hm_writer_entry);
+    struct stat st;
+    if (fstat(s->fd, &st) != 0 || (uint64_t)st.st_size >= entry_end) {
+        /* release: everything this process wrote happens before the entry looks free (§6.1).
+         * Callers guarantee no other call on this store is running (documented). */
+        atomic_store_explicit(&s->writers[s->writer_index].token, 0, REL);
+        return HM_OK;
+    }
+    return hmi_fail(s, HM_ECHANGED,
+                    "truncated under the mapping to %lld bytes: writer entry %u not released (reclaimed as dead later) "
+                    "[check size, expected file_bytes %zu]",
+                    (long long)st.st_size, s->writer_index, s->map_bytes);
+}
+
 int hm_close(hm_store *s) {
     if (s == NULL) return HM_OK;
     if (atomic_load_explicit(&s->closed, RLX)) return HM_ECLOSED;
-    int rc = HM_OK;
-    if (!s->read_only) {
-        /* §5.1: a file truncated below our writer entry has lost that page, and the store below
-         * would raise SIGBUS; the entry is then left for reclaim as dead (§6.1). */
-        uint64_t entry_end = (uint64_t)((unsigned char *)&s->writers[s->writer_index] - s->base) + sizeof(hm_writer_entry);
-        struct stat st;
-        if (fstat(s->fd, &st) != 0 || (uint64_t)st.st_size >= entry_end) {
-            /* release: everything this process wrote happens before the entry looks free (§6.1).
-             * Callers guarantee no other call on this store is running (documented). */
-            atomic_store_explicit(&s->writers[s->writer_index].token, 0, REL);
-        } else {
-            rc = hmi_fail(s, HM_ECHANGED,
-                          "truncated under the mapping to %lld bytes: writer entry %u not released (reclaimed as dead later) "
-                          "[check size, expected file_bytes %zu]",
-                          (long long)st.st_size, s->writer_index, s->map_bytes);
-        }
-    }
+    /* A store that faulted touches the mapping no more: its entry is left for reclaim as dead. */
+    int rc = atomic_load_explicit(&s->fault_code, RLX);
+    if (rc == 0 && !s->read_only) rc = hmi_guarded(s) ? hmi_guard_run(s, writer_release, s) : writer_release(s);
     if (munmap(s->base, s->map_bytes) != 0) rc = hmi_fail(s, HM_EIO, "munmap failed: %s", strerror(errno));
     close(s->fd);
     s->fd = -1;
@@ -87,17 +92,19 @@ int hm_close(hm_store *s) {
     return rc;
 }
 
+static int header_check(void *arg);
+
 int hm_check(hm_store *s) {
-    if (s == NULL) return HM_EINVAL;
-    if (atomic_load_explicit(&s->closed, RLX)) return HM_ECLOSED;
+    CHECK_STORE(s);
     struct stat st;
     if (fstat(s->fd, &st) != 0) return hmi_fail(s, HM_EIO, "cannot fstat the mapped file: %s [check fstat]", strerror(errno));
     if ((uint64_t)st.st_size != (uint64_t)s->map_bytes) {
         if ((uint64_t)st.st_size < (uint64_t)s->map_bytes)
             return hmi_fail(s, HM_ECHANGED,
                             "truncated under the mapping: the file is %lld bytes [check size, expected file_bytes %zu]; "
-                            "touching the lost pages raises SIGBUS: close this store without using it and reopen",
-                            (long long)st.st_size, s->map_bytes);
+                            "touching the lost pages raises SIGBUS%s: close this store without using it and reopen",
+                            (long long)st.st_size, s->map_bytes,
+                            hmi_guarded(s) ? " (HM_ECHANGED in this guarded store)" : "");
         return hmi_fail(s, HM_ECHANGED,
                         "resized under the mapping: the file grew to %lld bytes [check size, expected file_bytes %zu]",
                         (long long)st.st_size, s->map_bytes);
@@ -121,7 +128,13 @@ int hm_check(hm_store *s) {
                         S_ISLNK(now.st_mode) ? " (a symbolic link)" : "", (unsigned long long)s->dev,
                         (unsigned long long)s->ino);
     /* The header in the mapping: only now, after fstat found every page still there (a load from
-     * a truncated part would raise SIGBUS). */
+     * a truncated part would raise SIGBUS: a truncation from here on is guarded, or fatal). */
+    return hmi_guarded(s) ? hmi_guard_run(s, header_check, s) : header_check(s);
+}
+
+/* hm_check's loads from the header in the mapping. */
+static int header_check(void *arg) {
+    hm_store *s = arg;
     uint64_t magic = atomic_load_explicit(&s->hdr->magic, ACQ); /* acquire: as every reader of magic (§5) */
     if (magic == 0)
         return hmi_fail(s, HM_EUNFINISHED,

@@ -147,6 +147,9 @@ __attribute__((warn_unused_result)) int hmi_lock_acquire_contended(hm_store *s, 
             if (t < next_check_ns) continue;
             next_check_ns = t + HM_CHECK_PERIOD_NS;
         }
+        /* A guarded store that faulted (fault_guard.c) is done with the file: the holder may be one
+         * of its own calls, abandoned at the fault with the lock held. Relaxed: a hint. */
+        if (atomic_load_explicit(&s->fault_code, RLX) != 0) return 0;
         if (holder_dead(s, holder)) {
             if (lock_steal(s, l, holder, stolen)) return 1;
             continue;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -402,3 +403,77 @@ void hm_t_concurrent_giveup(int threads) {
     CHECK_EQ(r.dispatch_count, 2);
     CHECK_EQ(hm_close(s), HM_OK);
 }
+
+/* ------------------------------------------------------------------ a guarded store truncated under threads */
+
+static const char *const CG_KERNELS[] = {
+    "void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>(Params const&)",
+    "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, std::array<char*, 3> >"
+    "(int, at::native::CUDAFunctor_add<float>, std::array<char*, 3>)",
+    "void flash::flash_fwd_kernel<Flash_fwd_kernel_traits<128, 64, 64, 4, false, false, cutlass::half_t> >"
+    "(Flash_fwd_params)",
+};
+enum { CG_KERNELS_N = 3 };
+
+typedef struct guarded_caller {
+    hm_store *s;
+    int index;
+    _Atomic int *running;
+    int code; /* the negative code that ended its loop */
+} guarded_caller;
+
+static int cg_is_hot(hm_store *s, unsigned k) { return hm_is_hot(s, CG_KERNELS[k], strlen(CG_KERNELS[k])); }
+
+static void *cg_keep_calling(void *p) {
+    guarded_caller *a = p;
+    const char *mine = CG_KERNELS[a->index % CG_KERNELS_N];
+    hm_region *h = NULL;
+    int rc = hm_region_resolve(a->s, mine, strlen(mine), &h);
+    atomic_fetch_add(a->running, 1);
+    hm_region_record r;
+    for (unsigned n = 0; rc >= 0; n++) {
+        switch (n % 4) {
+        case 0: rc = t_rec(a->s, CG_KERNELS[n % CG_KERNELS_N], 150000, 8); break;
+        case 1: rc = hm_region_add(h, 150000, 8); break;
+        case 2: rc = hm_region_lookup(h, &r); break;
+        default: rc = cg_is_hot(a->s, (n / 4) % CG_KERNELS_N); break;
+        }
+    }
+    a->code = rc;
+    hm_region_free(h);
+    return NULL;
+}
+
+void hm_t_concurrent_truncated_guarded(int threads) {
+    if (threads > CT_MAX_THREADS) threads = CT_MAX_THREADS;
+    const char *p = tpath("cg-guarded.hm");
+    unlink(p);
+    hm_options o;
+    hm_options_init(&o);
+    hm_options_set_capacity(&o, 64);
+    o.flags = HM_OPEN_FAULT_GUARD;
+    hm_store *s;
+    OPEN_OK(s, p, &o);
+    for (unsigned k = 0; k < CG_KERNELS_N; k++) CHECK_EQ(t_rec(s, CG_KERNELS[k], 150000, 8), HM_OK);
+    pthread_t t[CT_MAX_THREADS];
+    guarded_caller a[CT_MAX_THREADS];
+    _Atomic int running = 0;
+    for (int i = 0; i < threads; i++) {
+        a[i] = (guarded_caller){s, i, &running, 0};
+        CHECK(pthread_create(&t[i], NULL, cg_keep_calling, &a[i]) == 0);
+    }
+    while (atomic_load(&running) < threads) sched_yield();
+    CHECK(truncate(p, 0) == 0);
+    int wrong = 0;
+    for (int i = 0; i < threads; i++) {
+        CHECK(pthread_join(t[i], NULL) == 0);
+        if (a[i].code != HM_ECHANGED) {
+            fprintf(stderr, "  thread %d ended on %d, want HM_ECHANGED\n", i, a[i].code);
+            wrong++;
+        }
+    }
+    CHECK_EQ(wrong, 0);
+    CHECK_EQ(hm_close(s), HM_ECHANGED);
+    unlink(p);
+}
+

@@ -21,4 +21,9 @@ void hm_t_concurrent_named_reads(int writers, int per_thread);
  * that region all give up (HM_DROPPED) while they record into another region normally. */
 void hm_t_concurrent_giveup(int threads);
 
+/* `threads` threads record and read through one store opened with HM_OPEN_FAULT_GUARD (by name and
+ * through handles) until its file is truncated to 0 under them: each ends on HM_ECHANGED, none dies,
+ * and the store closes with HM_ECHANGED. Installs the fault guard in the calling process. */
+void hm_t_concurrent_truncated_guarded(int threads);
+
 #endif

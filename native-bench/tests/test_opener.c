@@ -552,7 +552,7 @@ static void test_creator_killed_before_link_leaves_no_file_and_stray_is_removed(
         if (pid == 0) {
             close(fds[0]);
             alarm(30);
-            hm_test_create_hooks hooks = {pause_after_allocate, &fds[1]};
+            hm_test_create_hooks hooks = {.after_allocate = pause_after_allocate, .arg = &fds[1]};
             hm_options o = opts(16, 0, 0);
             hm_store *s;
             hm_test_open_hooked(p, &o, &s, NULL, 0, &hooks);
