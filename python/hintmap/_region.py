@@ -45,6 +45,14 @@ class Region:
             return HintmapError(Code.HM_ECLOSED, f"the handle on region {self._name!r} is closed", self._store.path)
         return self._store._closed_error()
 
+    def _failure(self, rc: int) -> HintmapError:
+        """The exception for ``rc``: the store's last message when the file faulted under it (HM_ECHANGED
+        says where and how large the file is now), else the code's description."""
+        store_ptr = self._store._ptr
+        if rc in (Code.HM_ECHANGED, Code.HM_EIO) and store_ptr is not None:
+            return self._store._failure(rc, store_ptr)
+        return HintmapError(rc, f"region {self._name!r}: {self._lib.strerror(rc)}", self._store.path)
+
     def _call(self, fn: Callable[..., int], *args: Any) -> int:
         calls = self._calls
         calls.append(None)  # before reading either pointer: HintStore.close and close() wait for it
@@ -54,7 +62,7 @@ class Region:
                 raise self._closed_error()
             rc = fn(ptr, *args)
             if rc < 0 and rc != HM_ENOTFOUND:
-                raise HintmapError(rc, f"region {self._name!r}: {self._lib.strerror(rc)}", self._store.path)
+                raise self._failure(rc)
             return rc
         finally:
             calls.pop()
@@ -80,7 +88,7 @@ class Region:
                 raise self._closed_error()
             rc = self._hm_region_lookup(ptr, rec)
             if rc < 0 and rc != HM_ENOTFOUND:
-                raise HintmapError(rc, f"region {self._name!r}: {self._lib.strerror(rc)}", self._store.path)
+                raise self._failure(rc)
         finally:
             calls.pop()
         return None if rc == HM_ENOTFOUND else rec

@@ -15,10 +15,12 @@ Design notes (why the store looks as it does)
 * Errors. A negative code becomes :class:`~hintmap.HintmapError` with the message of
   ``hm_last_error_copy``, read while the call is still registered (the message lives in the store).
   ``HM_ENOTFOUND`` is an answer, not an error: absent regions are ``None`` or ``0`` or ``False``.
-* Truncation. A file truncated under the mapping raises ``SIGBUS`` on the next access to a lost page
-  (the C library installs no handler), which kills the Python process. The bulk reads (iteration,
-  :meth:`hottest`, :meth:`info`) call ``hm_check`` first, as ``hintmap.h`` recommends, and raise
-  ``HM_ECHANGED`` for a file truncated, resized, replaced or removed: reopen the path.
+* Truncation. A file truncated under the mapping raises ``SIGBUS`` on the next access to a lost page.
+  Every store is opened with ``HM_OPEN_FAULT_GUARD``: the C library's fault guard turns that fault,
+  inside any call on the store or its handles, into ``HM_ECHANGED`` of that call, and every later
+  call raises it too (``hintmap.h``, "Fault guard"), so no call can kill the interpreter, whenever
+  the truncation comes. The bulk reads (iteration, :meth:`hottest`, :meth:`hot_set`, :meth:`info`)
+  call ``hm_check`` first, which also reports a file resized, replaced or removed: reopen the path.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from ._native import (
     HM_ENOTFOUND,
     HM_OK,
     OPEN_ALLOW_FOREIGN_OWNER,
+    OPEN_FAULT_GUARD,
     OPEN_FOLLOW_SYMLINKS,
     OPEN_GROUP_SHARED,
     OPEN_REJECT_LONG_NAMES,
@@ -141,7 +144,9 @@ def wait_idle(calls: List[None]) -> None:
 class HintStore:
     """An open hint file. Open with :func:`hintmap.open`; close with :meth:`close` or a ``with`` block.
 
-    A store may be shared by threads; :meth:`close` waits for the calls in flight. Names are
+    A store may be shared by threads; :meth:`close` waits for the calls in flight. A file truncated
+    or replaced in place under the store never kills the process: the call raises ``HM_ECHANGED``,
+    and so does every later one (close the store and open the path again). Names are
     ``str`` (UTF-8) or ``bytes``; a name longer than the file's ``max_name_bytes`` is stored and
     looked up in its stored form (FORMAT §1.1), so the whole kernel name works everywhere.
     Every failure raises :class:`~hintmap.HintmapError` with its ``HM_`` code and the path.
@@ -223,7 +228,8 @@ class HintStore:
                 opts.set_mask |= bit
         opts.read_only = 1 if read_only else 0
         opts.flags = (
-            (OPEN_GROUP_SHARED if group_shared else 0)
+            OPEN_FAULT_GUARD  # every store: no call may kill the interpreter (class notes, "Truncation")
+            | (OPEN_GROUP_SHARED if group_shared else 0)
             | (OPEN_FOLLOW_SYMLINKS if follow_symlinks else 0)
             | (OPEN_ALLOW_FOREIGN_OWNER if allow_foreign_owner else 0)
             | (OPEN_REJECT_LONG_NAMES if reject_long_names else 0)
@@ -381,7 +387,7 @@ class HintStore:
         least the file's ``hot_threshold_ns``. An absent region is never hot. Never waits for a lock.
 
         Raises:
-            HintmapError: a bad name (``InvalidArgumentError``), ``HM_ECLOSED``.
+            HintmapError: a bad name (``InvalidArgumentError``), ``HM_ECLOSED``, ``HM_ECHANGED``.
         """
         # The guard of _call written out: the per-call cost is the point of this method (PERFORMANCE.md,
         # "Python reads").
@@ -440,7 +446,11 @@ class HintStore:
         """
         self.check()
         lib = self._lib
-        high = self._call(lib.hm_high_water)
+        # The slots used so far from hm_stats_get, which says when the file faulted under a guarded call;
+        # hm_high_water would answer 0 then, an empty file.
+        stats = Stats()
+        self._call(lib.hm_stats_get, ctypes.byref(stats))
+        high = min(stats.high_water, self._capacity)
         buf = ctypes.create_string_buffer(max(self._max_name_bytes, 1))
         size = len(buf)
         name_len = ctypes.c_size_t()

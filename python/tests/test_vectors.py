@@ -83,7 +83,7 @@ class HeaderTwinsTest(TempDirTest):
     def test_the_flag_bits_are_the_headers(self):
         bits = {"HM_OPEN_GROUP_SHARED": _native.OPEN_GROUP_SHARED, "HM_OPEN_FOLLOW_SYMLINKS": _native.OPEN_FOLLOW_SYMLINKS,
                 "HM_OPEN_ALLOW_FOREIGN_OWNER": _native.OPEN_ALLOW_FOREIGN_OWNER,
-                "HM_OPEN_REJECT_LONG_NAMES": _native.OPEN_REJECT_LONG_NAMES,
+                "HM_OPEN_REJECT_LONG_NAMES": _native.OPEN_REJECT_LONG_NAMES, "HM_OPEN_FAULT_GUARD": _native.OPEN_FAULT_GUARD,
                 "HM_OPT_CAPACITY": _native.OPT_CAPACITY, "HM_OPT_MAX_NAME_BYTES": _native.OPT_MAX_NAME_BYTES,
                 "HM_OPT_HOT_THRESHOLD": _native.OPT_HOT_THRESHOLD}
         text = HEADER.read_text(encoding="utf-8")
