@@ -54,8 +54,10 @@ class Region:
         return HintmapError(rc, f"region {self._name!r}: {self._lib.strerror(rc)}", self._store.path)
 
     def _call(self, fn: Callable[..., int], *args: Any) -> int:
+        if self._ptr is None or self._store._ptr is None:  # closing or closed: raise without registering
+            raise self._closed_error()
         calls = self._calls
-        calls.append(None)  # before reading either pointer: HintStore.close and close() wait for it
+        calls.append(None)  # before reading either pointer again: HintStore.close and close() wait for it
         try:
             ptr = self._ptr
             if ptr is None or self._store._ptr is None:
@@ -80,6 +82,8 @@ class Region:
 
     def _lookup(self) -> Optional[Record]:
         rec = Record()
+        if self._ptr is None or self._store._ptr is None:
+            raise self._closed_error()
         calls = self._calls
         calls.append(None)  # the guard of _call written out: a handle's read is its point
         try:

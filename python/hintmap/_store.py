@@ -9,6 +9,10 @@ Design notes (why the store looks as it does)
   pointer; :meth:`close` clears the pointer first and then waits for the list to empty before it
   calls ``hm_close``. A call that registered after the pointer was cleared sees ``None`` and raises
   ``HM_ECLOSED``; one that registered before is waited for. A closed store never reaches C again.
+  A call reads the pointer once before it registers too, and raises at once when it is cleared:
+  so calls that start after close began never register, and threads that keep calling a closed
+  store cannot keep the list from emptying (only a call that read the pointer just before close
+  cleared it registers afterwards, once, and leaves at once).
 * Fork. ``hintmap.h``: a store must not be used across ``fork()``. A child process forgets every
   store it inherited (``os.register_at_fork``); using one raises ``HM_ECLOSED`` saying to open the
   file again. The child does not close it: that would release the parent's writer entry.
@@ -246,7 +250,8 @@ class HintStore:
         return cls(lib, cast(int, out.value), shown)  # not NULL on success
 
     def close(self) -> None:
-        """Closes the store: waits for the calls in flight on other threads, releases this process's
+        """Closes the store: waits for the calls in flight on other threads (those that began before
+        close did: a call that begins after raises ``HM_ECLOSED`` at once), releases this process's
         writer entry and unmaps the file. Idempotent. Region handles made by :meth:`region` answer
         ``HM_ECLOSED`` afterwards.
 
@@ -313,6 +318,8 @@ class HintStore:
         Raises:
             HintmapError: any other negative code, or HM_ECLOSED when the store is closed.
         """
+        if self._ptr is None:  # closing or closed: raise without registering (class notes, "Lifetime")
+            raise self._closed_error()
         calls = self._calls
         calls.append(None)
         try:
@@ -369,6 +376,8 @@ class HintStore:
     def _lookup(self, name: _names.Name) -> Optional[Record]:
         raw = name.encode() if type(name) is str and name.isascii() else _names.encode(name)
         rec = Record()
+        if self._ptr is None:
+            raise self._closed_error()
         calls = self._calls
         calls.append(None)  # the guard of _call written out (a query's cost)
         try:
@@ -392,6 +401,8 @@ class HintStore:
         # The guard of _call written out: the per-call cost is the point of this method (PERFORMANCE.md,
         # "Python reads").
         raw = name.encode() if type(name) is str and name.isascii() else _names.encode(name)
+        if self._ptr is None:
+            raise self._closed_error()
         calls = self._calls
         calls.append(None)
         try:

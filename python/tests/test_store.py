@@ -315,6 +315,86 @@ class LifetimeTest(TempDirTest):
                 t.join(60)
             self.assertEqual(ends, [Code.HM_ECLOSED] * 4)
 
+    def test_close_waits_for_the_calls_that_began_before_it_not_for_calls_made_after(self):
+        # One call is held inside C (hm_size, behind an event) when close begins; then threads keep
+        # calling the closing store, and two calls made after close began (on the store and on a handle)
+        # stall in building their error, as a slow thread would. Close waits for the call in C, and
+        # returns as soon as it ends: a call that began after close must never hold it up.
+        store = hintmap.open(self.path(), capacity=16)
+        store.record(CUTLASS_GEMM, 1, 1)
+        handle = store.region(CUTLASS_GEMM)
+        in_c, release = threading.Event(), threading.Event()
+        real = store._lib
+
+        class HeldLibrary:  # the library, with hm_size held until the test releases it
+            def __getattr__(self, name):
+                return getattr(real, name)
+
+            def hm_size(self, ptr, out):
+                in_c.set()
+                release.wait()
+                return real.hm_size(ptr, out)
+
+        store._lib = HeldLibrary()
+        sizes, stalled_in, unstall = [], threading.Semaphore(0), threading.Event()
+        earlier = threading.Thread(target=lambda: sizes.append(len(store)))
+        earlier.start()
+        self.assertTrue(in_c.wait(60))
+        closer = threading.Thread(target=store.close)
+        closer.start()
+        while not store.closed:  # close has cleared the pointer; it now waits for the call in C
+            time.sleep(0.001)
+
+        def stalled_error(closed_error):
+            def build():
+                stalled_in.release()
+                unstall.wait()
+                return closed_error()
+            return build
+
+        store._closed_error = stalled_error(store._closed_error)  # type: ignore[method-assign]
+        handle._closed_error = stalled_error(handle._closed_error)  # type: ignore[method-assign]
+        ends, stop = [], threading.Event()
+
+        def call_after_close(call):
+            try:
+                call()
+                ends.append("answered")
+            except HintmapError as e:
+                ends.append(e.code)
+
+        def keep_calling():
+            while not stop.is_set():
+                for call in (lambda: store.dispatch_count(TORCH_ADD), lambda: store.record(CUBLAS_GEMV, 1, 1)):
+                    try:
+                        call()
+                        ends.append("answered")
+                    except HintmapError as e:
+                        ends.append(e.code)
+
+        stallers = [threading.Thread(target=call_after_close, args=(c,))
+                    for c in (lambda: store.is_hot(FLASH_FWD), handle.is_hot)]
+        for t in stallers:
+            t.start()
+        for _ in stallers:
+            self.assertTrue(stalled_in.acquire(timeout=60))
+        del store._closed_error  # the pollers' calls build theirs at once
+        pollers = [threading.Thread(target=keep_calling) for _ in range(3)]
+        for t in pollers:
+            t.start()
+        release.set()  # the call in C ends: close must follow it, whatever the calls after it do
+        earlier.join(60)
+        closer.join(10)  # returns within milliseconds; 10 s only rules out a loaded machine's pauses
+        closed_in_time = not closer.is_alive()
+        stop.set()
+        unstall.set()
+        for t in pollers + stallers + [closer]:
+            t.join(60)
+        self.assertTrue(closed_in_time, "close waited for calls made after it began")
+        self.assertEqual(sizes, [1])  # the call in flight completed on the open store
+        self.assertTrue(ends)
+        self.assertEqual(set(ends), {Code.HM_ECLOSED})
+
     def test_a_child_process_does_not_use_the_parents_store(self):
         store = hintmap.open(self.path(), capacity=8)
         self.addCleanup(store.close)
