@@ -125,6 +125,7 @@ public final class TruncationChild {
         OPERATIONS.put("size", (s, r) -> s.size());
         OPERATIONS.put("forEachView", (s, r) -> s.forEachView(v -> { }));
         OPERATIONS.put("hottest", (s, r) -> s.hottest(3, RegionOrder.TOTAL_NS));
+        OPERATIONS.put("hotSet", (s, r) -> s.hotSet(0.95, 1));
         OPERATIONS.put("snapshot", (s, r) -> s.snapshot());
         OPERATIONS.put("add", (s, r) -> s.add(new RegionRecord(NAMES[1], 2, 20, 10, 2)));
         OPERATIONS.put("decay", (s, r) -> s.decay(0.5));

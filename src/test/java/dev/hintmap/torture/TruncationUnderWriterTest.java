@@ -71,7 +71,7 @@ class TruncationUnderWriterTest {
             assertTrue(child.waitFor(120, TimeUnit.SECONDS), out);
             assertEquals(0, child.exitValue(), flags + " exit (134: a JVM crash):\n" + out);
             List<String> ops = out.lines().filter(l -> l.startsWith("op ")).toList();
-            assertEquals(2 * 17, ops.size(), out); // 17 operations, each on a file of 0 and of 4096 bytes
+            assertEquals(2 * 18, ops.size(), out); // 18 operations, each on a file of 0 and of 4096 bytes
             for (String op : ops) {
                 if (op.equals("op size 4096 none")) {
                     continue; // the header page is still there
