@@ -348,26 +348,29 @@ HM_API int hm_region_at(hm_store *s, uint32_t slot, char *name_buf, size_t buf_l
 /** One region of a hot set (hm_hot_set). 64 bytes on LP64 (x86-64, AArch64), for bindings. */
 typedef struct hm_hot_region {
     hm_region_record record;   /* the region's record (duplicates of a name combined, see hm_hot_set) */
-    double share;              /* record.kernel_ns_total / info.total_ns, binary64, in (0, 1] */
+    double share;              /* record.kernel_ns_total over the exact whole, binary64, in (0, 1] */
     double cumulative_share;   /* the same for this region and every one before it in the set */
     const char *name;          /* its stored name: name_len bytes inside the caller's names buffer,
                                   not NUL-terminated */
     uint32_t name_len;
 } hm_hot_region;
 
-/** What hm_hot_set found (docs/OPTIMIZER.md "The hot set by coverage"). 80 bytes on LP64. */
+/** What hm_hot_set found (docs/OPTIMIZER.md "The hot set by coverage"). 80 bytes on LP64. The sums
+ *  behind it are exact (several regions of 2^63-1 ns add up past 2^63-1); each _ns field reports its
+ *  sum clamped to 2^63-1, while the set, reached and every share come from the exact sums. */
 typedef struct hm_hot_set_info {
-    uint64_t total_ns;         /* kernel time of every region read, thin ones included (saturating sum) */
-    uint64_t needed_ns;        /* ceil(coverage * total_ns), the product in binary64; at most total_ns */
-    uint64_t covered_ns;       /* kernel time of the set (saturating sum) */
-    uint64_t thin_ns;          /* kernel time of the regions with fewer than min_dispatches dispatches */
+    uint64_t total_ns;         /* kernel time of every region read, thin ones included (clamped) */
+    uint64_t needed_ns;        /* what the set had to cover (clamped): the whole at coverage 1, else
+                                  ceil(coverage * whole), the product in binary64; at most the whole */
+    uint64_t covered_ns;       /* kernel time of the set (clamped) */
+    uint64_t thin_ns;          /* kernel time of the regions with fewer than min_dispatches dispatches (clamped) */
     double coverage;           /* as asked */
-    double covered_share;      /* covered_ns / total_ns (0 when total_ns is 0) */
+    double covered_share;      /* the set's share of the whole, from the exact sums (0 when there is no kernel time) */
     uint64_t min_dispatches;   /* as asked, clamped to 2^63-1 */
     uint32_t count;            /* regions in the set: regions[0 .. count) */
     uint32_t regions_read;     /* regions read, a name read twice counted once */
     uint32_t thin_regions;     /* regions left out for fewer than min_dispatches dispatches */
-    int reached;               /* covered_ns >= needed_ns: 0 when thin regions hold too much time */
+    int reached;               /* covered >= needed (exact sums): 0 when thin regions hold too much time */
     int consistent;            /* 1: read in one cut of the file (FORMAT §7.5); 0: writers kept inserting or
                                   evicting through every attempt, the answer is a hint */
 } hm_hot_set_info;

@@ -115,17 +115,80 @@ static int hottest_first(const void *x, const void *y) {
     return name_order(a, b);
 }
 
-/* ceil(coverage ⊗ double(total)) with ⊗ the binary64 product (one rounding, so a decimal coverage
- * means what it says: 0.8 of 100 ns is 80 ns), at most total. Java: HotSetRule.needed. */
-static uint64_t needed_ns(double coverage, uint64_t total) {
-    double product = coverage * (double)total;
-    if (product >= 0x1p63) return total;
-    uint64_t n = (uint64_t)product; /* truncation of a non-negative double below 2^63: exact */
-    if ((double)n < product) n++;
-    return n < total ? n : total;
+/* ------------------------------------------------------------------ exact sums of kernel time */
+
+/* A non-negative integer in two 64-bit words: the rule's exact sums (OPTIMIZER.md steps 2, 5, 6). One
+ * region's total is at most 2^63-1 and a file holds fewer than 2^32 regions, so a sum stays below 2^95
+ * and never wraps, where a saturating u64 would make three regions of 2^63-1 ns look like one. Two
+ * words rather than unsigned __int128: that type is a GCC/Clang extension (absent from MSVC and from
+ * 32-bit targets); this is portable C11 and the same steps as Java's dev.hintmap.Uint128, so both
+ * libraries round a sum to binary64 alike by construction. */
+typedef struct wide_ns {
+    uint64_t hi, lo;
+} wide_ns;
+
+static wide_ns wide_plus(wide_ns w, uint64_t n) {
+    w.lo += n;
+    w.hi += w.lo < n; /* the carry */
+    return w;
 }
 
-static double share_of(uint64_t part, uint64_t total) { return total == 0 ? 0 : (double)part / (double)total; }
+static int wide_cmp(wide_ns a, wide_ns b) {
+    if (a.hi != b.hi) return a.hi < b.hi ? -1 : 1;
+    return a.lo < b.lo ? -1 : a.lo > b.lo;
+}
+
+/* The value, or 2^63-1 where it is larger: how hm_hot_set_info reports a sum. */
+static uint64_t wide_clamped(wide_ns w) { return w.hi != 0 || w.lo > HM_VALUE_MAX ? HM_VALUE_MAX : w.lo; }
+
+/* The nearest binary64, ties to even: the top 64 bits with every lower bit folded into the last one
+ * (a sticky bit: 53 bits are kept, so rounding only needs to know whether anything below was set),
+ * converted (C's conversion rounds to nearest in the default mode), then scaled by the power of two
+ * shifted out (exact). No libm: the library links none. */
+static double wide_to_double(wide_ns w) {
+    if (w.hi == 0) return (double)w.lo;
+    int shift = 64;
+    while ((w.hi >> (shift - 1)) == 0) shift--; /* bits of hi: 1..64 */
+    uint64_t top = shift == 64 ? w.hi : (w.hi << (64 - shift)) | (w.lo >> shift);
+    uint64_t lost = shift == 64 ? w.lo : w.lo << (64 - shift);
+    if (lost != 0) top |= 1;
+    double scale = shift == 64 ? 0x1p64 : (double)(UINT64_C(1) << shift);
+    return (double)top * scale;
+}
+
+/* The smallest integer >= x, for a finite x in [0, 2^127). A double at or above 2^52 is an integer
+ * already: its 53-bit significand shifted into place (the bits as Java's Uint128.ceil reads them). */
+static wide_ns wide_ceil(double x) {
+    wide_ns w = {0, 0};
+    if (x < 0x1p63) {
+        w.lo = (uint64_t)x; /* truncation of a non-negative double below 2^63: exact */
+        if ((double)w.lo < x) w.lo++;
+        return w;
+    }
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    uint64_t significand = (bits & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);
+    int shift = (int)((bits >> 52) & 0x7ff) - 1023 - 52; /* 11..74: x = significand * 2^shift */
+    if (shift < 64) {
+        w.hi = significand >> (64 - shift);
+        w.lo = significand << shift;
+    } else {
+        w.hi = significand << (shift - 64);
+    }
+    return w;
+}
+
+/* What the set must cover (OPTIMIZER.md step 5): all of total at coverage 1; else ceil(coverage ⊗
+ * double(total)), ⊗ the binary64 product (one rounding, so a decimal coverage means what it says:
+ * 0.8 of 100 ns is 80 ns), at most total. Java: HotSetRule.needed. */
+static wide_ns needed_ns(double coverage, wide_ns total) {
+    if (coverage == 1) return total;
+    wide_ns n = wide_ceil(coverage * wide_to_double(total));
+    return wide_cmp(n, total) < 0 ? n : total;
+}
+
+/* part / whole, both rounded to binary64 already; 0 when whole is 0. */
+static double share_of(double part, double whole) { return whole == 0 ? 0 : part / whole; }
 
 /* The rule on regions[0, n): combine names read twice, cut, fill info. */
 static void hot_select(hm_hot_region *regions, uint32_t n, double coverage, uint64_t min_dispatches,
@@ -146,15 +209,15 @@ static void hot_select(hm_hot_region *regions, uint32_t n, double coverage, uint
             regions[unique++] = regions[i];
         }
     }
-    /* The whole file's kernel time, and the regions that may count moved to the front. */
-    uint64_t total = 0, thin_ns = 0;
+    /* The whole file's kernel time (an exact sum), and the regions that may count moved to the front. */
+    wide_ns total = {0, 0}, thin_ns = {0, 0};
     uint32_t thin = 0, eligible = 0;
     for (uint32_t i = 0; i < unique; i++) {
         const hm_region_record *r = &regions[i].record;
-        total = hm_sat_add(total, r->kernel_ns_total);
+        total = wide_plus(total, r->kernel_ns_total);
         if (r->dispatch_count < min_dispatches) {
             thin++;
-            thin_ns = hm_sat_add(thin_ns, r->kernel_ns_total);
+            thin_ns = wide_plus(thin_ns, r->kernel_ns_total);
         } else if (r->kernel_ns_total > 0) {
             hm_hot_region keep = regions[i];
             regions[i] = regions[eligible];
@@ -162,23 +225,24 @@ static void hot_select(hm_hot_region *regions, uint32_t n, double coverage, uint
         }
     }
     if (eligible > 1) qsort(regions, eligible, sizeof *regions, hottest_first);
-    uint64_t needed = needed_ns(coverage, total), covered = 0;
+    wide_ns needed = needed_ns(coverage, total), covered = {0, 0};
+    double whole = wide_to_double(total);
     uint32_t count = 0;
-    while (count < eligible && covered < needed) {
+    while (count < eligible && wide_cmp(covered, needed) < 0) {
         hm_hot_region *r = &regions[count++];
-        covered = hm_sat_add(covered, r->record.kernel_ns_total);
-        r->share = share_of(r->record.kernel_ns_total, total);
-        r->cumulative_share = share_of(covered, total);
+        covered = wide_plus(covered, r->record.kernel_ns_total);
+        r->share = share_of((double)r->record.kernel_ns_total, whole);
+        r->cumulative_share = share_of(wide_to_double(covered), whole);
     }
-    info->total_ns = total;
-    info->needed_ns = needed;
-    info->covered_ns = covered;
-    info->thin_ns = thin_ns;
-    info->covered_share = share_of(covered, total);
+    info->total_ns = wide_clamped(total);
+    info->needed_ns = wide_clamped(needed);
+    info->covered_ns = wide_clamped(covered);
+    info->thin_ns = wide_clamped(thin_ns);
+    info->covered_share = share_of(wide_to_double(covered), whole);
     info->count = count;
     info->regions_read = unique;
     info->thin_regions = thin;
-    info->reached = covered >= needed;
+    info->reached = wide_cmp(covered, needed) >= 0;
 }
 
 /* ------------------------------------------------------------------ public */

@@ -89,6 +89,29 @@ static uint64_t num(const char *line, size_t ll, int i) {
     return strtoull(buf, NULL, 10);
 }
 
+/* The vectors' sums are exact and may pass 2^64: read them as unsigned __int128 (GCC and Clang on
+ * 64-bit targets, where the tests build), an oracle independent of the library's two-word sums. */
+#if !defined(__SIZEOF_INT128__)
+#error "test_hot_set.c reads the vectors' exact sums as unsigned __int128 (GCC or Clang on a 64-bit target)"
+#endif
+__extension__ typedef unsigned __int128 u128;
+
+static u128 wide(const char *line, size_t ll, int i) {
+    const char *f;
+    size_t fl;
+    u128 v = 0;
+    if (!field(line, ll, i, &f, &fl)) return 0;
+    for (size_t k = 0; k < fl && f[k] >= '0' && f[k] <= '9'; k++) v = v * 10 + (u128)(f[k] - '0');
+    return v;
+}
+
+/* A sum as hm_hot_set_info reports it: clamped to 2^63-1. */
+static uint64_t clamped(u128 v) { return v > HM_VALUE_MAX ? HM_VALUE_MAX : (uint64_t)v; }
+
+/* part / whole as the rule computes a share: each exact integer rounded to the nearest double (the
+ * compiler's conversion of unsigned __int128), then divided; 0 when whole is 0. */
+static double exact_share(u128 part, u128 whole) { return whole == 0 ? 0 : (double)part / (double)whole; }
+
 static double real(const char *line, size_t ll, int i) {
     const char *f;
     size_t fl;
@@ -139,6 +162,7 @@ static void test_hot_set_answers_every_question_of_the_shared_vectors(void) {
     hot_buffers b = {0};
     hm_hot_set_info info;
     int questions = 0, cases = 0, hot_row = -1, failed = 0;
+    u128 want_total = 0, covered_so_far = 0; /* the exact whole of the current question, and its set so far */
     char qname[160] = "";
     size_t at = 0;
     const char *line;
@@ -173,8 +197,10 @@ static void test_hot_set_answers_every_question_of_the_shared_vectors(void) {
             questions++;
             hot_row = 0;
         } else if (is(line, ll, "expect")) {
-            uint64_t want[] = {num(line, ll, 1), num(line, ll, 2), num(line, ll, 3), num(line, ll, 4),
-                               num(line, ll, 5), num(line, ll, 6), num(line, ll, 7)};
+            want_total = wide(line, ll, 1);
+            covered_so_far = 0;
+            uint64_t want[] = {clamped(want_total), clamped(wide(line, ll, 2)), clamped(wide(line, ll, 3)),
+                               num(line, ll, 4), num(line, ll, 5), num(line, ll, 6), clamped(wide(line, ll, 7))};
             uint64_t got[] = {info.total_ns, info.needed_ns, info.covered_ns, info.count,
                               info.regions_read, info.thin_regions, info.thin_ns};
             for (int i = 0; i < 7; i++) {
@@ -188,6 +214,7 @@ static void test_hot_set_answers_every_question_of_the_shared_vectors(void) {
             size_t fl;
             CHECK(field(line, ll, 8, &f, &fl));
             CHECK_EQ(info.reached, fl == 7 && memcmp(f, "reached", 7) == 0);
+            CHECK(info.covered_share == exact_share(wide(line, ll, 3), want_total)); /* of the exact sums, exactly */
         } else if (is(line, ll, "hot")) {
             CHECK(hot_row >= 0 && (uint32_t)hot_row < info.count);
             const hm_hot_region *r = &b.regions[hot_row++];
@@ -201,7 +228,9 @@ static void test_hot_set_answers_every_question_of_the_shared_vectors(void) {
             CHECK_EQ_U64(r->record.kernel_ns_total, num(line, ll, 1));
             CHECK(fabs(r->share - real(line, ll, 2)) <= 1e-9);
             CHECK(fabs(r->cumulative_share - real(line, ll, 3)) <= 1e-9);
-            CHECK(r->share == (double)r->record.kernel_ns_total / (double)info.total_ns); /* the share rule, exactly */
+            covered_so_far += r->record.kernel_ns_total;
+            CHECK(r->share == exact_share(r->record.kernel_ns_total, want_total)); /* the share rule, exactly */
+            CHECK(r->cumulative_share == exact_share(covered_so_far, want_total));
         } else if (is(line, ll, "refuse")) {
             int rc = ask(s, &b, real(line, ll, 1), num(line, ll, 2), &info);
             if (num(line, ll, 2) == UINT64_MAX) { /* "-1": no negative count in C; strtoull wraps it */
@@ -222,8 +251,8 @@ static void test_hot_set_answers_every_question_of_the_shared_vectors(void) {
         CHECK_EQ(hm_close(s), HM_OK);
     }
     CHECK(!failed);
-    CHECK_EQ(cases, 10);
-    CHECK_EQ(questions, 42);
+    CHECK_EQ(cases, 13);
+    CHECK_EQ(questions, 54);
 }
 
 /* ------------------------------------------------------------------ one cut (§7.5) */

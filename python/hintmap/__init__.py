@@ -16,8 +16,8 @@ and Java libraries (docs/FORMAT.md); this module adds Python's types and errors:
 
 Where the C library is looked for, in order: ``HINTMAP_LIBRARY``, beside this package, the
 pkg-config prefix, the system loader, the checkout's ``native-bench/build`` (``_discovery``).
-:mod:`hintmap.autotune` prunes Triton autotuning configurations by hotness (the threshold, or the
-hot set by coverage).
+:mod:`hintmap.autotune` prunes Triton autotuning configurations by hotness (the hot set by coverage,
+or the mean-time threshold).
 """
 
 from __future__ import annotations

@@ -89,7 +89,7 @@ class HotRegion(NamedTuple):
 
     Attributes:
         record: the region's record, named by its stored name (FORMAT §1.1).
-        share: ``record.kernel_ns_total / HotSet.total_ns`` in binary64, in (0, 1].
+        share: ``record.kernel_ns_total`` over the file's exact kernel time in binary64, in (0, 1].
         cumulative_share: the same for this region and every one before it in the set.
     """
 
@@ -121,22 +121,24 @@ class HotSet:
     min_dispatches: int
     """The fewest dispatches a region needed to count (as asked; above 2**63 - 1 clamped to it, as C clamps)."""
     total_ns: int
-    """Kernel time of every region read, thin ones included, ns (saturating sum, at most 2**63 - 1)."""
+    """Kernel time of every region read, thin ones included, ns: the exact sum, clamped to 2**63 - 1 (several
+    regions of 2**63 - 1 ns add up past it; the set and every share come from the exact sums)."""
     needed_ns: int
-    """What the set had to cover: ``ceil(coverage * total_ns)`` in binary64, at most ``total_ns``."""
+    """What the set had to cover, clamped as ``total_ns``: the whole at coverage 1, else ``ceil(coverage *
+    whole)`` in binary64, at most the whole."""
     covered_ns: int
-    """Kernel time of the set (saturating sum)."""
+    """Kernel time of the set, clamped as ``total_ns``."""
     covered_share: float
-    """``covered_ns / total_ns`` in binary64 (0 when ``total_ns`` is 0)."""
+    """The set's share of the kernel time, from the exact sums, in binary64 (0 when there is none)."""
     regions_read: int
     """Regions read (a name read twice counted once)."""
     thin_regions: int
     """Regions left out for fewer than ``min_dispatches`` dispatches."""
     thin_ns: int
-    """Their kernel time (saturating sum)."""
+    """Their kernel time, clamped as ``total_ns``."""
     reached: bool
-    """Whether ``covered_ns >= needed_ns``: False when thin regions hold too much of the time; the set
-    is then every region with enough dispatches and some kernel time."""
+    """Whether the set covers what was asked (the exact sums compared): False when thin regions hold too
+    much of the time; the set is then every region with enough dispatches and some kernel time."""
     consistent: bool
     """Whether the regions were read in one cut of the file (FORMAT §7.5); False only when writers
     kept inserting or evicting through every attempt, and the set is then a hint."""
@@ -149,9 +151,11 @@ class HotSet:
 
     @property
     def thin_share(self) -> float:
-        """``thin_ns / total_ns`` in binary64 (0 when ``total_ns`` is 0): the share of the kernel time
-        held by regions with too few dispatches, as ``hintmap hot`` reports it (the rule of the
-        shares, docs/OPTIMIZER.md step 7)."""
+        """``thin_ns / total_ns`` (0 when ``total_ns`` is 0): the share of the kernel time held by
+        regions with too few dispatches, as ``hintmap hot`` reports it (docs/OPTIMIZER.md step 7).
+        Exact while the file's kernel time is below 2**63 - 1 ns (292 years); beyond, both figures
+        are clamped and this is an approximation (C's ``hm_hot_set_info``, whose layout is fixed,
+        carries no thin share; Java's ``HotSet.thinShare()`` is exact)."""
         return self.thin_ns / self.total_ns if self.total_ns else 0.0
 
     @property

@@ -7,15 +7,16 @@ a prioritisation signal: a missing hint file, or one that cannot be read, prunes
 kernel, with one warning for a file that cannot be read. This module imports nothing of Triton; a
 configuration is whatever the list holds.
 
-What "hot" means is the caller's choice (``hot=``):
+What "hot" means is the caller's choice (``hot=``; docs/OPTIMIZER.md, "Which rule answers which
+question"):
 
-* ``"threshold"`` (the default): :meth:`HintStore.is_hot`, a mean kernel time at or above the
-  file's ``hot_threshold_ns`` (100 µs by default): one launch is expensive.
-* ``"coverage"``: membership of :meth:`HintStore.hot_set`, the fewest kernels that make up
-  ``coverage`` of the file's kernel time (docs/OPTIMIZER.md, "The hot set by coverage"), as
-  profile-guided optimizers define hot: a 5 µs kernel launched a million times is hot, a single
-  200 µs launch is not. Each prune reads the whole file (Triton prunes once per new autotuning
-  key, not per launch).
+* ``"coverage"`` (the default): membership of :meth:`HintStore.hot_set`, the fewest kernels that
+  make up ``coverage`` of the file's kernel time (docs/OPTIMIZER.md, "The hot set by coverage"):
+  where the time goes, which is what tuning time should follow, as profile-guided optimizers
+  define hot: a 5 µs kernel launched a million times is hot, a single 200 µs launch is not. Each
+  prune reads the whole file (Triton prunes once per new autotuning key, not per launch).
+* ``"threshold"``: :meth:`HintStore.is_hot`, a mean kernel time at or above the file's
+  ``hot_threshold_ns`` (100 µs by default): one launch is expensive, however rarely it runs.
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ class _Hints:
         return True
 
 
-def early_config_prune(hints: Union[HintStore, PathLike], kernel: KernelName, *, hot: str = "threshold",
+def early_config_prune(hints: Union[HintStore, PathLike], kernel: KernelName, *, hot: str = "coverage",
                        coverage: Optional[float] = None, min_dispatches: Optional[int] = None) -> Callable[..., List[Any]]:
     """A Triton ``early_config_prune`` function that keeps every configuration for a hot kernel and
     the first for a cold or absent one.
@@ -92,8 +93,9 @@ def early_config_prune(hints: Union[HintStore, PathLike], kernel: KernelName, *,
         kernel: the kernel's region name as the hint file records it (e.g. the name the CUPTI
             collector records), or a function of Triton's named arguments that returns it (one
             name per shape, say).
-        hot: what hot means: ``"threshold"`` (the default: :meth:`HintStore.is_hot`, the file's
-            mean-time threshold) or ``"coverage"`` (the kernel is in :meth:`HintStore.hot_set`).
+        hot: what hot means: ``"coverage"`` (the default: the kernel is in :meth:`HintStore.hot_set`,
+            where the time goes) or ``"threshold"`` (:meth:`HintStore.is_hot`, the file's mean-time
+            threshold: one launch is expensive).
         coverage: with ``hot="coverage"``: the fraction of kernel time the hot set covers, in
             [0, 1] (default 0.95, as ``hintmap hot``).
         min_dispatches: with ``hot="coverage"``: the fewest dispatches a kernel needs to count

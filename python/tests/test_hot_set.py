@@ -71,20 +71,31 @@ def record_region(store: hintmap.HintStore, count: int, total: int, name: str) -
     assert store.record(name, total - (count - 1) * each)
 
 
+def clamped(total: int) -> int:
+    """An exact sum as the library reports it: clamped to 2**63 - 1."""
+    return min(total, U63_MAX)
+
+
+def exact_share(part: int, whole: int) -> float:
+    """``part / whole`` as the rule computes a share: each exact integer rounded to the nearest double
+    (Python's ``float(int)``, an oracle independent of C's two-word sums), then divided."""
+    return float(part) / float(whole) if whole else 0.0
+
+
 def reference_hot_set(records, coverage: float, min_dispatches: int):
     """The rule of docs/OPTIMIZER.md written out in Python, as a test oracle: (names in order, needed,
-    covered, reached) from (name, count, total) rows read by another program."""
-    total = min(sum(t for _, _, t in records), U63_MAX)
+    covered, reached), the sums exact as Python's ints are, from (name, count, total) rows read by
+    another program."""
+    total = sum(t for _, _, t in records)
     eligible = sorted(((n, t) for n, c, t in records if c >= min_dispatches and t > 0),
                       key=lambda r: (-r[1], r[0].encode("utf-8")))
-    product = coverage * float(total)
-    needed = total if product >= 2.0 ** 63 else min(math.ceil(product), total)
+    needed = total if coverage == 1 else min(math.ceil(coverage * float(total)), total)
     names, covered = [], 0
     for name, t in eligible:
         if covered >= needed:
             break
         names.append(name)
-        covered = min(covered + t, U63_MAX)
+        covered += t
     return names, needed, covered, covered >= needed
 
 
@@ -94,21 +105,29 @@ class SharedVectorsTest(TempDirTest):
         for ask in case.asks:
             q = f"{case.name}, coverage {ask.coverage_text}, min {ask.min_dispatches}"
             got = store.hot_set(float(ask.coverage_text), ask.min_dispatches)
-            total, needed, covered, count, read, thin, thin_ns, reached = ask.expect
+            total, needed, covered, count, read, thin, thin_ns, reached = (int(f) if f.isdigit() else f
+                                                                              for f in ask.expect)
             self.assertEqual((got.total_ns, got.needed_ns, got.covered_ns, len(got), got.regions_read,
                               got.thin_regions, got.thin_ns, got.reached),
-                             (int(total), int(needed), int(covered), int(count), int(read), int(thin), int(thin_ns),
+                             (clamped(total), clamped(needed), clamped(covered), count, read, thin, clamped(thin_ns),
                               reached == "reached"), q)
             self.assertTrue(got.consistent, f"{q}: one cut of a file nobody writes")
             self.assertEqual(list(got.names), [h.name for h in ask.hot], f"{q}: the set, in order")
             self.assertEqual((got.coverage, got.min_dispatches), (float(ask.coverage_text), ask.min_dispatches), q)
+            so_far = 0
             for want, r in zip(ask.hot, got):
                 self.assertEqual(r.record.kernel_ns_total, want.total_ns, f"{q}: total of {want.name}")
                 self.assertAlmostEqual(r.share, want.share, delta=1e-9, msg=f"{q}: share of {want.name}")
                 self.assertAlmostEqual(r.cumulative_share, want.cumulative_share, delta=1e-9, msg=q)
-                self.assertEqual(r.share, r.record.kernel_ns_total / got.total_ns, f"{q}: the share rule, exactly")
-            self.assertEqual(got.covered_share, got.covered_ns / got.total_ns if got.total_ns else 0.0, q)
-            self.assertEqual(got.thin_share, int(thin_ns) / int(total) if int(total) else 0.0, q)
+                so_far += r.record.kernel_ns_total
+                self.assertEqual(r.share, exact_share(r.record.kernel_ns_total, total), f"{q}: the share rule, exactly")
+                self.assertEqual(r.cumulative_share, exact_share(so_far, total), f"{q}: cumulative, exactly")
+            self.assertEqual(got.covered_share, exact_share(covered, total), f"{q}: of the exact sums")
+            # thin_share divides the two reported figures (hm_hot_set_info has no thin share): exact while the
+            # whole is below 2**63 - 1, as every case here but those of saturated regions
+            self.assertEqual(got.thin_share, got.thin_ns / got.total_ns if got.total_ns else 0.0, q)
+            if total < U63_MAX:
+                self.assertEqual(got.thin_share, thin_ns / total if total else 0.0, q)
         for coverage_text, min_dispatches in case.refusals:
             q = f"{case.name}: refuse coverage {coverage_text}, min {min_dispatches}"
             with self.assertRaises(hintmap.InvalidArgumentError, msg=q) as caught:
@@ -127,8 +146,8 @@ class SharedVectorsTest(TempDirTest):
                 for count, total, name in case.regions:
                     record_region(store, count, total, name)
                 asked += self.check_case(store, case)
-        self.assertEqual(len(cases), 10)
-        self.assertEqual(asked, 42, "questions in hot-set.txt (asks and refusals)")
+        self.assertEqual(len(cases), 13)
+        self.assertEqual(asked, 54, "questions in hot-set.txt (asks and refusals)")
 
     def test_answers_the_same_from_each_file_opened_read_only(self):
         cases = hot_set_cases()
@@ -160,7 +179,7 @@ class OtherWritersTest(TempDirTest):
 
     def test_a_file_hm_replay_recorded_with_long_names_gives_the_hot_set_worked_out_by_hand(self):
         # Many short launches (TORCH_ADD: 3 x 40 µs) outweigh one long one (FLASH_FWD: 100 µs); the GEMV
-        # saturates the whole file's time at 2**63 - 1.
+        # takes the whole file's time past 2**63 - 1, which the sums keep exact.
         samples = [(CUTLASS_GEMM, 300_000), (CUTLASS_GEMM, 300_000), (TORCH_ADD, 40_000), (TORCH_ADD, 40_000),
                    (TORCH_ADD, 40_000), (FLASH_FWD, 100_000), (SOFTMAX, 20_000)]
         (self.dir / "samples.txt").write_text("".join(f"{n} {ns} 0\n" for n, ns in samples), encoding="utf-8")
@@ -183,7 +202,11 @@ class OtherWritersTest(TempDirTest):
         with hintmap.open(path, read_only=True) as store:
             hot = store.hot_set(0.5)
             self.assertEqual((hot.names, hot.total_ns, hot.covered_share),
-                             ((store.stored_name(CUBLAS_GEMV),), U63_MAX, 1.0))
+                             ((store.stored_name(CUBLAS_GEMV),), U63_MAX, exact_share(U63_MAX, U63_MAX + 840_000)))
+            self.assertLess(hot.covered_share, 1.0)
+            everything = store.hot_set(1.0)
+            self.assertEqual(len(everything), 5, "coverage 1: every region, however large the whole")
+            self.assertEqual(everything[-1].cumulative_share, 1.0)
 
     def test_a_file_two_hm_bench_processes_recorded_gives_the_hot_set_of_the_rule(self):
         # Zipf popularity, lognormal kernel times: the oracle reads the regions hm-bench prints (those
@@ -204,7 +227,7 @@ class OtherWritersTest(TempDirTest):
                 names, needed, covered, reached = reference_hot_set(rows, coverage, least)
                 got = store.hot_set(coverage, least)
                 self.assertEqual(list(got.names), names, f"coverage {coverage}, min {least}")
-                self.assertEqual((got.needed_ns, got.covered_ns, got.reached), (needed, covered, reached))
+                self.assertEqual((got.needed_ns, got.covered_ns, got.reached), (clamped(needed), clamped(covered), reached))
 
 
 class ArgumentsTest(TempDirTest):

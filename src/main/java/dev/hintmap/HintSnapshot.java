@@ -163,6 +163,24 @@ public final class HintSnapshot {
     }
 
     /**
+     * The hot set by coverage of this copy: the rule of {@link HintStore#hotSet(double, long)}
+     * (docs/OPTIMIZER.md, "The hot set by coverage") over the regions copied, so that an optimizer
+     * holding one snapshot per session, or a view that refreshes from snapshots ({@code hintmap top}),
+     * asks where the time goes without reading the file again.
+     *
+     * @param coverage the fraction of kernel time to cover, in {@code [0, 1]}
+     * @param minDispatches the fewest dispatches a region needs to count as hot, {@code >= 0}
+     * @return the hot set of the copy; its {@link HotSet#consistent()} is false, as a snapshot is not
+     *     one cut of the file (see the class description): a region inserted or evicted while it was
+     *     taken may be missing, and a name read twice is counted once
+     * @throws IllegalArgumentException if {@code coverage} is NaN or outside {@code [0, 1]}, or
+     *     {@code minDispatches} is negative
+     */
+    public HotSet hotSet(double coverage, long minDispatches) {
+        return HotSetRule.select(regions, false, coverage, minDispatches);
+    }
+
+    /**
      * The {@code k} hottest regions by {@code order}, hottest first (equal keys by name), as
      * {@link HintStore#hottest} ranks them.
      *

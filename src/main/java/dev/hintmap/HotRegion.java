@@ -6,10 +6,11 @@ import java.util.Objects;
  * One region of a {@link HotSet}: its record and the share of the file's kernel time it holds.
  *
  * @param record the region's record, named with its stored name (FORMAT.md §1.1)
- * @param share {@code record.kernelNsTotal() / HotSet.totalNs()} in binary64 (each integer
- *     converted to the nearest double, then divided), in {@code (0, 1]}
- * @param cumulativeShare the same for the sum of the totals of this region and every region before
- *     it in the hot set, in {@code (0, 1]}
+ * @param share {@code record.kernelNsTotal()} over the file's kernel time in binary64 (each integer
+ *     converted to the nearest double, then divided; the file's kernel time is the exact sum, which
+ *     {@link HotSet#totalNs()} reports clamped to 2^63-1), in {@code (0, 1]}
+ * @param cumulativeShare the same for the exact sum of the totals of this region and every region
+ *     before it in the hot set, in {@code (0, 1]}
  */
 public record HotRegion(RegionRecord record, double share, double cumulativeShare) {
     /**

@@ -11,24 +11,36 @@ import java.util.Objects;
  * profile summary, Go's PGO), rather than by a fixed mean: a 5 µs kernel launched a million times
  * is hot, one 200 µs launch is not.
  *
+ * <p>The sums behind the figures are exact (a file of several regions of 2^63-1 ns has a whole
+ * above 2^63-1, and the set and every share are taken against that whole); the {@code long}
+ * figures report each sum clamped to 2^63-1, the most a {@code long} of the format holds.
+ *
  * @param regions the hot set, hottest first (larger {@code kernelNsTotal}; equal totals by stored
  *     name in UTF-8 byte order); immutable
  * @param coverage the fraction asked for, in {@code [0, 1]}
  * @param minDispatches the fewest dispatches a region needs to count, {@code >= 0}
- * @param totalNs the kernel time of every region read (thin ones included), ns, summed with
- *     saturation at {@code 2^63-1} as every sum of the format
- * @param neededNs what the set had to cover: {@code ceil(coverage * totalNs)} in binary64, at most
- *     {@code totalNs} (OPTIMIZER.md gives the exact computation)
- * @param coveredNs the kernel time of the set, summed with saturation
+ * @param totalNs the kernel time of every region read (thin ones included), ns: the exact sum,
+ *     clamped to {@code 2^63-1}
+ * @param neededNs what the set had to cover, clamped to {@code 2^63-1}: the whole when
+ *     {@code coverage} is 1, else {@code ceil(coverage * total)} in binary64, at most the whole
+ *     (OPTIMIZER.md gives the exact computation)
+ * @param coveredNs the kernel time of the set, clamped to {@code 2^63-1}
+ * @param coveredShare the share of the file's kernel time the set covers: the exact sums, each
+ *     rounded to binary64, divided in binary64; in {@code [0, 1]}, 0 when the file has no kernel time
+ * @param reached whether the set covers what was asked (the exact sums compared): false when the
+ *     regions with enough dispatches hold less than {@code coverage} of the kernel time (thin
+ *     regions hold the rest); the set is then every region with enough dispatches and some kernel time
  * @param regionsRead the regions read (a name read twice counted once)
  * @param thinRegions the regions left out for having fewer than {@code minDispatches} dispatches
- * @param thinNs their kernel time, summed with saturation
+ * @param thinNs their kernel time, clamped to {@code 2^63-1}
+ * @param thinShare their share of the file's kernel time, computed as {@code coveredShare}
  * @param consistent whether the regions were read in one cut of the file (FORMAT.md §7.5): false
  *     only when writers kept inserting or evicting regions through every attempt (or one died
  *     inside a change), and the answer is then a hint from the last scan, each name counted once
  */
 public record HotSet(List<HotRegion> regions, double coverage, long minDispatches, long totalNs, long neededNs,
-        long coveredNs, int regionsRead, int thinRegions, long thinNs, boolean consistent) {
+        long coveredNs, double coveredShare, boolean reached, int regionsRead, int thinRegions, long thinNs,
+        double thinShare, boolean consistent) {
 
     /**
      * Keeps an immutable copy of the regions.
@@ -36,37 +48,24 @@ public record HotSet(List<HotRegion> regions, double coverage, long minDispatche
      * @param regions the hot set, hottest first, not null
      * @param coverage the fraction asked for
      * @param minDispatches the fewest dispatches a region needs to count
-     * @param totalNs the file's kernel time
-     * @param neededNs what the set had to cover
-     * @param coveredNs what it covers
+     * @param totalNs the file's kernel time, clamped
+     * @param neededNs what the set had to cover, clamped
+     * @param coveredNs what it covers, clamped
+     * @param coveredShare the share it covers
+     * @param reached whether it covers what was asked
      * @param regionsRead the regions read
      * @param thinRegions the regions left out as thin
-     * @param thinNs their kernel time
+     * @param thinNs their kernel time, clamped
+     * @param thinShare their share of the kernel time
      * @param consistent whether the read was one cut
      * @throws NullPointerException if {@code regions} or one of them is null
+     * @throws IllegalArgumentException if a share is outside {@code [0, 1]} (or NaN)
      */
     public HotSet {
         regions = List.copyOf(Objects.requireNonNull(regions, "regions"));
-    }
-
-    /**
-     * Whether the set covers what was asked: false when the regions with enough dispatches hold
-     * less than {@code coverage} of the kernel time (thin regions hold the rest); the set is then
-     * every region with enough dispatches and some kernel time.
-     *
-     * @return {@code coveredNs() >= neededNs()}
-     */
-    public boolean reached() {
-        return coveredNs >= neededNs;
-    }
-
-    /**
-     * The share of the file's kernel time the set covers.
-     *
-     * @return {@code coveredNs / totalNs} in binary64, in {@code [0, 1]}; 0 when {@code totalNs} is 0
-     */
-    public double coveredShare() {
-        return HotSetRule.share(coveredNs, totalNs);
+        if (!(coveredShare >= 0 && coveredShare <= 1) || !(thinShare >= 0 && thinShare <= 1)) {
+            throw new IllegalArgumentException("shares " + coveredShare + ", " + thinShare + " are not in [0, 1]");
+        }
     }
 
     /**

@@ -1,6 +1,5 @@
 package dev.hintmap;
 
-import dev.hintmap.format.Saturating;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -12,7 +11,9 @@ import java.util.Map;
  * coverage", which is the definition; the C twin is {@code hm_hot_set} in
  * native-bench/src/hot_set.c, and both answer the vectors of
  * {@code src/test/resources/vectors/hot-set.txt}). Every step is integer arithmetic but the shares
- * and {@link #needed}, which are binary64 operations that Java and C carry out identically.
+ * and {@link #needed}, which are binary64 operations that Java and C carry out identically. The
+ * sums of kernel time are exact ({@link Uint128}): a file of several saturated regions has a whole
+ * larger than 2^63-1, and the cut and every share are taken against that whole.
  */
 final class HotSetRule {
     /**
@@ -48,55 +49,57 @@ final class HotSetRule {
         for (RegionRecord r : read) {
             byName.merge(r.name(), r, RegionRecord::merge);
         }
-        long total = 0;
-        long thinNs = 0;
+        // Exact sums (two words): saturating ones would make three regions of 2^63-1 ns look like one,
+        // and the cut at coverage 1 would stop after the first.
+        Uint128 total = Uint128.ZERO;
+        Uint128 thinNs = Uint128.ZERO;
         int thin = 0;
         List<RegionRecord> eligible = new ArrayList<>(byName.size());
         for (RegionRecord r : byName.values()) {
-            total = Saturating.add(total, r.kernelNsTotal());
+            total = total.plus(r.kernelNsTotal());
             if (r.dispatchCount() < minDispatches) {
                 thin++;
-                thinNs = Saturating.add(thinNs, r.kernelNsTotal());
+                thinNs = thinNs.plus(r.kernelNsTotal());
             } else if (r.kernelNsTotal() > 0) {
                 eligible.add(r);
             }
         }
         eligible.sort(HOTTEST);
-        long needed = needed(coverage, total);
-        long covered = 0;
+        Uint128 needed = needed(coverage, total);
+        double whole = total.toDouble();
+        Uint128 covered = Uint128.ZERO;
         List<HotRegion> hot = new ArrayList<>();
         for (RegionRecord r : eligible) {
-            if (covered >= needed) {
+            if (covered.compareTo(needed) >= 0) {
                 break;
             }
-            covered = Saturating.add(covered, r.kernelNsTotal());
-            hot.add(new HotRegion(r, share(r.kernelNsTotal(), total), share(covered, total)));
+            covered = covered.plus(r.kernelNsTotal());
+            hot.add(new HotRegion(r, share((double) r.kernelNsTotal(), whole), share(covered.toDouble(), whole)));
         }
-        return new HotSet(hot, coverage, minDispatches, total, needed, covered, byName.size(), thin, thinNs,
-                consistent);
+        return new HotSet(hot, coverage, minDispatches, total.clampedToLong(), needed.clampedToLong(),
+                covered.clampedToLong(), share(covered.toDouble(), whole), covered.compareTo(needed) >= 0,
+                byName.size(), thin, thinNs.clampedToLong(), share(thinNs.toDouble(), whole), consistent);
     }
 
     /**
-     * What the set must cover: {@code ceil(coverage ⊗ double(total))}, where {@code ⊗} is the
-     * binary64 product and {@code double(total)} the nearest double; at most {@code total}. The
-     * product is rounded once, so a decimal coverage means what it says: 0.8 of 100 ns needs 80 ns
-     * (the exact product of 0.8's binary value and 100 is 80.000000000000004, whose ceiling is 81).
+     * What the set must cover: all of {@code total} when {@code coverage} is 1, else
+     * {@code ceil(coverage ⊗ double(total))}, where {@code ⊗} is the binary64 product and
+     * {@code double(total)} the nearest double, at most {@code total}. The product is rounded once,
+     * so a decimal coverage means what it says: 0.8 of 100 ns needs 80 ns (the exact product of
+     * 0.8's binary value and 100 is 80.000000000000004, whose ceiling is 81). Coverage 1 is
+     * all of it even where {@code double(total)} lies below {@code total} (above 2^53 ns).
      */
-    static long needed(double coverage, long total) {
-        double product = coverage * (double) total;
-        if (product >= 0x1p63) {
+    static Uint128 needed(double coverage, Uint128 total) {
+        if (coverage == 1) {
             return total;
         }
-        long n = (long) product; // truncation of a non-negative double below 2^63: exact
-        if ((double) n < product) {
-            n++;
-        }
-        return Math.min(n, total);
+        Uint128 n = Uint128.ceil(coverage * total.toDouble());
+        return n.compareTo(total) < 0 ? n : total;
     }
 
-    /** {@code part / total} in binary64; 0 when {@code total} is 0. */
-    static double share(long part, long total) {
-        return total == 0 ? 0 : (double) part / (double) total;
+    /** {@code part / whole}, both already rounded to binary64, in binary64; 0 when {@code whole} is 0. */
+    static double share(double part, double whole) {
+        return whole == 0 ? 0 : part / whole;
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.hintmap;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,11 +24,26 @@ final class HotSetVectors {
 
     record Hot(long totalNs, double share, double cumulativeShare, String name) {}
 
-    record Ask(String coverageText, long minDispatches, long totalNs, long neededNs, long coveredNs, int count,
-            int read, int thin, long thinNs, boolean reached, List<Hot> hot) {
+    /** A question and its answer; the sums exact (they may pass 2^63-1: the file's header says how the APIs report them). */
+    record Ask(String coverageText, long minDispatches, BigInteger totalNs, BigInteger neededNs, BigInteger coveredNs,
+            int count, int read, int thin, BigInteger thinNs, boolean reached, List<Hot> hot) {
         double coverage() {
             return Double.parseDouble(coverageText);
         }
+    }
+
+    /** A sum as the APIs report it in a {@code long}: clamped to 2^63-1. */
+    static long clamped(BigInteger sum) {
+        return sum.min(BigInteger.valueOf(Long.MAX_VALUE)).longValueExact();
+    }
+
+    /**
+     * {@code part / whole} as the rule computes a share: each exact integer rounded to the nearest
+     * double ({@link BigInteger#doubleValue()}: an oracle independent of the library's own two-word
+     * conversion), then divided; 0 when {@code whole} is 0.
+     */
+    static double share(BigInteger part, BigInteger whole) {
+        return whole.signum() == 0 ? 0 : part.doubleValue() / whole.doubleValue();
     }
 
     record Refusal(String coverageText, long minDispatches) {}
@@ -95,8 +111,8 @@ final class HotSetVectors {
         if (e == null || e.length != 9) {
             throw new IllegalStateException("ask " + String.join(" ", a) + " has no full expect line");
         }
-        return new Ask(a[1], Long.parseLong(a[2]), Long.parseLong(e[1]), Long.parseLong(e[2]), Long.parseLong(e[3]),
-                Integer.parseInt(e[4]), Integer.parseInt(e[5]), Integer.parseInt(e[6]), Long.parseLong(e[7]),
+        return new Ask(a[1], Long.parseLong(a[2]), new BigInteger(e[1]), new BigInteger(e[2]), new BigInteger(e[3]),
+                Integer.parseInt(e[4]), Integer.parseInt(e[5]), Integer.parseInt(e[6]), new BigInteger(e[7]),
                 e[8].equals("reached"), List.copyOf(hot));
     }
 }

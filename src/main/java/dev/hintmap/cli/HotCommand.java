@@ -28,8 +28,18 @@ import picocli.CommandLine.Spec;
                     + " The regions are read in one cut of the file (no region counted twice or missed while writers"
                     + " insert and evict); when writers kept changing it through every attempt, a warning on standard"
                     + " error says the set is a hint. The same answer as HintStore.hotSet (Java) and hm_hot_set (C)."
-                    + " Read-only."})
+                    + " Read-only.",
+            "The table fits the terminal as top's does (its width, else the COLUMNS environment variable, else 100"
+                    + " columns; --width sets it): every number is shown whole, and a long kernel name is shortened"
+                    + " where it says least (--name-style; a name stored shortened keeps its ~hash tag); where the"
+                    + " numbers leave too little room, each region takes two lines, its name on the first. -w prints"
+                    + " names whole."})
 final class HotCommand implements Callable<Integer> {
+    /** {@code --coverage}'s default, the hot set {@code top} marks too. */
+    static final String DEFAULT_COVERAGE = "0.95";
+    /** {@code --min-dispatches}'s default: every region counts. */
+    static final String DEFAULT_MIN_DISPATCHES = "1";
+
     @Mixin
     HelpOption help;
 
@@ -42,13 +52,16 @@ final class HotCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "the hint file")
     Path file;
 
-    @Option(names = "--coverage", paramLabel = "C", defaultValue = "0.95",
+    @Option(names = "--coverage", paramLabel = "C", defaultValue = DEFAULT_COVERAGE,
             description = "the fraction of kernel time to cover, in [0, 1] (default: ${DEFAULT-VALUE})")
     double coverage;
 
-    @Option(names = "--min-dispatches", paramLabel = "N", defaultValue = "1",
+    @Option(names = "--min-dispatches", paramLabel = "N", defaultValue = DEFAULT_MIN_DISPATCHES,
             description = "regions with fewer dispatches never count as hot (default: ${DEFAULT-VALUE}: all count)")
     long minDispatches;
+
+    @Mixin
+    TableOptions table;
 
     @Override
     public Integer call() throws Exception {
@@ -59,12 +72,15 @@ final class HotCommand implements Callable<Integer> {
         if (minDispatches < 0) {
             throw new ParameterException(spec.commandLine(), "--min-dispatches must be >= 0, not " + minDispatches);
         }
+        TableLayout layout = table.layout(); // usage errors before the file is opened
         HotSet set;
+        int maxNameBytes;
         try (HintStore store = files.openReadOnly(file)) {
             set = store.hotSet(coverage, minDispatches);
+            maxNameBytes = store.maxNameBytes();
         }
         PrintWriter out = spec.commandLine().getOut();
-        for (String line : render(file, set)) {
+        for (String line : render(file, set, maxNameBytes, layout)) {
             out.println(line);
         }
         out.flush();
@@ -77,25 +93,32 @@ final class HotCommand implements Callable<Integer> {
         return ExitCode.OK;
     }
 
-    /** The report: a heading, one row per region of the set, the cut line. */
-    static List<String> render(Path file, HotSet set) {
+    /**
+     * The report: the file, the figures of the set, one row per region of the set, the cut line;
+     * every line within {@code layout}'s width (the figures and the cut line broken between their
+     * clauses, the table as {@link Table} fits it), the file's path alone cut where it is wider.
+     */
+    static List<String> render(Path file, HotSet set, int maxNameBytes, TableLayout layout) {
         List<String> lines = new ArrayList<>();
-        lines.add(String.format(Locale.ROOT, "hot set of %s: %s of %s regions cover %s of %s kernel time (asked %s%s)",
-                Table.printable(file.toString()), Units.count(set.regions().size()), Units.count(set.regionsRead()),
-                Units.percent(set.coveredShare()), Units.duration(set.totalNs()), Units.percent(set.coverage()),
-                set.minDispatches() > 1 ? ", regions with >= " + Units.count(set.minDispatches()) + " dispatches" : ""));
+        lines.add(Table.cut(Table.printable("hot set of " + file), layout.width()));
+        String whole = set.totalNs() == Long.MAX_VALUE ? ">= " + Units.duration(set.totalNs()) // the sum clamped
+                : Units.duration(set.totalNs());
+        lines.addAll(Table.wrap(String.format(Locale.ROOT, "%s of %s regions cover %s of %s kernel time (asked %s%s)",
+                Units.count(set.regions().size()), Units.count(set.regionsRead()), Units.percent(set.coveredShare()),
+                whole, Units.percent(set.coverage()),
+                set.minDispatches() > 1 ? ", regions with >= " + Units.count(set.minDispatches()) + " dispatches" : ""),
+                layout.width()));
         if (!set.regions().isEmpty()) {
-            lines.add(String.format(Locale.ROOT, "%4s  %12s  %11s  %6s  %10s  %10s  %s", "#", "DISPATCHES", "TOTAL",
-                    "SHARE", "CUMULATIVE", "MEAN", "REGION"));
+            Table rows = new Table(">#", "*REGION", ">DISPATCHES", ">TOTAL", ">SHARE", ">CUMULATIVE", ">MEAN");
             int i = 1;
             for (HotRegion r : set.regions()) {
-                lines.add(String.format(Locale.ROOT, "%4d  %12s  %11s  %6s  %10s  %10s  %s", i++,
-                        Units.count(r.record().dispatchCount()), Units.duration(r.record().kernelNsTotal()),
-                        Units.percent(r.share()), Units.percent(r.cumulativeShare()),
-                        Units.duration(r.record().meanKernelNs()), Table.printable(r.name())));
+                rows.row(i++, RegionName.of(r.name(), maxNameBytes), Units.count(r.record().dispatchCount()),
+                        Units.duration(r.record().kernelNsTotal()), Units.percent(r.share()),
+                        Units.percent(r.cumulativeShare()), Units.duration(r.record().meanKernelNs()));
             }
+            lines.addAll(rows.lines(layout));
         }
-        lines.add(cutLine(set));
+        lines.addAll(Table.wrap(cutLine(set), layout.width()));
         return lines;
     }
 
@@ -103,17 +126,12 @@ final class HotCommand implements Callable<Integer> {
         int below = set.regionsRead() - set.regions().size() - set.thinRegions();
         String thin = set.thinRegions() == 0 ? ""
                 : String.format(Locale.ROOT, "; %s thin (< %s dispatches) hold %s", Units.count(set.thinRegions()),
-                        Units.count(set.minDispatches()), Units.percent(share(set.thinNs(), set.totalNs())));
+                        Units.count(set.minDispatches()), Units.percent(set.thinShare()));
         if (set.reached()) {
             return String.format(Locale.ROOT, "---- cut: %s covered >= %s asked; below the cut %s region(s)%s",
                     Units.percent(set.coveredShare()), Units.percent(set.coverage()), Units.count(below), thin);
         }
         return String.format(Locale.ROOT, "---- cut: only %s covered < %s asked: every region with enough dispatches"
                 + " is in the set%s", Units.percent(set.coveredShare()), Units.percent(set.coverage()), thin);
-    }
-
-    /** A share of the file's kernel time, as the hot set computes its own. */
-    private static double share(long part, long total) {
-        return total == 0 ? 0 : (double) part / (double) total;
     }
 }

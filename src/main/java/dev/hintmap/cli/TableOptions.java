@@ -8,8 +8,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
 /**
- * The width options of the commands that print a table of regions ({@code top}, {@code dump},
- * {@code diff}; a picocli mixin): the table fits the output's width ({@link Screen}) unless
+ * The width options of the commands that print a table of regions ({@code top}, {@code hot},
+ * {@code dump}, {@code diff}; a picocli mixin): the table fits the output's width ({@link Screen}) unless
  * {@code --wide} asks for whole names, as {@code ps -w} does, and {@code --width} sets the width,
  * as {@code ps --width} does. JSON, CSV and Prometheus outputs always carry whole names.
  */

@@ -26,6 +26,13 @@ import picocli.CommandLine.Spec;
                     + " does not exist yet, or was removed, is waited for (\"waiting for FILE\" on standard error);"
                     + " each interval spent waiting counts as a refresh of --iterations, and when the last one"
                     + " found no file the exit status is 3.",
+            "HOT SET marks the regions of the hot set by coverage, as hintmap hot lists it with its defaults: the"
+                    + " fewest regions, hottest by total kernel time first, that make up 95% of the kernel time (where the"
+                    + " time goes, what to tune first). CUM SHARE is a region's share of the kernel time plus that of"
+                    + " every region before it in the hot set's order (more total kernel time first, whatever --by"
+                    + " says; the live view leaves it out for its rates). SLOW marks the regions whose"
+                    + " mean kernel time per dispatch is at least the file's hot threshold (is one launch expensive:"
+                    + " isHot, hm_is_hot, is_hot).",
             "The table fits the terminal (its width, else the COLUMNS environment variable, else 100 columns;"
                     + " --width sets it): every number is shown whole, and a long kernel name is shortened where it"
                     + " says least (--name-style; a name stored shortened keeps its ~hash tag); where the numbers leave"

@@ -1,6 +1,8 @@
 package dev.hintmap.cli;
 
 import dev.hintmap.HintSnapshot;
+import dev.hintmap.HotRegion;
+import dev.hintmap.HotSet;
 import dev.hintmap.RegionOrder;
 import dev.hintmap.RegionRecord;
 import java.nio.file.Path;
@@ -18,6 +20,13 @@ import java.util.function.Predicate;
  * One screen of {@code hintmap top}: the hottest regions of a snapshot and, given the previous
  * snapshot, each region's rates since then (dispatches per second, GPU time per second). A pure
  * function of its inputs, so the live view and the one-shot table print the same thing.
+ *
+ * <p>"Hot" answers one question here, as in {@code hintmap hot}: where the time goes. HOT SET marks
+ * the regions of the hot set by coverage at {@code hot}'s defaults (the fewest regions, hottest by
+ * total kernel time first, making up 95 % of it; docs/OPTIMIZER.md), and CUM SHARE is each region's
+ * share plus that of every region hotter by total (in any {@code --by} order). SLOW marks the other
+ * question, whether one launch is expensive: mean kernel time at or above the file's threshold
+ * ({@code isHot}, {@code hm_is_hot}).
  */
 final class TopView {
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT);
@@ -78,10 +87,8 @@ final class TopView {
             TableLayout layout, Predicate<String> selected) {
         int width = layout.width();
         List<String> lines = new ArrayList<>();
-        long totalNs = 0;
         long totalCount = 0;
         for (RegionRecord r : current.regions()) {
-            totalNs = saturatingAdd(totalNs, r.kernelNsTotal());
             totalCount = saturatingAdd(totalCount, r.dispatchCount());
         }
         double seconds = previous == null ? Double.NaN
@@ -95,12 +102,26 @@ final class TopView {
         String time = LocalTime.ofInstant(current.takenAt(), ZoneId.systemDefault()).format(CLOCK);
         lines.add(cut("hintmap top  " + current.file().map(Object::toString).orElse("(in memory)") + "  " + time
                 + "  by " + WatchKeys.orderName(order), width));
+        // Where the time goes: the hot set by coverage (hintmap hot's defaults) and each region's cumulative
+        // share in the hot set's order (by total); the mean threshold answers another question (is one launch
+        // expensive), named SLOW.
+        HotSet hotSet = current.hotSet(Double.parseDouble(HotCommand.DEFAULT_COVERAGE),
+                Long.parseLong(HotCommand.DEFAULT_MIN_DISPATCHES));
+        HotSet everyRegion = current.hotSet(1, 0); // each region with kernel time, its share of the exact whole
+        Map<String, HotRegion> byTotal = new HashMap<>();
+        for (HotRegion r : everyRegion.regions()) {
+            byTotal.put(r.name(), r);
+        }
         StringBuilder summary = new StringBuilder()
                 .append("regions ").append(Units.count(current.size())).append('/').append(Units.count(current.capacity()))
-                .append(", ").append(Units.count(current.hotCount())).append(" hot (mean >= ")
+                .append(", hot set ").append(Units.count(hotSet.regions().size())).append(" (")
+                .append(Units.percent(hotSet.coveredShare())).append(" of kernel time, asked ")
+                .append(Units.percent(hotSet.coverage())).append(")")
+                .append(", ").append(Units.count(current.hotCount())).append(" slow (mean >= ")
                 .append(Units.duration(current.hotThresholdNs())).append(")")
                 .append(", ").append(Units.count(totalCount)).append(" dispatches, ")
-                .append(Units.duration(totalNs)).append(" kernel time");
+                .append(everyRegion.totalNs() == Long.MAX_VALUE ? ">= " : "") // the exact sum, clamped
+                .append(Units.duration(everyRegion.totalNs())).append(" kernel time");
         if (previous != null) {
             long[] delta = totals(current.regions(), before);
             summary.append(", ").append(Units.rate(delta[0] / seconds)).append(", GPU ")
@@ -109,26 +130,32 @@ final class TopView {
         lines.addAll(Table.wrap(summary.toString(), width)); // its figures whole, as the table's
         lines.add("");
         Table table = previous == null
-                ? new Table(">#", "*REGION", "HOT", ">DISPATCHES", ">TOTAL", ">SHARE", ">MEAN", ">MAX", ">MEAN BYTES")
-                : new Table(">#", "*REGION", "HOT", ">DISPATCHES", ">RATE", ">GPU", ">TOTAL", ">SHARE", ">MEAN", ">MAX",
-                        ">MEAN BYTES");
+                ? new Table(">#", "*REGION", "HOT SET", "SLOW", ">DISPATCHES", ">TOTAL", ">SHARE", ">CUM SHARE", ">MEAN",
+                        ">MAX", ">MEAN BYTES")
+                // The live view's rates take the room of the cumulative share (80 columns hold no more numbers).
+                : new Table(">#", "*REGION", "HOT SET", "SLOW", ">DISPATCHES", ">RATE", ">GPU", ">TOTAL", ">SHARE", ">MEAN",
+                        ">MAX", ">MEAN BYTES");
         int rank = 0;
         List<RegionRecord> shown = current.regions().stream().filter(r -> selected.test(r.name()))
                 .sorted(order.comparator()).limit(limit).toList(); // the order of HintSnapshot.hottest
         for (RegionRecord r : shown) {
             rank++;
             RegionName name = RegionName.of(r.name(), current.maxNameBytes());
-            String hot = r.isHot(current.hotThresholdNs()) ? "HOT" : "";
-            String share = Units.percent(totalNs == 0 ? Double.NaN : (double) r.kernelNsTotal() / totalNs);
+            String hot = hotSet.contains(r.name()) ? "HOT" : "";
+            String slow = r.isHot(current.hotThresholdNs()) ? "SLOW" : "";
+            HotRegion ranked = byTotal.get(r.name()); // null: no kernel time
+            String share = Units.percent(everyRegion.totalNs() == 0 ? Double.NaN : ranked == null ? 0 : ranked.share());
+            String cumulativeShare = Units.percent(ranked == null ? Double.NaN : ranked.cumulativeShare());
             if (previous == null) {
-                table.row(rank, name, hot, Units.count(r.dispatchCount()), Units.duration(r.kernelNsTotal()), share,
-                        Units.duration(r.meanKernelNs()), Units.duration(r.kernelNsMax()), Units.bytes(r.meanBytes()));
+                table.row(rank, name, hot, slow, Units.count(r.dispatchCount()), Units.duration(r.kernelNsTotal()), share,
+                        cumulativeShare, Units.duration(r.meanKernelNs()), Units.duration(r.kernelNsMax()),
+                        Units.bytes(r.meanBytes()));
             } else {
                 RegionRecord old = before.get(r.name());
                 boolean comparable = old != null && old.dispatchCount() <= r.dispatchCount(); // else evicted and re-inserted
                 double rate = comparable ? (r.dispatchCount() - old.dispatchCount()) / seconds : Double.NaN;
                 double busy = comparable ? (r.kernelNsTotal() - old.kernelNsTotal()) / 1e9 / seconds : Double.NaN;
-                table.row(rank, name, hot, Units.count(r.dispatchCount()), Units.rate(rate), Units.percent(busy),
+                table.row(rank, name, hot, slow, Units.count(r.dispatchCount()), Units.rate(rate), Units.percent(busy),
                         Units.duration(r.kernelNsTotal()), share, Units.duration(r.meanKernelNs()),
                         Units.duration(r.kernelNsMax()), Units.bytes(r.meanBytes()));
             }

@@ -66,9 +66,9 @@ class TopWatchTest {
             String[] frames = session.split(Pattern.quote(CURSOR_HOME));
             String last = frames[frames.length - 1];
             assertTrue(last.contains("RATE") && last.contains("pty_kernel_00000"), visible(last));
-            Matcher rate = Pattern.compile("pty_kernel_\\d{5}\\s+(HOT)?\\s+[\\d,]+\\s+([\\d,.]+)/s").matcher(last);
+            Matcher rate = Pattern.compile("pty_kernel_\\d{5}\\s+(HOT\\s+)?(SLOW\\s+)?[\\d,]+\\s+([\\d,.]+)/s").matcher(last);
             assertTrue(rate.find(), visible(last));
-            assertTrue(Double.parseDouble(rate.group(2).replace(",", "")) > 0,
+            assertTrue(Double.parseDouble(rate.group(3).replace(",", "")) > 0,
                     "the live writer's dispatches show as a rate:\n" + visible(last));
             assertTrue(Pattern.compile("\u001b\\[\\?[\\d;]*25h").matcher(out.substring(off - 40)).find(),
                     "the cursor is shown again:\n" + visible(out.substring(off - 40)));
