@@ -14,7 +14,10 @@
  *   FAKE_CL_NO_PROFILING=1    a queue asked with CL_QUEUE_PROFILING_ENABLE is refused (CL_INVALID_QUEUE_PROPERTIES)
  *   FAKE_CL_NS_PER_ITEM=N     a kernel runs N ns per global work-item (default 10): its profiling END - START
  * Profiling info exists only for commands of a profiling queue, once complete (else
- * CL_PROFILING_INFO_NOT_AVAILABLE), as the specification says. A callback runs with a reference to
+ * CL_PROFILING_INFO_NOT_AVAILABLE), as the specification says. A command holds its queue and its
+ * kernel until it completes, and a sub-buffer its buffer: a kernel the program releases while its
+ * command runs, or a buffer released before its sub-buffer, dies later, inside the driver, where
+ * the layer does not see it. A callback runs with a reference to
  * its event held, so that it may release the last reference of its own. Destroyed kernels and
  * memory objects go to a free list that the next creation takes first (LIFO): a new object gets
  * the address of the last one destroyed, as drivers' allocators do.
@@ -73,12 +76,14 @@ typedef struct fake_obj {
     char name[256];     /* a kernel's function name */
     cl_program program; /* a kernel's program */
     size_t size;        /* a memory object's size */
+    struct fake_obj *parent; /* a sub-buffer's buffer, held until the sub-buffer dies */
 } fake_obj;
 struct _cl_event {
     cl_icd_dispatch *dispatch;
     int refs;
     cl_int status;
     cl_command_queue queue;
+    cl_kernel kernel;  /* held until the command completes, as drivers do */
     int profiled;
     cl_ulong ns;
     cl_ulong start, end;
@@ -139,16 +144,18 @@ static fake_obj *obj_new(void) {
     return o;
 }
 
-static cl_int obj_release(fake_obj *o) {
-    if (o == NULL) return CL_INVALID_VALUE;
+/* Drops one reference: 1 when that destroyed the object, 0 when it lives on, -1 for NULL. */
+static int obj_release(fake_obj *o) {
+    if (o == NULL) return -1;
     pthread_mutex_lock(&fake.lock);
-    if (--o->refs == 0) {
+    int last = --o->refs == 0;
+    if (last) {
         o->dispatch = NULL; /* a use after release crashes in the loader: what a test wants to see */
         o->free_next = fake.free_list;
         fake.free_list = o;
     }
     pthread_mutex_unlock(&fake.lock);
-    return CL_SUCCESS;
+    return last;
 }
 
 static cl_int obj_retain(fake_obj *o) {
@@ -283,6 +290,8 @@ static cl_mem CL_API_CALL fake_CreateSubBuffer(cl_mem b, cl_mem_flags f, cl_buff
     (void)b, (void)f, (void)t;
     fake_obj *o = obj_new();
     o->size = ((const cl_buffer_region *)region)->size;
+    o->parent = (fake_obj *)b;
+    obj_retain(o->parent);
     if (err) *err = CL_SUCCESS;
     return (cl_mem)o;
 }
@@ -300,7 +309,12 @@ static cl_int CL_API_CALL fake_GetMemObjectInfo(cl_mem m, cl_mem_info what, size
 }
 
 static cl_int CL_API_CALL fake_RetainMemObject(cl_mem m) { return obj_retain((fake_obj *)m); }
-static cl_int CL_API_CALL fake_ReleaseMemObject(cl_mem m) { return obj_release((fake_obj *)m); }
+static cl_int CL_API_CALL fake_ReleaseMemObject(cl_mem m) {
+    fake_obj *o = (fake_obj *)m, *parent = o != NULL ? o->parent : NULL;
+    int destroyed = obj_release(o);
+    if (destroyed > 0 && parent != NULL) obj_release(parent); /* may destroy it: inside the driver, unseen by a layer */
+    return destroyed < 0 ? CL_INVALID_MEM_OBJECT : CL_SUCCESS;
+}
 
 /* ---- programs and kernels */
 static cl_program CL_API_CALL fake_CreateProgramWithSource(cl_context c, cl_uint n, const char **strings, const size_t *lengths,
@@ -349,7 +363,10 @@ static cl_int CL_API_CALL fake_GetProgramBuildInfo(cl_program p, cl_device_id d,
 }
 
 static cl_int CL_API_CALL fake_ReleaseProgram(cl_program p) {
-    if (--p->refs == 0) {
+    pthread_mutex_lock(&fake.lock);
+    int last = --p->refs == 0;
+    pthread_mutex_unlock(&fake.lock);
+    if (last) {
         free(p->source);
         free(p->options);
         free(p);
@@ -374,7 +391,9 @@ static cl_kernel kernel_new(cl_program p, const char *name) {
     fake_obj *o = obj_new();
     snprintf(o->name, sizeof o->name, "%s", name);
     o->program = p;
+    pthread_mutex_lock(&fake.lock);
     p->refs++;
+    pthread_mutex_unlock(&fake.lock);
     return (cl_kernel)o;
 }
 
@@ -430,10 +449,10 @@ static cl_int CL_API_CALL fake_RetainKernel(cl_kernel k) { return obj_retain((fa
 
 static cl_int CL_API_CALL fake_ReleaseKernel(cl_kernel k) {
     fake_obj *o = (fake_obj *)k;
-    cl_program p = o->program;
-    cl_int rc = obj_release(o);
-    if (rc == CL_SUCCESS) fake_ReleaseProgram(p);
-    return rc;
+    cl_program p = o != NULL ? o->program : NULL;
+    int destroyed = obj_release(o);
+    if (destroyed > 0) fake_ReleaseProgram(p); /* the kernel's reference to its program */
+    return destroyed < 0 ? CL_INVALID_KERNEL : CL_SUCCESS;
 }
 
 /* ---- events and commands */
@@ -481,7 +500,8 @@ static void event_complete(cl_event e) {
         c->fn(e, CL_COMPLETE, c->data);
         free(c);
     }
-    fake_ReleaseCommandQueue(e->queue); /* the command's reference */
+    fake_ReleaseCommandQueue(e->queue); /* the command's references */
+    fake_ReleaseKernel(e->kernel);
     fake_ReleaseEvent(e); /* the driver's reference, taken at the enqueue */
     fake_ReleaseEvent(e); /* the one held during the callbacks */
 }
@@ -505,7 +525,9 @@ static void *driver_thread(void *arg) {
     return NULL;
 }
 
-static cl_int enqueue(cl_command_queue q, cl_uint dims, const size_t *global, cl_event *out) {
+static cl_int CL_API_CALL fake_ReleaseKernel(cl_kernel k);
+
+static cl_int enqueue(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *global, cl_event *out) {
     if (dims < 1 || dims > 3 || global == NULL) return CL_INVALID_WORK_DIMENSION;
     cl_ulong items = 1;
     for (cl_uint d = 0; d < dims; d++) items *= global[d];
@@ -516,6 +538,8 @@ static cl_int enqueue(cl_command_queue q, cl_uint dims, const size_t *global, cl
     e->refs = 1 + (out != NULL); /* the driver's until complete, and the program's */
     e->status = CL_QUEUED;
     e->queue = q;
+    e->kernel = k;
+    obj_retain((fake_obj *)k);
     e->profiled = (q->props & CL_QUEUE_PROFILING_ENABLE) != 0;
     e->ns = items * fake.ns_per_item;
     pthread_mutex_lock(&fake.lock);
@@ -552,14 +576,14 @@ static cl_int enqueue(cl_command_queue q, cl_uint dims, const size_t *global, cl
 static cl_int CL_API_CALL fake_EnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *offset,
                                                     const size_t *global, const size_t *local, cl_uint n_wait, const cl_event *wait,
                                                     cl_event *event) {
-    (void)k, (void)offset, (void)local, (void)n_wait, (void)wait;
-    return enqueue(q, dims, global, event);
+    (void)offset, (void)local, (void)n_wait, (void)wait;
+    return enqueue(q, k, dims, global, event);
 }
 
 static cl_int CL_API_CALL fake_EnqueueTask(cl_command_queue q, cl_kernel k, cl_uint n_wait, const cl_event *wait, cl_event *event) {
-    (void)k, (void)n_wait, (void)wait;
+    (void)n_wait, (void)wait;
     static const size_t one = 1;
-    return enqueue(q, 1, &one, event);
+    return enqueue(q, k, 1, &one, event);
 }
 
 /* AT_FINISH: completes what is waiting (of queue q; NULL: all). ON_THREAD: waits for the driver. */

@@ -34,10 +34,12 @@ $(OPENCL_SO): $(OPENCL_SRC) $(OPENCL_HDR) opencl/exports.map $(BUILD)/libhintmap
 	    $(OPENCL_SRC) $(BUILD)/libhintmap.a -o $@ $(LDLIBS)
 
 # The test builds: the layer, the stand-in platform and the test program under ASan+UBSan (the
-# layer with the library's sources compiled in, as the production .so has libhintmap.a); and the
+# layer with the library's sources compiled in, position-independent, as the production .so has
+# libhintmap.a; the test programs with the sanitized library objects tools-sanitized builds); and the
 # test program as built for users, with the production layer, for PoCL (which is no sanitizer's).
 OPENCL_SAN_SO := $(BUILD)/libhintmap_opencl_asan.so
 OPENCL_FAKE   := $(BUILD)/libhm_fake_icd.so
+OPENCL_SAN_LIB := $(patsubst src/%.c,$(BUILD)/san/obj/%.o,$(LIB_SRC) $(HOOK_SRC))
 $(OPENCL_SAN_SO): $(OPENCL_SRC) $(OPENCL_HDR) opencl/exports.map $(LIB_SRC) $(LIB_HDR) | $(BUILD)
 	$(CC) $(OPENCL_CPPFLAGS) $(CSTD) $(WARN) -O1 -g $(ASAN) -fPIC -fvisibility=hidden -shared \
 	    -Wl,--version-script=opencl/exports.map $(OPENCL_SRC) $(LIB_SRC) -o $@ $(LDLIBS)
@@ -45,17 +47,32 @@ $(OPENCL_SAN_SO): $(OPENCL_SRC) $(OPENCL_HDR) opencl/exports.map $(LIB_SRC) $(LI
 $(OPENCL_FAKE): opencl/fake_icd.c | $(BUILD)
 	$(CC) $(CSTD) $(WARN) -O1 -g $(ASAN) -fPIC -fvisibility=hidden -shared $< -o $@ -lpthread
 
-$(BUILD)/test_opencl_parts_asan: opencl/test_parts.c $(OPENCL_PARTS) $(COLLECT_SRC) $(OPENCL_HDR) collect/hmc_check.h $(LIB_SRC) $(LIB_HDR) | $(BUILD)
-	$(CC) $(OPENCL_CPPFLAGS) $(CSTD) $(WARN) -O1 -g $(ASAN) opencl/test_parts.c $(OPENCL_PARTS) $(COLLECT_SRC) $(LIB_SRC) -o $@ $(LDLIBS)
+$(BUILD)/test_opencl_parts_asan: opencl/test_parts.c $(OPENCL_PARTS) $(COLLECT_SRC) $(OPENCL_HDR) collect/hmc_check.h $(OPENCL_SAN_LIB) | $(BUILD)
+	$(CC) $(OPENCL_CPPFLAGS) $(CSTD) $(WARN) -O1 -g $(ASAN) opencl/test_parts.c $(OPENCL_PARTS) $(COLLECT_SRC) $(OPENCL_SAN_LIB) -o $@ $(LDLIBS)
 
-$(BUILD)/test_opencl_layer_asan: opencl/test_layer.c opencl/hmo_naming.c opencl/hmo_naming.h collect/hmc_check.h $(LIB_SRC) $(LIB_HDR) | $(BUILD)
-	$(CC) $(OPENCL_CPPFLAGS) $(CSTD) $(WARN) -O1 -g $(ASAN) opencl/test_layer.c opencl/hmo_naming.c $(LIB_SRC) -o $@ -lOpenCL -ldl $(LDLIBS)
+$(BUILD)/test_opencl_layer_asan: opencl/test_layer.c opencl/hmo_naming.c opencl/hmo_naming.h collect/hmc_check.h $(OPENCL_SAN_LIB) | $(BUILD)
+	$(CC) $(OPENCL_CPPFLAGS) $(CSTD) $(WARN) -O1 -g $(ASAN) opencl/test_layer.c opencl/hmo_naming.c $(OPENCL_SAN_LIB) -o $@ -lOpenCL -ldl $(LDLIBS)
 
 $(BUILD)/test_opencl_layer: opencl/test_layer.c opencl/hmo_naming.c opencl/hmo_naming.h collect/hmc_check.h $(BUILD)/libhintmap.a | $(BUILD)
 	$(CC) $(OPENCL_CPPFLAGS) $(CSTD) $(WARN) $(OPT) opencl/test_layer.c opencl/hmo_naming.c $(BUILD)/libhintmap.a -o $@ -lOpenCL -ldl $(LDLIBS)
 
+# The same under TSan (-Wno-tsan: see TSAN in the Makefile), for the scenarios where threads meet:
+# the program's, the driver's callbacks, the flushes.
+OPENCL_TSAN_DIR := $(BUILD)/opencl-tsan
+$(OPENCL_TSAN_DIR)/libhintmap_opencl.so: $(OPENCL_SRC) $(OPENCL_HDR) opencl/exports.map $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(OPENCL_TSAN_DIR)
+	$(CC) $(OPENCL_CPPFLAGS) $(CSTD) $(WARN) -O1 -g $(TSAN) -fPIC -fvisibility=hidden -shared \
+	    -Wl,--version-script=opencl/exports.map $(OPENCL_SRC) $(LIB_SRC) -o $@ $(LDLIBS)
+$(OPENCL_TSAN_DIR)/libhm_fake_icd.so: opencl/fake_icd.c
+	@mkdir -p $(OPENCL_TSAN_DIR)
+	$(CC) $(CSTD) $(WARN) -O1 -g $(TSAN) -fPIC -fvisibility=hidden -shared $< -o $@ -lpthread
+$(OPENCL_TSAN_DIR)/test_opencl_layer: opencl/test_layer.c opencl/hmo_naming.c opencl/hmo_naming.h collect/hmc_check.h $(BUILD)/libhintmap.a
+	@mkdir -p $(OPENCL_TSAN_DIR)
+	$(CC) $(OPENCL_CPPFLAGS) $(CSTD) $(WARN) -O1 -g $(TSAN) opencl/test_layer.c opencl/hmo_naming.c $(BUILD)/libhintmap.a -o $@ -lOpenCL -ldl $(LDLIBS)
+
 OPENCL_TEST_DEPS := $(if $(OPENCL_SKIP),,$(OPENCL_SO) $(OPENCL_SAN_SO) $(OPENCL_FAKE) $(BUILD)/test_opencl_parts_asan \
-                    $(BUILD)/test_opencl_layer_asan $(BUILD)/test_opencl_layer)
+                    $(BUILD)/test_opencl_layer_asan $(BUILD)/test_opencl_layer \
+                    $(addprefix $(OPENCL_TSAN_DIR)/,libhintmap_opencl.so libhm_fake_icd.so test_opencl_layer))
 # The sanitizers' children end with exit() while the stand-in platform and the layer still hold
 # what a driver holds at exit (contexts, events in flight): leak detection would report those; the
 # tests count the layer's events instead (every one released).
@@ -71,6 +88,9 @@ else
 	@echo "== OpenCL layer: through the ICD loader on a stand-in platform (address,undefined)"
 	$(OPENCL_SAN_ENV) ./$(BUILD)/test_opencl_layer_asan $(abspath $(OPENCL_SAN_SO)) $(abspath $(OPENCL_FAKE)) $(abspath $(OPENCL_TMP)) \
 	    main shape build finish release in_flight never passthrough badenv noprofiling threads fork reuse nocallback
+	@echo "== OpenCL layer: where threads meet, under thread"
+	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ./$(OPENCL_TSAN_DIR)/test_opencl_layer $(abspath $(OPENCL_TSAN_DIR)/libhintmap_opencl.so) \
+	    $(abspath $(OPENCL_TSAN_DIR)/libhm_fake_icd.so) $(abspath $(OPENCL_TMP)) threads main in_flight finish nocallback fork
 	@echo "== OpenCL layer: exported symbols"
 	@syms=$$(nm -D --defined-only $(OPENCL_SO) | awk '{print $$3}' | sort | tr '\n' ' '); \
 	 if [ "$$syms" != "clGetLayerInfo clInitLayer " ]; then echo "opencl-test: $(OPENCL_SO) exports: $$syms(want clGetLayerInfo clInitLayer)"; exit 1; fi; \
