@@ -88,6 +88,7 @@ ifneq ($(CUPTI_INC),)
 	HINTMAP_CAPACITY=+5 ./$(BUILD)/test_load $(CUPTI_SO) "HINTMAP_CAPACITY=+5"
 	HINTMAP_FLUSH_MS=0x10 ./$(BUILD)/test_load $(CUPTI_SO) "HINTMAP_FLUSH_MS=0x10"
 	HINTMAP_NAME_BYTES=32 ./$(BUILD)/test_load $(CUPTI_SO) "HINTMAP_NAME_BYTES=32: expected an integer in 33..1024"
+	HINTMAP_HOT_THRESHOLD_NS=-1 ./$(BUILD)/test_load $(CUPTI_SO) "HINTMAP_HOT_THRESHOLD_NS=-1: expected an integer in 0..9223372036854775807"
 	@if [ -e /dev/nvidiactl ]; then echo "(a driver is present: the no-driver case above was a real start)"; \
 	 elif [ -e $(CUPTI_TMP)/a.hints ] || [ -e $(CUPTI_TMP)/b.hints ] || [ -e $(CUPTI_TMP)/c.hints ]; then \
 	    echo "cupti-test: a hint file was created although CUPTI refused"; exit 1; fi
