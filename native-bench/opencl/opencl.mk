@@ -2,6 +2,7 @@
 # relative to native-bench/); see README "OpenCL layer" and docs/OPENCL.md.
 #
 #   make opencl       build/libhintmap_opencl.so (where the OpenCL headers with CL/cl_layer.h are; part of `make all`)
+#                     and build/hm-opencl-bench, the program opencl/overhead.sh measures (where libOpenCL.so is too)
 #   make opencl-test  (part of `make test`) the layer's parts under ASan+UBSan, then the layer through the real ICD
 #                     loader (ocl-icd's libOpenCL) on a stand-in platform (opencl/fake_icd.c, registered with
 #                     OCL_ICD_VENDORS in a temporary folder): counts, names, ns, bytes, flushes, exit with work in
@@ -20,12 +21,16 @@ OPENCL_PARTS := opencl/hmo_map.c opencl/hmo_kernel_args.c opencl/hmo_naming.c op
 OPENCL_SRC  := opencl/hintmap_opencl.c $(OPENCL_PARTS) $(COLLECT_SRC)
 OPENCL_HDR  := opencl/hmo_map.h opencl/hmo_kernel_args.h opencl/hmo_naming.h opencl/hmo_queue_props.h $(COLLECT_HDR)
 OPENCL_ALL  := $(if $(OPENCL_INC),$(OPENCL_SO))
+OPENCL_BENCH := $(if $(OPENCL_INC),$(if $(OPENCL_LIB),$(BUILD)/hm-opencl-bench))
 OPENCL_SKIP := $(if $(OPENCL_INC),$(if $(OPENCL_LIB),,no libOpenCL.so (an ICD loader's development files, e.g. ocl-icd-opencl-dev): the layer's tests not run),no CL/cl_layer.h (the OpenCL headers, e.g. opencl-headers): the layer and its tests not built)
 OPENCL_TMP  := $(BUILD)/opencl-test.d
 
 .PHONY: opencl opencl-test
-opencl: $(OPENCL_ALL)
+opencl: $(OPENCL_ALL) $(OPENCL_BENCH)
 	@$(if $(OPENCL_INC),,echo "no CL/cl_layer.h: skipping libhintmap_opencl.so")
+
+$(BUILD)/hm-opencl-bench: opencl/enqueue_bench.c | $(BUILD)
+	$(CC) $(CSTD) $(WARN) $(OPT) $< -o $@ -lOpenCL
 
 # Only clGetLayerInfo and clInitLayer are exported (checked by opencl-test).
 $(OPENCL_SO): $(OPENCL_SRC) $(OPENCL_HDR) opencl/exports.map $(BUILD)/libhintmap.a | $(BUILD)
