@@ -7,14 +7,14 @@
 #                     loader (ocl-icd's libOpenCL) on a stand-in platform (opencl/fake_icd.c, registered with
 #                     OCL_ICD_VENDORS in a temporary folder): counts, names, ns, bytes, flushes, exit with work in
 #                     flight, pass-through, threads, fork; then the same layer on PoCL where a PoCL platform is
-#                     installed. Without the headers or libOpenCL.so: one SKIP line; without PoCL: one SKIP line
-#                     for that part.
+#                     installed. Without the headers, libOpenCL.so or a loader with layers: one SKIP line;
+#                     without PoCL: one SKIP line for that part.
 #
 # The layer is C11 built with gcc against the Khronos headers; it links no OpenCL library (it calls
 # the driver through the dispatch table the loader hands it). Only the tests link libOpenCL.
 
 OPENCL_INC  := $(wildcard /usr/include/CL/cl_layer.h)
-OPENCL_LIB  := $(filter /%,$(shell $(CC) -print-file-name=libOpenCL.so 2>/dev/null))
+OPENCL_LIB  := $(realpath $(filter /%,$(shell $(CC) -print-file-name=libOpenCL.so 2>/dev/null)))
 OPENCL_CPPFLAGS := -Iinclude -Iopencl -Icollect -Isrc
 OPENCL_SO   := $(BUILD)/libhintmap_opencl.so
 OPENCL_PARTS := opencl/hmo_map.c opencl/hmo_kernel_args.c opencl/hmo_naming.c opencl/hmo_queue_props.c
@@ -22,7 +22,9 @@ OPENCL_SRC  := opencl/hintmap_opencl.c $(OPENCL_PARTS) $(COLLECT_SRC)
 OPENCL_HDR  := opencl/hmo_map.h opencl/hmo_kernel_args.h opencl/hmo_naming.h opencl/hmo_queue_props.h $(COLLECT_HDR)
 OPENCL_ALL  := $(if $(OPENCL_INC),$(OPENCL_SO))
 OPENCL_BENCH := $(if $(OPENCL_INC),$(if $(OPENCL_LIB),$(BUILD)/hm-opencl-bench))
-OPENCL_SKIP := $(if $(OPENCL_INC),$(if $(OPENCL_LIB),,no libOpenCL.so (an ICD loader's development files, e.g. ocl-icd-opencl-dev): the layer's tests not run),no CL/cl_layer.h (the OpenCL headers, e.g. opencl-headers): the layer and its tests not built)
+# A loader that reads OPENCL_LAYERS names the variable in its binary (ocl-icd >= 2.3, the Khronos loader built with layers).
+OPENCL_LAYERED := $(if $(OPENCL_LIB),$(shell grep -q -a OPENCL_LAYERS $(OPENCL_LIB) 2>/dev/null && echo yes))
+OPENCL_SKIP := $(if $(OPENCL_INC),$(if $(OPENCL_LIB),$(if $(OPENCL_LAYERED),,the ICD loader $(OPENCL_LIB) has no layer support (no OPENCL_LAYERS in it; ocl-icd >= 2.3 has it): the layer's tests not run),no libOpenCL.so (an ICD loader's development files, e.g. ocl-icd-opencl-dev): the layer's tests not run),no CL/cl_layer.h (the OpenCL headers, e.g. opencl-headers): the layer and its tests not built)
 OPENCL_TMP  := $(BUILD)/opencl-test.d
 
 .PHONY: opencl opencl-test
