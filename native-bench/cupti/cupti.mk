@@ -18,10 +18,11 @@ CUDA_HOME   ?= /usr/local/cuda
 CUPTI_INC   ?= $(firstword $(foreach d,$(CUDA_HOME)/include $(CUDA_HOME)/extras/CUPTI/include,$(if $(wildcard $(d)/cupti_activity.h),$(d))))
 CUPTI_LIBDIR ?= $(firstword $(foreach d,$(CUDA_HOME)/lib64 $(CUDA_HOME)/extras/CUPTI/lib64,$(if $(wildcard $(d)/libcupti.so*),$(d))))
 # -Isrc: for src/hm_utf8.h alone, the UTF-8 rule the collector shares with the library (header-only, no internals).
-CUPTI_CPPFLAGS := -Iinclude -Icupti -Isrc $(if $(CUPTI_INC),-I$(CUPTI_INC)) $(if $(filter-out $(CUPTI_INC),$(CUDA_HOME)/include),-I$(CUDA_HOME)/include)
+# collect/: the options, messages and names every collector shares (the OpenCL layer too).
+CUPTI_CPPFLAGS := -Iinclude -Icupti -Icollect -Isrc $(if $(CUPTI_INC),-I$(CUPTI_INC)) $(if $(filter-out $(CUPTI_INC),$(CUDA_HOME)/include),-I$(CUDA_HOME)/include)
 CUPTI_SO    := $(BUILD)/libhintmap_cupti.so
-CUPTI_SRC   := cupti/hintmap_cupti.c cupti/hmc_translate.c
-CUPTI_HDR   := cupti/hmc_translate.h include/hintmap.h src/hm_utf8.h
+CUPTI_SRC   := cupti/hintmap_cupti.c cupti/hmc_translate.c $(COLLECT_SRC)
+CUPTI_HDR   := cupti/hmc_translate.h $(COLLECT_HDR)
 CUPTI_ALL   := $(if $(CUPTI_INC),$(CUPTI_SO))
 # hm-cuda-driver: warnings are errors, host compiler's too.
 NVCC_FLAGS  ?= -O2 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror
@@ -38,14 +39,14 @@ $(CUPTI_SO): $(CUPTI_SRC) $(CUPTI_HDR) cupti/exports.map $(BUILD)/libhintmap.a |
 	    -Wl,--version-script=cupti/exports.map -Wl,--exclude-libs,ALL -Wl,-z,defs \
 	    $(CUPTI_SRC) $(BUILD)/libhintmap.a -o $@ -ldl $(LDLIBS)
 
-$(BUILD)/test_translate_asan: cupti/test_translate.c cupti/hmc_check.h cupti/hmc_translate.c $(CUPTI_HDR) $(LIB_SRC) $(LIB_HDR) | $(BUILD)
-	$(CC) $(CUPTI_CPPFLAGS) -Isrc $(CSTD) $(WARN) -O1 -g $(ASAN) -DHM_VECTORS_DIR='"$(VECTORS)"' cupti/test_translate.c cupti/hmc_translate.c $(LIB_SRC) -o $@ -ldl $(LDLIBS)
+$(BUILD)/test_translate_asan: cupti/test_translate.c collect/hmc_check.h cupti/hmc_translate.c $(COLLECT_SRC) $(CUPTI_HDR) $(LIB_SRC) $(LIB_HDR) | $(BUILD)
+	$(CC) $(CUPTI_CPPFLAGS) -Isrc $(CSTD) $(WARN) -O1 -g $(ASAN) -DHM_VECTORS_DIR='"$(VECTORS)"' cupti/test_translate.c cupti/hmc_translate.c $(COLLECT_SRC) $(LIB_SRC) -o $@ -ldl $(LDLIBS)
 
 # A stand-in libcupti (cupti/fake_cupti.c) that drives the collector's buffer path without a GPU.
 $(BUILD)/libfake_cupti.so: cupti/fake_cupti.c | $(BUILD)
 	$(CC) $(CUPTI_CPPFLAGS) $(CSTD) $(WARN) $(OPT) -fPIC -shared $< -o $@
 
-$(BUILD)/test_collector: cupti/test_collector.c cupti/hmc_check.h $(BUILD)/libhintmap.a include/hintmap.h | $(BUILD)
+$(BUILD)/test_collector: cupti/test_collector.c collect/hmc_check.h $(BUILD)/libhintmap.a include/hintmap.h | $(BUILD)
 	$(CC) $(CUPTI_CPPFLAGS) $(CSTD) $(WARN) $(OPT) $< $(BUILD)/libhintmap.a -o $@ -ldl $(LDLIBS)
 
 # A GPU-free stand-in for hm-cuda-driver and the PyTorch workload (gpu-run.sh --stand-in), on the
@@ -87,6 +88,7 @@ ifneq ($(CUPTI_INC),)
 	HINTMAP_CAPACITY=+5 ./$(BUILD)/test_load $(CUPTI_SO) "HINTMAP_CAPACITY=+5"
 	HINTMAP_FLUSH_MS=0x10 ./$(BUILD)/test_load $(CUPTI_SO) "HINTMAP_FLUSH_MS=0x10"
 	HINTMAP_NAME_BYTES=32 ./$(BUILD)/test_load $(CUPTI_SO) "HINTMAP_NAME_BYTES=32: expected an integer in 33..1024"
+	HINTMAP_HOT_THRESHOLD_NS=-1 ./$(BUILD)/test_load $(CUPTI_SO) "HINTMAP_HOT_THRESHOLD_NS=-1: expected an integer in 0..9223372036854775807"
 	@if [ -e /dev/nvidiactl ]; then echo "(a driver is present: the no-driver case above was a real start)"; \
 	 elif [ -e $(CUPTI_TMP)/a.hints ] || [ -e $(CUPTI_TMP)/b.hints ] || [ -e $(CUPTI_TMP)/c.hints ]; then \
 	    echo "cupti-test: a hint file was created although CUPTI refused"; exit 1; fi

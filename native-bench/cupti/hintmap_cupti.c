@@ -6,7 +6,7 @@
  *   (or LD_PRELOAD=/path/libhintmap_cupti.so)
  *
  * Environment (native-bench/README.md "CUPTI collector"): HINTMAP_FILE, HINTMAP_CAPACITY,
- * HINTMAP_NAME_BYTES, HINTMAP_NAME, HINTMAP_TRANSFERS, HINTMAP_FLUSH_MS, HINTMAP_EXIT_FLUSH_MS,
+ * HINTMAP_NAME_BYTES, HINTMAP_HOT_THRESHOLD_NS (collect/hmc_options.h, as every collector), HINTMAP_NAME, HINTMAP_TRANSFERS, HINTMAP_FLUSH_MS, HINTMAP_EXIT_FLUSH_MS,
  * HINTMAP_BUFFER_KB, HINTMAP_VERBOSE, HINTMAP_CUPTI_LIB.
  *
  * Design notes
@@ -40,6 +40,7 @@
  *   the records still in CUPTI's buffers (at most HINTMAP_FLUSH_MS old) are lost.
  */
 #define _GNU_SOURCE
+#include "hmc_options.h"
 #include "hmc_translate.h"
 
 #include <cupti.h>
@@ -48,7 +49,6 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,16 +126,9 @@ static const char *cupti_error(CUptiResult r) {
     return s;
 }
 
-/* The one line of a failure (and of HINTMAP_VERBOSE). */
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void say(const char *fmt, ...) {
-    char line[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "hintmap-cupti: %s\n", line);
-}
+/* The one line of a failure (and of HINTMAP_VERBOSE): collect/hmc_options.h, as every collector speaks. */
+static const hmc_voice voice = {"hintmap-cupti", "not recording"};
+#define say(...) hmc_say(&voice, __VA_ARGS__)
 
 /* ---- demangling through the C++ runtime's __cxa_demangle (libstdc++ / libc++), found at run time */
 typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
@@ -161,28 +154,9 @@ static void *find_demangler(void) {
     return f;
 }
 
-/* ---- environment */
-static int env_u64(const char *var, uint64_t lo, uint64_t hi, uint64_t dflt, uint64_t *out, int *given) {
-    const char *v = getenv(var);
-    if (given) *given = 0;
-    if (v == NULL || v[0] == '\0') {
-        *out = dflt;
-        return 0;
-    }
-    /* Decimal digits only: strtoull alone also takes leading white space, a sign ("-5" wraps to a huge
-     * value) and, with base 0, hex; a setting is either exactly a number or refused. */
-    int digits = 1;
-    for (const char *c = v; *c != '\0'; c++) digits &= *c >= '0' && *c <= '9';
-    char *end;
-    errno = 0;
-    unsigned long long x = digits ? strtoull(v, &end, 10) : 0;
-    if (!digits || errno != 0 || *end != '\0' || x < lo || x > hi) {
-        say("%s=%s: expected an integer in %" PRIu64 "..%" PRIu64 "; not recording", var, v, lo, hi);
-        return -1;
-    }
-    *out = x;
-    if (given) *given = 1;
-    return 0;
+/* ---- environment: collect/hmc_options.h (the hint file and its options, as every collector reads them) */
+static int env_u64(const char *var, uint64_t lo, uint64_t hi, uint64_t dflt, uint64_t *out) {
+    return hmc_env_u64(&voice, var, lo, hi, dflt, out, NULL);
 }
 
 static int load_cupti(void) {
@@ -482,23 +456,20 @@ static const CUpti_ActivityKind kinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL
 
 static void setup(void) {
     hmc.pid = getpid();
-    const char *path = getenv("HINTMAP_FILE");
-    if (path == NULL || path[0] == '\0') path = "/dev/shm/hintmap-cupti.hints";
-    uint64_t capacity, name_bytes, transfers, flush_ms, exit_flush_ms, buffer_kb, verbose;
-    int cap_given, nb_given;
+    hmc_store_options store;
+    uint64_t transfers, flush_ms, exit_flush_ms, buffer_kb, verbose;
     const char *mode_text = getenv("HINTMAP_NAME");
     int mode = (mode_text == NULL || mode_text[0] == '\0') ? HMC_NAME_DEMANGLED : hmc_name_mode_parse(mode_text);
     if (mode < 0) {
         say("HINTMAP_NAME=%s: expected mangled, demangled or demangled+grid; not recording", mode_text);
         return;
     }
-    if (env_u64("HINTMAP_CAPACITY", 1, HM_MAX_CAPACITY, HM_DEFAULT_CAPACITY, &capacity, &cap_given) < 0 ||
-        env_u64("HINTMAP_NAME_BYTES", HM_MIN_NAME_BYTES, HM_MAX_NAME_BYTES_LIMIT, HM_DEFAULT_MAX_NAME_BYTES, &name_bytes, &nb_given) < 0 ||
-        env_u64("HINTMAP_TRANSFERS", 0, 1, 1, &transfers, NULL) < 0 ||
-        env_u64("HINTMAP_FLUSH_MS", 0, 3600000, 200, &flush_ms, NULL) < 0 ||
-        env_u64("HINTMAP_EXIT_FLUSH_MS", 0, 3600000, 5000, &exit_flush_ms, NULL) < 0 ||
-        env_u64("HINTMAP_BUFFER_KB", 64, 262144, 4096, &buffer_kb, NULL) < 0 ||
-        env_u64("HINTMAP_VERBOSE", 0, 1, 0, &verbose, NULL) < 0)
+    if (hmc_store_options_from_env(&voice, "/dev/shm/hintmap-cupti.hints", &store) < 0 ||
+        env_u64("HINTMAP_TRANSFERS", 0, 1, 1, &transfers) < 0 ||
+        env_u64("HINTMAP_FLUSH_MS", 0, 3600000, 200, &flush_ms) < 0 ||
+        env_u64("HINTMAP_EXIT_FLUSH_MS", 0, 3600000, 5000, &exit_flush_ms) < 0 ||
+        env_u64("HINTMAP_BUFFER_KB", 64, 262144, 4096, &buffer_kb) < 0 ||
+        env_u64("HINTMAP_VERBOSE", 0, 1, 0, &verbose) < 0)
         return;
     if (load_cupti() < 0) return;
     uint32_t version = 0;
@@ -543,13 +514,8 @@ static void setup(void) {
         say("%s: %s (no CUDA driver, or another profiler holds CUPTI?); not recording", step, cupti_error(cr));
         return;
     }
-    hm_options o;
-    hm_options_init(&o);
-    if (cap_given) hm_options_set_capacity(&o, (uint32_t)capacity);
-    if (nb_given) hm_options_set_max_name_bytes(&o, (uint32_t)name_bytes);
-    char err[512];
     pthread_mutex_lock(&hmc.lock);
-    int rc = hm_open_ex(path, &o, &hmc.store, err, sizeof err);
+    int rc = hmc_store_open(&voice, &store, &hmc.store);
     if (rc == 0) {
         hmc.naming.mode = (hmc_name_mode)mode;
         hmc.naming.max_name_bytes = hm_max_name_bytes(hmc.store);
@@ -560,7 +526,6 @@ static void setup(void) {
     pthread_mutex_unlock(&hmc.lock);
     if (rc < 0) {
         while (enabled > 0) hmc.cupti.disable(kinds[--enabled]);
-        say("cannot open %s: %s; not recording", path, err);
         return;
     }
     if (atexit(at_exit) != 0) {
@@ -568,7 +533,7 @@ static void setup(void) {
     }
     hmc.active = 1;
     if (hmc.verbose)
-        say("recording into %s (names %s, max %u bytes%s%s)", path, mode == HMC_NAME_MANGLED ? "mangled" : mode == HMC_NAME_DEMANGLED ? "demangled" : "demangled+grid",
+        say("recording into %s (names %s, max %u bytes%s%s)", store.path, mode == HMC_NAME_MANGLED ? "mangled" : mode == HMC_NAME_DEMANGLED ? "demangled" : "demangled+grid",
             hmc.naming.max_name_bytes, hmc.naming.mode != HMC_NAME_MANGLED && !hmc.demangler ? ", no demangler: mangled" : "",
             hmc.transfers ? ", transfers" : "");
 }

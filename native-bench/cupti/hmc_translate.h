@@ -3,18 +3,13 @@
  * samples: pure functions (no global state, no CUPTI or driver call), tested without a GPU by
  * cupti/test_translate.c with hand-built records.
  *
- * Region names (native-bench/README.md "CUPTI collector"):
+ * Region names (native-bench/README.md "CUPTI collector"; composed and shortened by the rules every
+ * collector shares, collect/hmc_name.h):
  *   mangled         the kernel's symbol as CUPTI reports it:      _Z5saxpyifPKfPf
  *   demangled       its demangled form (default):                 saxpy(int, float, float const*, float*)
  *   demangled+grid  demangled, then the launch shape:              saxpy(int, float, float const*, float*)<<<16,256>>>
  *                   (a dimension whose y and z are 1 prints as x alone, else as XxYxZ)
- * Bytes that are not well-formed UTF-8 become '?'. A name that the demangler refuses stays mangled.
- *
- * A name longer than the file's max_name_bytes is written in the format's stored form (FORMAT §1.1,
- * hm_name_canonical() of the library, the one rule every API applies): a prefix cut on a UTF-8
- * boundary, '~' and the 32 hex digits of the first 16 bytes of SHA-256 over the whole composed name
- * (grid suffix included, so grid variants of one long kernel stay apart). The optimizer asks by the
- * whole name and finds it.
+ * A name that the demangler refuses stays mangled.
  */
 #ifndef HMC_TRANSLATE_H
 #define HMC_TRANSLATE_H
@@ -24,6 +19,7 @@
 #include <stdint.h>
 
 #include "hintmap.h"
+#include "hmc_name.h"
 
 /* The kernel record this build reads: the newest in CUDA 13.0's cupti_activity.h. */
 typedef CUpti_ActivityKernel10 hmc_kernel_record;
@@ -48,22 +44,14 @@ typedef struct hmc_naming {
     void *demangle_ctx;
 } hmc_naming;
 
-/* Outcomes of hmc_duration_ns / hmc_kernel_sample. */
-#define HMC_SAMPLE         0  /* a sample to record                                              */
-#define HMC_SKIP_UNTIMED   1  /* start or end is CUPTI_TIMESTAMP_UNKNOWN (0): nothing recorded    */
-#define HMC_SKIP_NEGATIVE  2  /* end < start: nothing recorded (counted by the collector)         */
-#define HMC_EINVAL        -1  /* NULL argument, or max_name_bytes out of range                    */
-
-/** Longest region name the translation writes (the format's largest max_name_bytes). */
-#define HMC_NAME_CAP HM_MAX_NAME_BYTES_LIMIT
+/* Outcomes of hmc_kernel_sample and the others: hmc_duration_ns's (collect/hmc_name.h); a timestamp
+   CUPTI_TIMESTAMP_UNKNOWN (0) is HMC_SKIP_UNTIMED. */
+_Static_assert(CUPTI_TIMESTAMP_UNKNOWN == 0, "hmc_duration_ns takes 0 for an unknown timestamp");
 
 typedef struct hmc_sample {
     uint64_t kernel_ns; /* end - start, clamped to 2^63-1 (the store's clamp)                        */
     uint64_t bytes;     /* kernels: 0 (a kernel record carries no byte count); transfers: their bytes */
 } hmc_sample;
-
-/** end - start in ns: HMC_SAMPLE with *ns set, or HMC_SKIP_UNTIMED / HMC_SKIP_NEGATIVE (then *ns = 0). */
-int hmc_duration_ns(uint64_t start, uint64_t end, uint64_t *ns);
 
 /** The sample of one kernel execution (its duration, bytes 0). Returns as hmc_duration_ns, or HMC_EINVAL. */
 int hmc_kernel_sample(const hmc_kernel_record *k, hmc_sample *out);

@@ -15,10 +15,10 @@
 #   7. without DESTDIR, `make install` runs ldconfig only for a system prefix (SYSTEM_PREFIXES) and as
 #      root (a stand-in LDCONFIG here that logs its calls); a private prefix gets no ldconfig and the
 #      rpath / LD_LIBRARY_PATH lines, and a program built with the printed rpath line runs.
-# The collector, libhintmap_cupti.so, is in the file list when it was built (CUPTI_SO, where the
-# CUPTI headers are). A tool that is missing (pkg-config, cmake, readelf, ldd, c++) prints one
+# The collectors, libhintmap_cupti.so and libhintmap_opencl.so, are in the file list when they were
+# built (CUPTI_SO, where the CUPTI headers are; OPENCL_SO, where the OpenCL headers are). A tool that is missing (pkg-config, cmake, readelf, ldd, c++) prints one
 # `SKIP: ...` line and its part is not run; everything else still is.
-# Environment: MAKE, CC, VERSION, SONAME, CUPTI_SO (from the Makefile).
+# Environment: MAKE, CC, VERSION, SONAME, CUPTI_SO, OPENCL_SO (from the Makefile).
 set -eu
 cd "$(dirname "$0")/.."
 MAKE=${MAKE:-make}
@@ -68,6 +68,13 @@ $PREFIX/lib/libhintmap_cupti.so"
   cmp -s "$CUPTI_SO" "$lib/libhintmap_cupti.so" || fail "lib/libhintmap_cupti.so is not $CUPTI_SO"
 else
   echo "SKIP: libhintmap_cupti.so not built here (no CUPTI headers): its install not checked"
+fi
+if [ -n "${OPENCL_SO:-}" ]; then
+  expected="$expected
+$PREFIX/lib/libhintmap_opencl.so"
+  cmp -s "$OPENCL_SO" "$lib/libhintmap_opencl.so" || fail "lib/libhintmap_opencl.so is not $OPENCL_SO"
+else
+  echo "SKIP: libhintmap_opencl.so not built here (no OpenCL headers): its install not checked"
 fi
 got=$(cd "$root" && find . \( -type f -o -type l \) | sed 's|^\.||' | LC_ALL=C sort)
 [ "$got" = "$(echo "$expected" | LC_ALL=C sort)" ] || \
@@ -177,7 +184,7 @@ echo "uninstall: nothing left"
 #    time stamp of the real one changes.
 tree=$tmp/tree
 mkdir -p "$tree/build"
-cp -R Makefile include src dist cupti bench "$tree/"
+cp -R Makefile include src dist collect cupti opencl bench "$tree/"
 "$MAKE" --no-print-directory -n -C "$tree" >"$tmp/default.log" 2>&1 || { cat "$tmp/default.log"; fail "make -n in a fresh tree"; }
 grep -q "ar rcs build/libhintmap.a" "$tmp/default.log" && grep -q -- "-soname,$SONAME" "$tmp/default.log" && \
   grep -q -- "-o build/hm-bench" "$tmp/default.log" || \

@@ -1,5 +1,5 @@
-/* The collector tests' one assertion: a failed check prints where and why and is counted, and the
- * test goes on (each test file prints its totals and exits non-zero on any failure). */
+/* The one assertion of the collectors' tests (CUPTI collector, OpenCL layer): a failed check prints
+ * where and why and is counted, and the test goes on (each test file prints its totals and exits non-zero on any failure). */
 #ifndef HMC_CHECK_H
 #define HMC_CHECK_H
 
