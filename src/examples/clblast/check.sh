@@ -15,8 +15,8 @@ if ! "$runtime" --defaults >"$dir/defaults.txt" 2>"$dir/defaults.err"; then
   echo "SKIP: clblast check: no OpenCL device ($(head -n 1 "$dir/defaults.err")): install pocl-opencl-icd for a CPU device"
   exit 0
 fi
-# PoCL compiles each parameter set once (10-30 s): its cache, kept beside the work directory, makes reruns fast.
-export POCL_CACHE_DIR="${POCL_CACHE_DIR:-$(dirname "$dir")/pocl-cache}"
+# PoCL compiles each parameter set once (10-30 s); its kernel cache (by default under ~/.cache/pocl, outside the
+# build tree) makes later runs take seconds.
 threshold=$(sed -n 's/^GemmRoutine\tXGEMM_MIN_INDIRECT_SIZE=\([0-9]*\)$/\1/p' "$dir/defaults.txt")
 [ -n "$threshold" ] || fail "no GemmRoutine line in --defaults: $(cat "$dir/defaults.txt")"
 echo "== CLBlast runtime: the device's routine choice XGEMM_MIN_INDIRECT_SIZE=$threshold; PoCL's kernels against the report"

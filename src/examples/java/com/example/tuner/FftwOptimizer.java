@@ -37,9 +37,10 @@ import java.util.stream.Stream;
  * {@code tuning wall_s=... runs=... specs=... wisdom=OUT}: the sum of the runs' wall times.
  *
  * <p><b>{@code --watch}</b>, the loop live: every {@code --interval-s} it plans the hot set of the file
- * again, runs the planner on the transforms of the plan that have no wisdom yet, and rewrites the
- * wisdom file (the union of everything planned so far) when one succeeded; a runtime that watches the
- * file picks the new wisdom up between passes. It stops after {@code --duration-s}. Each step is a line
+ * again, runs the planner on the transforms of the plan that have no wisdom yet, hottest first, and
+ * rewrites the wisdom file (the union of everything planned so far) after each one that succeeded; a
+ * runtime that watches the file picks the new wisdom up between passes. It stops after
+ * {@code --duration-s} (a planner run under way then finishes; no new one starts). Each step is a line
  * {@code EPOCH event plan ...} / {@code EPOCH event run ...} / {@code EPOCH event wisdom ...} ({@code EPOCH}:
  * Unix time in seconds), the format of the runtime's log, so one chart can show both
  * ({@code docs/PGO.md}, "The loop live"). A transform whose planning failed is not tried again.
@@ -155,20 +156,20 @@ public final class FftwOptimizer {
                 plan.noHintsReason().ifPresent(r -> log.println(epoch() + " event nohints " + Printable.escape(r)));
                 lastHot = hot;
             }
-            boolean changed = false;
             for (TuningPlan.Planned<FftwTask> p : fresh) {
+                if (System.nanoTime() - end >= 0) {
+                    break; // the run is over: no planning that nobody will use
+                }
                 WisdomRunner.Outcome o = runner.run(p.task());
                 log.println(epoch() + " event " + runLine(o));
-                if (o.wisdom() != null) {
-                    Path copy = kept.resolve(o.wisdom().getFileName());
-                    Files.copy(o.wisdom(), copy, StandardCopyOption.REPLACE_EXISTING);
-                    planned.put(p.task().label(), copy);
-                    changed = true;
-                } else {
+                if (o.wisdom() == null) {
                     failed.add(p.task().label());
+                    continue;
                 }
-            }
-            if (changed) {
+                Path copy = kept.resolve(o.wisdom().getFileName());
+                Files.copy(o.wisdom(), copy, StandardCopyOption.REPLACE_EXISTING);
+                planned.put(p.task().label(), copy);
+                // published at once, not at the end of the round: the runtime gains from each transform as it is planned
                 String why = runner.merge(List.copyOf(planned.values()), wisdom);
                 log.println(why.isEmpty() ? String.format(Locale.ROOT, "%s event wisdom gen=%d specs=%s", epoch(),
                         ++generation, String.join(",", planned.keySet()))

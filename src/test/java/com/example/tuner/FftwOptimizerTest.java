@@ -128,6 +128,21 @@ class FftwOptimizerTest {
     }
 
     @Test
+    void absentThinColdAndUnreadableHintsPlanNothingForThem() throws Exception {
+        String plan = run("--hints", hints().toString(), "--coverage", "0.9", "--plan-only");
+        for (String notPlanned : List.of(COLD, THIN, "fftw:cof512x512")) { // cold, thin, absent from the file
+            assertTrue(plan.lines().noneMatch(l -> l.startsWith("  tune ") && l.endsWith(notPlanned)), plan);
+        }
+        Path v1 = Files.copy(Path.of(System.getProperty("hintmap.home", "."), "src/test/resources/vectors/golden-v1.hints"),
+                dir.resolve("v1.hints"));
+        Path text = Files.writeString(dir.resolve("notes.hints"), "not hints at all, but long enough".repeat(200));
+        for (Path file : List.of(dir.resolve("missing.hints"), v1, text)) {
+            String out = run("--hints", file.toString(), "--plan-only");
+            assertTrue(out.startsWith("no usable hints (") && out.lines().count() == 1, out);
+        }
+    }
+
+    @Test
     void aTransformPastItsCapLeavesNoWisdomAndTheOthersAreKept() throws Exception {
         Path wisdom = dir.resolve("app.wisdom");
         String out = run("--hints", hints().toString(), "--wisdom", wisdom.toString(), "--timeout-s", "2", "--tool-dir",
