@@ -61,7 +61,8 @@ else
   need "the OpenCL headers and loader" ocl-icd-opencl-dev header CL/cl.h -lOpenCL
   need "CLBlast's headers and library" libclblast-dev header clblast_c.h -lclblast
   need "the CLBlast tuners (clblast_tuner_*)" clblast-utils command -v clblast_tuner_xgemm_direct
-  need "an OpenCL device (PoCL runs on the CPU)" pocl-opencl-icd sh -c 'clinfo -l | grep -q Device'
+  ! command -v clinfo >/dev/null 2>&1 ||
+    need "an OpenCL device (PoCL runs on the CPU)" pocl-opencl-icd sh -c 'clinfo -l | grep -q Device'
 fi
 jdk=$(sh "$root/src/dist/bin/hintmap" --java-home 2>/dev/null) || { echo "pgo-arms: missing a JDK 22 or newer (e.g. the Debian package openjdk-25-jdk, or JAVA_HOME)" >&2; missing=1; }
 [ $missing = 0 ] || exit 3
