@@ -340,18 +340,18 @@ int main(int argc, char **argv) {
     int second = mix2 != NULL || file2 != NULL;
     if (second != (switch_s >= 0) || (second && live_s == 0) || (log_path && live_s == 0)) return usage();
 
-    static pgo_workload w[2];
+    pgo_workload *w = calloc(2, sizeof *w); /* the workloads; the second for --live's shift */
+    if (w == NULL) return 1;
     int rc = load_workload(mix1, file1, &w[0]);
     if (rc == 0 && second) rc = load_workload(mix2, file2, &w[1]);
-    if (rc != 0) return rc;
-    if (list) {
-        for (int k = 0; k <= second; k++)
+    if (rc != 0 || list) {
+        for (int k = 0; rc == 0 && k <= second; k++)
             for (size_t i = 0; i < w[k].count; i++) printf("fftw:%s\t%d\n", w[k].entries[i].spec.text, w[k].entries[i].calls);
-        return 0;
+        return free(w), rc;
     }
 
     program pr = {calloc(w[0].count + w[1].count, sizeof(xform)), w[0].count + (second ? w[1].count : 0)};
-    if (pr.x == NULL) return 1;
+    if (pr.x == NULL) return free(w), 1;
     for (size_t i = 0; rc == 0 && i < pr.count; i++) {
         const pgo_entry *e = i < w[0].count ? &w[0].entries[i] : &w[1].entries[i - w[0].count];
         if (xform_init(&pr.x[i], e, verify) != 0) {
@@ -450,5 +450,6 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < pr.count; i++) xform_free(&pr.x[i]);
     free(pr.x);
     if (store != NULL && hm_close(store) != HM_OK && rc == 0) rc = 4;
+    free(w); /* after the transforms: their specs point into it */
     return rc;
 }

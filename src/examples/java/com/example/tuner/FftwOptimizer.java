@@ -81,7 +81,7 @@ public final class FftwOptimizer {
             timeout = Duration.ofSeconds(a.longAtLeast("--timeout-s", 60, 1));
             interval = Duration.ofSeconds(a.longAtLeast("--interval-s", 5, 1));
             duration = Duration.ofSeconds(a.longAtLeast("--duration-s", 0, 0));
-            if (a.flag("--watch") && (duration.isZero() || plan.planOnly())) {
+            if (a.has("--watch") && (duration.isZero() || plan.planOnly())) {
                 throw new IllegalArgumentException("--watch needs --duration-s and cannot be --plan-only");
             }
         } catch (IllegalArgumentException e) {
@@ -97,7 +97,7 @@ public final class FftwOptimizer {
         }
         Path work = a.has("--work") ? a.path("--work") : wisdom.toAbsolutePath().resolveSibling("planning");
         WisdomRunner runner = new WisdomRunner(effort, timeout, Files.createDirectories(work), a.path("--tool-dir"));
-        if (a.flag("--watch")) {
+        if (a.has("--watch")) {
             try (PrintStream log = a.has("--log") ? new PrintStream(Files.newOutputStream(a.path("--log"),
                     StandardOpenOption.CREATE, StandardOpenOption.APPEND), true, StandardCharsets.UTF_8) : System.out) {
                 watch(plan, planner, runner, wisdom, work, interval, duration, log);

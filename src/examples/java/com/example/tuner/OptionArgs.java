@@ -49,10 +49,7 @@ final class OptionArgs {
         return o;
     }
 
-    boolean flag(String name) {
-        return values.containsKey(name);
-    }
-
+    /** Whether the option (a flag, or one with a value) was given. */
     boolean has(String name) {
         return values.containsKey(name);
     }

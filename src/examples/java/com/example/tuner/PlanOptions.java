@@ -52,7 +52,7 @@ record PlanOptions(Path hints, Mode mode, double coverage, long minDispatches, D
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--plan must be hot, all, largest or random");
         }
-        if (a.flag("--all")) {
+        if (a.has("--all")) {
             if (a.has("--plan") && mode != Mode.ALL) {
                 throw new IllegalArgumentException("--all and --plan " + mode.name().toLowerCase(Locale.ROOT) + " disagree");
             }
@@ -60,7 +60,7 @@ record PlanOptions(Path hints, Mode mode, double coverage, long minDispatches, D
         }
         return new PlanOptions(a.required("--hints"), mode, a.share("--coverage", 0.9), a.longAtLeast("--min-dispatches", 2, 0),
                 Duration.ofSeconds(a.longAtLeast("--budget-s", 600, 0)), a.longAtLeast("--seed", 1, Long.MIN_VALUE),
-                a.flag("--plan-only"));
+                a.has("--plan-only"));
     }
 
     /**

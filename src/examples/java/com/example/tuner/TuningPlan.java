@@ -67,7 +67,7 @@ public record TuningPlan<T extends PlanTask>(List<Planned<T>> tasks, List<Skippe
     public List<String> describe() {
         List<String> lines = new ArrayList<>();
         if (noHints != null) {
-            lines.add("no usable hints (" + Printable.escape(noHints) + "): the defaults for every kernel");
+            lines.add("no usable hints (" + Printable.escape(noHints) + "): the defaults everywhere");
             return lines;
         }
         lines.add(String.format(Locale.ROOT, "plan: %d tuner run(s) for %.1f%% of the kernel time%s", tasks.size(),

@@ -161,7 +161,7 @@ class TuningPlannerTest {
             assertEquals(List.of(), planner.planAll(file).tasks(), file.toString());
             assertEquals(List.of(), planner.planLargest(file, Duration.ofSeconds(1000)).tasks(), file.toString());
             assertEquals(List.of(), planner.planRandom(file, Duration.ofSeconds(1000), 1).tasks(), file.toString());
-            assertTrue(hot.describe().getFirst().endsWith("the defaults for every kernel"), hot.describe().getFirst());
+            assertTrue(hot.describe().getFirst().endsWith("the defaults everywhere"), hot.describe().getFirst());
         }
         assertTrue(planner.planHot(v1, 0.9, 2, Duration.ofSeconds(1)).noHintsReason().orElseThrow().contains("upgrade"),
                 "another version names what to do");
