@@ -123,7 +123,10 @@ public final class PgoLiveChart {
         m.setLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 10));
         m.setLabelPaint(color);
         m.setLabelBackgroundColor(new Color(255, 255, 255, 200));
-        if (height > 0.8) {
+        if (height > 0.95) { // the shift: its label left of its line, clear of the plans that follow it
+            m.setLabelAnchor(RectangleAnchor.TOP_LEFT);
+            m.setLabelTextAnchor(TextAnchor.TOP_RIGHT);
+        } else if (height > 0.8) {
             m.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
             m.setLabelTextAnchor(TextAnchor.TOP_LEFT);
         } else if (height > 0.6) {
