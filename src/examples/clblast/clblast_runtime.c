@@ -4,8 +4,9 @@
  * OpenCL device, every call timed and recorded into a hint file, with tuned kernel parameters applied
  * from a parameters file that the optimizer (com.example.tuner.ClblastOptimizer) wrote.
  *
- *   clblast-runtime --mix transformer|mlp|smoke|smoke-mlp [--passes N] [--hints FILE] [--params FILE]
- *                   [--verify] [--list] [--quiet]
+ *   clblast-runtime --mix serve|transformer|mlp|smoke|smoke-mlp [--passes N] [--hints FILE] [--params FILE]
+ *                   [--verify] [--report] [--strict] [--trace] [--list] [--quiet]
+ *   clblast-runtime --defaults
  *
  * Region names say routine, precision, shape and layout as CLBlast's tuners key kernels:
  * "clblast:Xgemm:f32:m=256,n=2048,k=512:NN", "clblast:Xgemv:f32:m=1536,n=512:N",
@@ -19,20 +20,29 @@
  * host in double precision (relative error at most 1e-3 of the largest reference value): tuned
  * parameters must change the speed, never the result.
  *
- * Parameters file (written by the optimizer): one line per tuned (region, kernel),
- * "REGION<TAB>KERNEL<TAB>NAME=VALUE NAME=VALUE ...", '#' comments. CLBlast keeps one parameter set per
- * (device, kernel, precision) and its C API can set one (CLBlastOverrideParameters) but not read one
- * back, so a kernel once overridden cannot return to its defaults in this process: before each call
- * the runtime applies the entry of that call's region for each kernel the routine uses, else the
- * kernel's first entry in the file (the optimizer writes the hottest first), else nothing (CLBlast's
- * defaults, for a kernel the file does not name). A line that cannot be used (unknown kernel, bad
- * number, refused by CLBlast) is named on stderr and skipped: hints never make a result wrong.
+ * Parameters file (written by the optimizer; pgo_params.h): one line per tuned (region, kernel),
+ * "REGION<TAB>KERNEL<TAB>NAME=VALUE NAME=VALUE ...". CLBlast keeps one parameter set per (device, kernel,
+ * precision); before each call the runtime sets, for each kernel the routine reads (GEMM: Xgemm, XgemmDirect and
+ * GemmRoutine, the routine choice; GEMV: Xgemv, XgemvFast, XgemvFastRot; AXPY: Xaxpy), the region's own entry, else
+ * CLBlast's defaults for the device, which it reads once at start (RetrieveParameters, clblast_retrieve.cpp): an
+ * untuned call runs exactly what it runs without a parameters file. Switching sets costs a lookup after the first
+ * use (CLBlast caches a program per parameter values). A line that cannot be used is named on stderr and skipped.
+ *
+ * Which kernel ran (docs/PGO.md): at its first call each call site asks CLBlast for the sets it holds and works
+ * out, as CLBlast does (pgo_choice.h), which kernel runs and with whose parameters: the region's own, CLBlast's
+ * defaults, or another's. --report prints it per region; a region the parameters file tunes whose running kernel
+ * does not have its parameters (the GEMM tuned for Xgemm that runs XgemmDirect, say) is named on stderr, counted
+ * as untuned=N in the summary, and with --strict makes the exit status 5. --trace prints the expected kernel and
+ * local size before each warm-up call on stderr, where PoCL's debug output (POCL_DEBUG=general: "Preparing kernel
+ * NAME with local size X x Y") can confirm it (check.sh). --defaults prints CLBlast's sets for the device.
  *
  * Exit status: 0 done, 1 a CLBlast or OpenCL call failed, 2 bad usage, 3 no OpenCL device, 4 the hint
- * or parameters file cannot be used (its error is printed).
+ * or parameters file cannot be used (its error is printed), 5 with --strict: a tuned region ran untuned parameters.
  */
 #define _POSIX_C_SOURCE 200809L
 #define CL_TARGET_OPENCL_VERSION 120
+
+#include "pgo_params.h"
 
 #include <clblast_c.h>
 #include <hintmap.h>
@@ -54,6 +64,15 @@ typedef struct call_site {
     size_t m, n, k; /* GEMM m,n,k; GEMV m,n; AXPY n */
     int times;
 } call_site;
+
+/* The measurement's mix (docs/PGO.md, "The CLBlast workload"): a serving step whose time goes to GEMMs with 128
+ * rows called often, while the two largest GEMMs (prefill-like) run once a pass; every GEMM is under 896³, so on
+ * PoCL's CPU device every one runs XgemmDirect. */
+static const call_site MIX_SERVE[] = {
+    {GEMM, 128, 2048, 512, 6}, {GEMM, 128, 512, 2048, 6}, {GEMM, 128, 512, 512, 12}, {GEMM, 768, 768, 512, 1},
+    {GEMM, 512, 1024, 512, 1}, {GEMM, 64, 128, 128, 32},  {GEMV, 2048, 512, 0, 16},  {GEMV, 512, 2048, 0, 16},
+    {AXPY, 131072, 0, 0, 8},
+};
 
 /* A transformer block (hidden 512, 256 tokens, FFN 2048) for a prefill, the projections of a decode step
  * as GEMVs, the residual AXPYs, and a tail of small adapter GEMMs: a few shapes hold most of the time. */
@@ -86,24 +105,12 @@ typedef struct mix {
 } mix;
 
 static const mix MIXES[] = {
+    {"serve", MIX_SERVE, sizeof MIX_SERVE / sizeof MIX_SERVE[0]},
     {"transformer", MIX_TRANSFORMER, sizeof MIX_TRANSFORMER / sizeof MIX_TRANSFORMER[0]},
     {"mlp", MIX_MLP, sizeof MIX_MLP / sizeof MIX_MLP[0]},
     {"smoke", MIX_SMOKE, sizeof MIX_SMOKE / sizeof MIX_SMOKE[0]},
     {"smoke-mlp", MIX_SMOKE_MLP, sizeof MIX_SMOKE_MLP / sizeof MIX_SMOKE_MLP[0]},
 };
-
-/* The CLBlast kernels each routine runs (docs/tuning.md of CLBlast, "Which kernels are used"). */
-enum { K_XGEMM, K_XGEMV, K_XGEMV_FAST, K_XGEMV_FAST_ROT, K_XAXPY, KERNELS };
-static const char *const KERNEL_NAMES[KERNELS] = {"Xgemm", "Xgemv", "XgemvFast", "XgemvFastRot", "Xaxpy"};
-
-static int routine_uses(routine r, int kernel) {
-    switch (r) {
-    case GEMM: return kernel == K_XGEMM;
-    case GEMV: return kernel == K_XGEMV || kernel == K_XGEMV_FAST || kernel == K_XGEMV_FAST_ROT;
-    case AXPY: return kernel == K_XAXPY;
-    }
-    return 0;
-}
 
 /* The region name of a call site (docs/PGO.md "Region names"). */
 static void region_name(const call_site *c, char *out, size_t len) {
@@ -124,115 +131,17 @@ static uint64_t call_bytes(const call_site *c) {
     return 0;
 }
 
-/* ------------------------------------------------------------------ the parameters file */
+/* The parameters CLBlast holds for a kernel (clblast_retrieve.cpp): 0, or CLBlast's status. */
+int pgo_clblast_retrieve(cl_device_id device, const char *kernel, pgo_set *out);
 
-#define MAX_PARAMS 24
+static pgo_routine routine_of(routine r) { return r == GEMM ? PGO_GEMM : r == GEMV ? PGO_GEMV : PGO_AXPY; }
 
-typedef struct param_entry {
-    char region[160];
-    int kernel;
-    size_t count;
-    char *names[MAX_PARAMS];
-    size_t values[MAX_PARAMS];
-} param_entry;
-
-typedef struct param_file {
-    param_entry *entries;
-    size_t count;
-} param_file;
-
-/* Parses "NAME=VALUE NAME=VALUE ..." into e: 1, or 0 naming the problem in why. */
-static int parse_params(char *list, param_entry *e, char *why, size_t why_len) {
-    e->count = 0;
-    for (char *save = NULL, *tok = strtok_r(list, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save)) {
-        char *eq = strchr(tok, '=');
-        if (eq == NULL || eq == tok || eq[1] == '\0') {
-            snprintf(why, why_len, "'%s' is not NAME=VALUE", tok);
-            return 0;
-        }
-        *eq = '\0';
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(eq + 1, &end, 10);
-        if (errno != 0 || *end != '\0' || eq[1] == '-') {
-            snprintf(why, why_len, "the value of %s is not a non-negative integer", tok);
-            return 0;
-        }
-        if (e->count == MAX_PARAMS) {
-            snprintf(why, why_len, "more than %d parameters", MAX_PARAMS);
-            return 0;
-        }
-        e->names[e->count] = strdup(tok);
-        e->values[e->count++] = (size_t)v;
-    }
-    if (e->count == 0) snprintf(why, why_len, "no parameters");
-    return e->count > 0;
-}
-
-/* Reads the parameters file; a line that cannot be used is named on stderr and skipped. 0, or -1
- * when the file cannot be read at all. */
-static int params_load(const char *path, param_file *pf) {
-    FILE *f = fopen(path, "r");
-    if (f == NULL) {
-        fprintf(stderr, "clblast-runtime: cannot read parameters file %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    char line[4096];
-    size_t cap = 0, lineno = 0;
-    while (fgets(line, sizeof line, f) != NULL) {
-        lineno++;
-        line[strcspn(line, "\r\n")] = '\0';
-        if (line[0] == '\0' || line[0] == '#') continue;
-        char *t1 = strchr(line, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
-        char why[160] = "not REGION<TAB>KERNEL<TAB>PARAMETERS";
-        param_entry e;
-        memset(&e, 0, sizeof e);
-        int ok = t1 != NULL && t2 != NULL && (size_t)(t1 - line) < sizeof e.region;
-        if (ok) {
-            *t1 = '\0';
-            *t2 = '\0';
-            memcpy(e.region, line, (size_t)(t1 - line) + 1); /* fits: checked above, NUL included */
-            e.kernel = -1;
-            for (int k = 0; k < KERNELS; k++)
-                if (strcmp(t1 + 1, KERNEL_NAMES[k]) == 0) e.kernel = k;
-            if (e.kernel < 0) snprintf(why, sizeof why, "kernel '%s' is not one this runtime runs", t1 + 1);
-            ok = e.kernel >= 0 && parse_params(t2 + 1, &e, why, sizeof why);
-        }
-        if (!ok) {
-            fprintf(stderr, "clblast-runtime: %s:%zu skipped: %s\n", path, lineno, why);
-            for (size_t i = 0; i < e.count; i++) free(e.names[i]);
-            continue;
-        }
-        if (pf->count == cap) {
-            cap = cap ? 2 * cap : 16;
-            param_entry *grown = realloc(pf->entries, cap * sizeof *grown);
-            if (grown == NULL) {
-                fclose(f);
-                return -1;
-            }
-            pf->entries = grown;
-        }
-        pf->entries[pf->count++] = e;
-    }
-    fclose(f);
-    return 0;
-}
-
-static void params_free(param_file *pf) {
-    for (size_t i = 0; i < pf->count; i++)
-        for (size_t j = 0; j < pf->entries[i].count; j++) free(pf->entries[i].names[j]);
-    free(pf->entries);
-}
-
-/* The entry that applies to kernel k for a region: its own, else the kernel's first, else -1. */
-static long params_pick(const param_file *pf, const char *region, int k) {
-    long first = -1;
-    for (size_t i = 0; i < pf->count; i++) {
-        if (pf->entries[i].kernel != k) continue;
-        if (strcmp(pf->entries[i].region, region) == 0) return (long)i;
-        if (first < 0) first = (long)i;
-    }
-    return first;
+/* Sets kernel k's parameters in CLBlast: 0, or CLBlast's status. */
+static int apply_set(cl_device_id device, int k, const pgo_set *set) {
+    const char *names[PGO_SET_MAX];
+    for (size_t i = 0; i < set->count; i++) names[i] = set->names[i];
+    return (int)CLBlastOverrideParameters(device, PGO_KERNEL_NAMES[k], CLBlastPrecisionSingle, set->count, names,
+                                          set->values);
 }
 
 /* ------------------------------------------------------------------ OpenCL and the calls */
@@ -352,20 +261,44 @@ static uint64_t now_ns(void) {
 /* ------------------------------------------------------------------ main */
 
 typedef struct site_state {
-    char region[160];
-    hm_region *handle;             /* NULL without a hint file */
-    long entry[KERNELS];           /* the parameters entry that applies, per kernel, or -1 */
+    char region[PGO_REGION_MAX];
+    hm_region *handle;                     /* NULL without a hint file */
+    const pgo_set *own[PGO_KERNELS];       /* the parameters file's entry of this region per kernel, or NULL */
+    int judged;                            /* the verdict below is set (at the site's first call) */
+    pgo_verdict verdict;
+    char running[512];                     /* the running kernel's parameters, formatted */
 } site_state;
 
 static int usage(void) {
-    fprintf(stderr, "usage: clblast-runtime --mix transformer|mlp|smoke|smoke-mlp [--passes N] [--hints FILE]"
-                    " [--params FILE] [--verify] [--list] [--quiet]\n");
+    fprintf(stderr, "usage: clblast-runtime --mix serve|transformer|mlp|smoke|smoke-mlp [--passes N] [--hints FILE]"
+                    " [--params FILE] [--verify] [--report] [--strict] [--trace] [--list] [--quiet]\n"
+                    "       clblast-runtime --defaults\n");
     return 2;
+}
+
+/* Reads CLBlast's sets for every kernel into sets: 0, or 1 (named on stderr). */
+static int retrieve_all(cl_device_id device, pgo_set sets[PGO_KERNELS]) {
+    for (int k = 0; k < PGO_KERNELS; k++) {
+        int s = pgo_clblast_retrieve(device, PGO_KERNEL_NAMES[k], &sets[k]);
+        if (s != 0) return fprintf(stderr, "clblast-runtime: CLBlast cannot say its parameters of %s (%d)\n", PGO_KERNEL_NAMES[k], s), 1;
+    }
+    return 0;
+}
+
+/* Judges a call site at its call: the sets CLBlast holds now, against the region's own and the defaults. */
+static int judge_site(cl_device_id device, const call_site *c, site_state *st, const pgo_set defaults[PGO_KERNELS]) {
+    pgo_set held[PGO_KERNELS];
+    if (retrieve_all(device, held) != 0) return 1;
+    pgo_call call = {routine_of(c->r), c->m, c->n, c->k};
+    st->verdict = pgo_judge(&call, held, st->own, defaults);
+    pgo_set_format(&held[st->verdict.choice.params_of], st->running, sizeof st->running);
+    st->judged = 1;
+    return 0;
 }
 
 int main(int argc, char **argv) {
     const char *mix_name = NULL, *hints = NULL, *params = NULL;
-    int passes = 3, list = 0, quiet = 0, verify = 0;
+    int passes = 3, list = 0, quiet = 0, verify = 0, report = 0, strict = 0, trace = 0, show_defaults = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--mix") == 0 && i + 1 < argc) mix_name = argv[++i];
         else if (strcmp(argv[i], "--passes") == 0 && i + 1 < argc) passes = atoi(argv[++i]);
@@ -373,12 +306,31 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--params") == 0 && i + 1 < argc) params = argv[++i];
         else if (strcmp(argv[i], "--list") == 0) list = 1;
         else if (strcmp(argv[i], "--verify") == 0) verify = 1;
+        else if (strcmp(argv[i], "--report") == 0) report = 1;
+        else if (strcmp(argv[i], "--strict") == 0) strict = 1;
+        else if (strcmp(argv[i], "--trace") == 0) trace = 1;
+        else if (strcmp(argv[i], "--defaults") == 0) show_defaults = 1;
         else if (strcmp(argv[i], "--quiet") == 0) quiet = 1;
         else return usage();
     }
     const mix *mx = NULL;
     for (size_t i = 0; mix_name != NULL && i < sizeof MIXES / sizeof MIXES[0]; i++)
         if (strcmp(MIXES[i].name, mix_name) == 0) mx = &MIXES[i];
+    if (show_defaults) {
+        if (mix_name != NULL) return usage();
+        device_ctx d;
+        memset(&d, 0, sizeof d);
+        int rc = opencl_open(&d, 1, 1, 1, 1);
+        pgo_set defaults[PGO_KERNELS];
+        if (rc == 0) rc = retrieve_all(d.device, defaults);
+        for (int k = 0; rc == 0 && k < PGO_KERNELS; k++) {
+            char text[512];
+            pgo_set_format(&defaults[k], text, sizeof text);
+            printf("%s\t%s\n", PGO_KERNEL_NAMES[k], text);
+        }
+        opencl_close(&d);
+        return rc;
+    }
     if (mx == NULL || passes < 1) return usage();
 
     site_state *st = calloc(mx->count, sizeof *st);
@@ -398,57 +350,81 @@ int main(int argc, char **argv) {
     }
     if (list) return free(st), 0;
 
-    param_file pf = {0};
-    if (params != NULL && params_load(params, &pf) < 0) return free(st), 4;
+    pgo_params pf = {0};
+    if (params != NULL) {
+        FILE *f = fopen(params, "r");
+        if (f == NULL) {
+            fprintf(stderr, "clblast-runtime: cannot read parameters file %s: %s\n", params, strerror(errno));
+            return free(st), 4;
+        }
+        int r = pgo_params_read(f, params, &pf, stderr);
+        fclose(f);
+        if (r != 0) return free(st), 1;
+    }
     for (size_t i = 0; i < mx->count; i++)
-        for (int k = 0; k < KERNELS; k++)
-            st[i].entry[k] = routine_uses(mx->sites[i].r, k) ? params_pick(&pf, st[i].region, k) : -1;
+        for (int k = 0; k < PGO_KERNELS; k++)
+            st[i].own[k] = pgo_routine_uses(routine_of(mx->sites[i].r), (pgo_kernel)k)
+                               ? pgo_params_find(&pf, st[i].region, (pgo_kernel)k) : NULL;
 
     hm_store *store = NULL;
+    int rc = 0;
     if (hints != NULL) {
         char err[512];
         if (hm_open_ex(hints, NULL, &store, err, sizeof err) != HM_OK) {
             fprintf(stderr, "clblast-runtime: %s\n", err);
-            params_free(&pf);
-            return free(st), 4;
+            rc = 4;
         }
-        for (size_t i = 0; i < mx->count; i++)
+        for (size_t i = 0; rc == 0 && i < mx->count; i++)
             if (hm_region_resolve(store, st[i].region, strlen(st[i].region), &st[i].handle) != HM_OK) {
                 fprintf(stderr, "clblast-runtime: %s\n", hm_last_error(store));
-                return 4;
+                rc = 4;
             }
     }
 
     device_ctx d;
     memset(&d, 0, sizeof d);
-    int rc = opencl_open(&d, a_max, b_max, c_max, v_max);
-    long applied[KERNELS];
-    for (int k = 0; k < KERNELS; k++) applied[k] = -1;
-    uint64_t overrides = 0, wall_ns = 0, calls = 0;
+    if (rc == 0) rc = opencl_open(&d, a_max, b_max, c_max, v_max);
+    pgo_set defaults[PGO_KERNELS];
+    if (rc == 0) rc = retrieve_all(d.device, defaults); /* before any override: CLBlast's own sets for the device */
+    const pgo_set *applied[PGO_KERNELS];               /* what CLBlast holds: a file entry, or &defaults[k] */
+    for (int k = 0; k < PGO_KERNELS; k++) applied[k] = &defaults[k];
+    uint64_t overrides = 0, wall_ns = 0, calls = 0, untuned = 0;
     double worst_error = 0;
     for (int pass = 0; rc == 0 && pass <= passes; pass++) { /* pass 0: warm-up, neither timed nor recorded */
         uint64_t pass_start = now_ns();
         for (size_t i = 0; rc == 0 && i < mx->count; i++) {
             const call_site *c = &mx->sites[i];
-            for (int k = 0; k < KERNELS; k++) { /* the parameters of this call's region, when they differ */
-                long e = st[i].entry[k];
-                if (e < 0 || e == applied[k]) continue;
-                param_entry *pe = &pf.entries[e];
-                CLBlastStatusCode s = CLBlastOverrideParameters(d.device, KERNEL_NAMES[k], CLBlastPrecisionSingle,
-                                                                pe->count, (const char **)pe->names, pe->values);
-                if (s != CLBlastSuccess) { /* a line CLBlast refuses: never used again, named once */
+            for (int k = 0; k < PGO_KERNELS; k++) { /* this region's parameters, else the defaults, when they differ */
+                if (!pgo_routine_uses(routine_of(c->r), (pgo_kernel)k)) continue;
+                const pgo_set *want = st[i].own[k] != NULL ? st[i].own[k] : &defaults[k];
+                if (want == applied[k]) continue;
+                int s = apply_set(d.device, k, want);
+                if (s != 0) { /* a set CLBlast refuses: named once, the defaults from then on */
                     fprintf(stderr, "clblast-runtime: %s: parameters of %s for %s refused by CLBlast (%d): skipped\n",
-                            params, KERNEL_NAMES[k], pe->region, (int)s);
+                            params, PGO_KERNEL_NAMES[k], st[i].region, s);
                     for (size_t j = 0; j < mx->count; j++)
-                        if (st[j].entry[k] == e) st[j].entry[k] = -1;
-                    continue;
+                        if (st[j].own[k] == want) st[j].own[k] = NULL;
+                    if (apply_set(d.device, k, &defaults[k]) != 0) rc = 1;
+                    want = &defaults[k];
                 }
-                applied[k] = e;
+                applied[k] = want;
                 overrides++;
+            }
+            if (rc == 0 && !st[i].judged) {
+                rc = judge_site(d.device, c, &st[i], defaults);
+                if (rc == 0 && st[i].verdict.untuned) {
+                    untuned++;
+                    fprintf(stderr, "clblast-runtime: %s is tuned by %s but runs %s with %s parameters\n", st[i].region,
+                            params, st[i].verdict.choice.kernel,
+                            st[i].verdict.source == PGO_FROM_DEFAULTS ? "CLBlast's default" : "another region's");
+                }
             }
             for (int t = 0; rc == 0 && t < c->times; t++) {
                 float *y_before = NULL;
                 if (verify && pass == 0 && t == 0 && c->r == AXPY && (y_before = read_back(&d, d.y, c->m)) == NULL) rc = 1;
+                if (trace && pass == 0)
+                    fprintf(stderr, "trace %s kernel=%s local=%zux%zu\n", st[i].region, st[i].verdict.choice.kernel,
+                            st[i].verdict.choice.local_x, st[i].verdict.choice.local_y);
                 uint64_t t0 = now_ns();
                 CLBlastStatusCode s = run_call(&d, c);
                 cl_int f = clFinish(d.queue);
@@ -479,14 +455,20 @@ int main(int argc, char **argv) {
         }
     }
     if (rc == 0 && verify) printf("verify sites=%zu max_rel_err=%.3g ok\n", mx->count, worst_error);
+    if (rc == 0 && report)
+        for (size_t i = 0; i < mx->count; i++)
+            printf("region %s kernel=%s local=%zux%zu params=%s tuned=%s set=%s\n", st[i].region,
+                   st[i].verdict.choice.kernel, st[i].verdict.choice.local_x, st[i].verdict.choice.local_y,
+                   PGO_SOURCE_NAMES[st[i].verdict.source], st[i].verdict.tuned ? "yes" : "no", st[i].running);
     if (rc == 0)
-        printf("workload mix=%s passes=%d calls=%llu wall_s=%.6f params=%s entries=%zu overrides=%llu\n", mx->name,
-               passes, (unsigned long long)calls, (double)wall_ns / 1e9, params ? params : "-", pf.count,
-               (unsigned long long)overrides);
+        printf("workload mix=%s passes=%d calls=%llu wall_s=%.6f params=%s entries=%zu overrides=%llu untuned=%llu\n",
+               mx->name, passes, (unsigned long long)calls, (double)wall_ns / 1e9, params ? params : "-", pf.count,
+               (unsigned long long)overrides, (unsigned long long)untuned);
+    if (rc == 0 && strict && untuned > 0) rc = 5;
     opencl_close(&d);
     for (size_t i = 0; i < mx->count; i++) hm_region_free(st[i].handle);
     if (store != NULL && hm_close(store) != HM_OK && rc == 0) rc = 4;
-    params_free(&pf);
+    pgo_params_free(&pf);
     free(st);
     return rc;
 }

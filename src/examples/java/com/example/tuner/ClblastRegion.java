@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
  * A region name the CLBlast runtime records (docs/PGO.md, "Region names"), parsed back:
  * {@code clblast:KERNEL:PRECISION:SHAPE[:LAYOUT]}, e.g. {@code clblast:Xgemm:f32:m=1024,n=4096,k=1024:NN}.
  * The kernel is the CLBlast kernel its tuner keys (Xgemm, Xgemv, Xaxpy), the precision {@code f16},
- * {@code f32} or {@code f64}, the shape the routine's sizes in the order the runtime writes them.
+ * {@code f32} or {@code f64}, the shape the routine's sizes in the order the runtime writes them (any
+ * size up to 18 digits parses: whether one is worth tuning is {@link ClblastTunables}' bound).
  *
  * @param name the region name as recorded
  * @param kernel the CLBlast kernel family, e.g. {@code Xgemm}
@@ -20,7 +21,7 @@ import java.util.regex.Pattern;
  */
 public record ClblastRegion(String name, String kernel, int precision, Map<String, Long> shape, String layout) {
     private static final Pattern NAME =
-            Pattern.compile("clblast:([A-Za-z][A-Za-z0-9]*):f(16|32|64):([a-z]=[0-9]{1,9}(?:,[a-z]=[0-9]{1,9})*)(?::([A-Z]{1,2}))?");
+            Pattern.compile("clblast:([A-Za-z][A-Za-z0-9]*):f(16|32|64):([a-z]=[0-9]{1,18}(?:,[a-z]=[0-9]{1,18})*)(?::([A-Z]{1,2}))?");
 
     /** Keeps an immutable copy of the shape. */
     public ClblastRegion {

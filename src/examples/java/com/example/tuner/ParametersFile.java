@@ -10,9 +10,9 @@ import java.util.List;
 
 /**
  * The file the runtime reads (src/examples/clblast/clblast_runtime.c, docs/PGO.md): one line per
- * tuned region and kernel, {@code REGION<TAB>KERNEL<TAB>NAME=VALUE ...}, hottest region first, so
- * that each kernel's first line is its hottest shape (the runtime's entry for that kernel's other
- * shapes); {@code #} lines are comments. Written beside its path and renamed into place, so the
+ * tuned region and kernel, {@code REGION<TAB>KERNEL<TAB>NAME=VALUE ...}, in the plan's order (for a
+ * tuned GEMM a {@code GemmRoutine} line too, the routine choice that makes CLBlast run the tuned
+ * kernel); {@code #} lines are comments. Written beside its path and renamed into place, so the
  * runtime never reads half a file.
  */
 public final class ParametersFile {
@@ -26,7 +26,7 @@ public final class ParametersFile {
      * @return this
      */
     public ParametersFile comment(String text) {
-        comments.add("# " + text.replace('\n', ' '));
+        comments.add("# " + Printable.escape(text));
         return this;
     }
 
@@ -38,8 +38,9 @@ public final class ParametersFile {
      * @return this
      */
     public ParametersFile add(String region, TunedKernel tuned) {
-        if (region.indexOf('\t') >= 0 || region.indexOf('\n') >= 0) {
-            throw new IllegalArgumentException("a region name with a tab or newline cannot be written: " + region);
+        if (!Printable.escape(region).equals(region)) { // a tab, a line break: the runtime reads lines of tab-separated fields
+            throw new IllegalArgumentException("a region name with a control character cannot be written: "
+                    + Printable.escape(region));
         }
         lines.add(region + "\t" + tuned.kernel() + "\t" + tuned.parameterList());
         return this;

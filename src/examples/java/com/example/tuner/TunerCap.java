@@ -3,29 +3,65 @@ package com.example.tuner;
 import java.time.Duration;
 
 /**
- * How far each tuner run may go, the same in every arm of a measurement (docs/PGO.md, "The cap"):
- * for the GEMM tuner CLBlast's {@code -fraction F} (a random 1/F of the first phase's 578
- * configurations, the same subset for the same sizes in every run) and its first phase only (its
- * later phases sample from 120,800 configurations: the run is stopped when the first phase's JSON
- * is written); the GEMV (12, 30 and at most 96) and AXPY (96) tuners explore all their configurations, since
- * a fraction of so few can leave none; for all, {@code -runs R} timed runs per configuration and a
- * wall-clock timeout per run.
+ * How far each CLBlast tuner run may go, the same in every arm of a measurement (docs/PGO.md, "The
+ * cap"). CLBlast's {@code -fraction F} keeps a random {@code 1/F} of a phase's configurations (the
+ * same subset in every run: the tuners shuffle with a default-seeded engine):
+ * <ul>
+ * <li>{@code clblast_tuner_xgemm_direct} ({@code XgemmDirect}, what GEMMs below CLBlast's
+ *     {@code XGEMM_MIN_INDIRECT_SIZE³} run): its second phase samples 8,420 configurations (its first
+ *     46, so a large fraction leaves none there); {@code directFraction} 700 keeps 12;
+ * <li>{@code clblast_tuner_xgemm} ({@code Xgemm}, the indirect GEMM): the run is stopped once its
+ *     first phase (578 configurations) is written, since its later phases sample from 120,800;
+ *     {@code fraction} 48 keeps 12;
+ * <li>the GEMV (12, 30 and at most 96 configurations in three phases) and AXPY (96) tuners:
+ *     {@code vectorFraction}, 1 (all of them) by default, since a fraction of so few can leave a
+ *     phase none, and a phase with none writes no result.
+ * </ul>
+ * For all, {@code -runs R} timed runs per configuration and a wall-clock timeout per run.
  *
  * @param fraction the GEMM tuner's {@code -fraction}, {@code >= 1}
+ * @param directFraction the direct GEMM tuner's {@code -fraction}, {@code >= 1}
+ * @param vectorFraction the GEMV and AXPY tuners' {@code -fraction}, {@code >= 1} (1: not passed)
  * @param runs the tuners' {@code -runs}, {@code >= 1}
  * @param timeout the wall-clock limit of one run: a run past it is killed, and what it wrote by
  *     then (the JSON of each finished phase) is used
  */
-public record TunerCap(int fraction, int runs, Duration timeout) {
-    /** The cap of docs/PGO.md's measurement. */
-    public static final TunerCap DEFAULT = new TunerCap(16, 1, Duration.ofSeconds(120));
+public record TunerCap(int fraction, int directFraction, int vectorFraction, int runs, Duration timeout) {
+    /** The cap of docs/PGO.md's measurement: about 12 configurations per GEMM run. */
+    public static final TunerCap DEFAULT = new TunerCap(48, 700, 1, 1, Duration.ofSeconds(120));
 
     /** Checks the values. */
     public TunerCap {
-        if (fraction < 1 || runs < 1 || timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("cap needs fraction >= 1, runs >= 1 and a positive timeout: " + fraction
-                    + ", " + runs + ", " + timeout);
+        if (fraction < 1 || directFraction < 1 || vectorFraction < 1 || runs < 1 || timeout.isNegative()
+                || timeout.isZero()) {
+            throw new IllegalArgumentException("cap needs fractions >= 1, runs >= 1 and a positive timeout: " + fraction
+                    + ", " + directFraction + ", " + vectorFraction + ", " + runs + ", " + timeout);
         }
+    }
+
+    /**
+     * A cap with the default direct and vector fractions.
+     *
+     * @param fraction the GEMM tuner's {@code -fraction}
+     * @param runs the tuners' {@code -runs}
+     * @param timeout the wall-clock limit of one run
+     */
+    public TunerCap(int fraction, int runs, Duration timeout) {
+        this(fraction, DEFAULT.directFraction(), 1, runs, timeout);
+    }
+
+    /**
+     * The fraction a tuner gets.
+     *
+     * @param tuner a task's tuner
+     * @return its {@code -fraction}; 1 means none is passed
+     */
+    int fractionOf(String tuner) {
+        return switch (tuner) {
+            case "xgemm" -> fraction;
+            case "xgemm_direct" -> directFraction;
+            default -> vectorFraction;
+        };
     }
 
     /**

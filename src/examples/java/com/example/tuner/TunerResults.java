@@ -15,9 +15,9 @@ import java.util.regex.Pattern;
  * {@code clblast_FAMILY_PRECISION.json} per phase, with {@code kernel_family}, {@code best_time} and
  * {@code best_parameters}, "NAME=VALUE ..."). The kernel whose parameters they are, the name
  * CLBlastOverrideParameters takes, follows from the family ({@code xgemm_1} to {@code xgemm_4}:
- * Xgemm; {@code xgemv_fast}: XgemvFast; ...), not from {@code best_kernel}, which names the OpenCL
+ * Xgemm; {@code xgemm_direct_1} and {@code _2}: XgemmDirect; {@code xgemv_fast}: XgemvFast; ...), not from {@code best_kernel}, which names the OpenCL
  * function that ran ({@code XaxpyFastest} for Xaxpy's parameters). Of several phases of one kernel
- * (the GEMM tuner's), the fastest wins. A file that cannot be read or has no usable best is named in
+ * (the GEMM tuners'), the fastest wins. A file that cannot be read or has no usable best is named in
  * {@link #problems()} and skipped: that kernel keeps its defaults.
  */
 public final class TunerResults {
@@ -25,7 +25,7 @@ public final class TunerResults {
     /** Tuner families → the kernel whose parameters they set (CLBlast's doc/tuning.md table). */
     private static final Map<String, String> KERNEL_OF_FAMILY = Map.of("xgemm_1", "Xgemm", "xgemm_2", "Xgemm",
             "xgemm_11", "Xgemm", "xgemm_12", "Xgemm", "xgemv", "Xgemv", "xgemv_fast", "XgemvFast", "xgemv_fast_rot",
-            "XgemvFastRot", "xaxpy", "Xaxpy");
+            "XgemvFastRot", "xaxpy", "Xaxpy", "xgemm_direct_1", "XgemmDirect", "xgemm_direct_2", "XgemmDirect");
 
     private final Map<String, TunedKernel> best = new LinkedHashMap<>();
     private final List<String> problems = new ArrayList<>();

@@ -7,17 +7,19 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * What the optimizer will tune, in order, and what it leaves to CLBlast's defaults and why.
+ * What an optimizer will tune, in order, and what it leaves to the tuner's defaults and why.
  *
- * @param tasks the tuner runs, hottest first, each with the regions it serves
- * @param skipped the regions of the hot set (or of the file, for a plan of everything) not tuned
+ * @param <T> the kind of tuner run
+ * @param tasks the tuner runs, in the order they run, each with the regions it serves
+ * @param skipped the regions considered but not tuned, each with the reason
  * @param budget the tuning-time budget the plan was cut to; null for none
  * @param noHints why the file gave no usable hints (missing, damaged, another version, another
- *     owner, ...), or null: then the plan is empty and every kernel keeps its defaults
- * @param coveredShare the share of the file's kernel time the planned regions hold
+ *     owner, ...), or null: then the plan is empty and everything keeps its defaults
+ * @param coveredShare the share of the file's kernel time the planned regions hold, in {@code [0, 1]}
+ *     (summed exactly: saturated totals cannot push it past 1)
  */
-public record TuningPlan(List<Planned> tasks, List<Skipped> skipped, Duration budget, String noHints,
-        double coveredShare) {
+public record TuningPlan<T extends PlanTask>(List<Planned<T>> tasks, List<Skipped> skipped, Duration budget,
+        String noHints, double coveredShare) {
 
     /** Keeps immutable copies. */
     public TuningPlan {
@@ -26,13 +28,14 @@ public record TuningPlan(List<Planned> tasks, List<Skipped> skipped, Duration bu
     }
 
     /**
-     * The plan when the hints cannot be used: nothing tuned, CLBlast's defaults everywhere.
+     * The plan when the hints cannot be used: nothing tuned, defaults everywhere.
      *
+     * @param <T> the kind of tuner run
      * @param reason why, for the log
      * @return an empty plan carrying the reason
      */
-    static TuningPlan defaults(String reason) {
-        return new TuningPlan(List.of(), List.of(), null, reason, 0);
+    static <T extends PlanTask> TuningPlan<T> defaults(String reason) {
+        return new TuningPlan<>(List.of(), List.of(), null, reason, 0);
     }
 
     /**
@@ -45,34 +48,37 @@ public record TuningPlan(List<Planned> tasks, List<Skipped> skipped, Duration bu
     }
 
     /**
-     * The worst-case tuning time: every run's timeout.
+     * The worst-case tuning time: every run counted at the cap's timeout.
      *
-     * @param cap the runs' cap
-     * @return the sum of the planned runs' timeouts
+     * @param perRun the cap of one run
+     * @return the sum of the planned runs' caps
      */
-    public Duration plannedCost(TunerCap cap) {
-        return cap.timeout().multipliedBy(tasks.size());
+    public Duration plannedCost(Duration perRun) {
+        return perRun.multipliedBy(tasks.size());
     }
 
     /**
-     * The plan as lines for a log: one per task, then one per skipped region.
+     * The plan as lines for a log: a summary, one line per run, then one per skipped region. Every
+     * name and reason is printed through {@link Printable#escape}, so each item is exactly one line
+     * whatever the hint file holds.
      *
      * @return human-readable lines
      */
     public List<String> describe() {
         List<String> lines = new ArrayList<>();
         if (noHints != null) {
-            lines.add("no usable hints (" + noHints + "): CLBlast's defaults for every kernel");
+            lines.add("no usable hints (" + Printable.escape(noHints) + "): the defaults everywhere");
             return lines;
         }
         lines.add(String.format(Locale.ROOT, "plan: %d tuner run(s) for %.1f%% of the kernel time%s", tasks.size(),
                 100 * coveredShare, budget == null ? "" : ", budget " + budget.toSeconds() + " s"));
-        for (Planned p : tasks) {
-            lines.add(String.format(Locale.ROOT, "  tune  %-32s %5.1f%%  %s", p.task().label(), 100 * p.share(),
-                    String.join(" ", p.regions())));
+        for (Planned<T> p : tasks) {
+            lines.add(String.format(Locale.ROOT, "  tune  %-32s %5.1f%%  %s", Printable.escape(p.task().label()),
+                    100 * p.share(), String.join(" ", p.regions().stream().map(Printable::escape).toList())));
         }
         for (Skipped s : skipped) {
-            lines.add(String.format(Locale.ROOT, "  skip  %-32s %5.1f%%  %s", s.reason(), 100 * s.share(), s.region()));
+            lines.add(String.format(Locale.ROOT, "  skip  %-32s %5.1f%%  %s", Printable.escape(s.reason()),
+                    100 * s.share(), Printable.escape(s.region())));
         }
         return lines;
     }
@@ -80,11 +86,12 @@ public record TuningPlan(List<Planned> tasks, List<Skipped> skipped, Duration bu
     /**
      * A planned tuner run.
      *
+     * @param <T> the kind of tuner run
      * @param task the run
-     * @param regions the regions whose kernel and sizes it tunes, hottest first
+     * @param regions the regions it serves, hottest first
      * @param share their share of the file's kernel time
      */
-    public record Planned(TuningTask task, List<String> regions, double share) {
+    public record Planned<T extends PlanTask>(T task, List<String> regions, double share) {
         /** Keeps an immutable copy. */
         public Planned {
             regions = List.copyOf(regions);
@@ -92,11 +99,11 @@ public record TuningPlan(List<Planned> tasks, List<Skipped> skipped, Duration bu
     }
 
     /**
-     * A region left to CLBlast's defaults (or to its kernel's other entry, docs/PGO.md).
+     * A region left to the defaults.
      *
-     * @param region its name
+     * @param region its name, as recorded
      * @param share its share of the file's kernel time
-     * @param reason why: over the budget, no tuner for it, not a CLBlast region
+     * @param reason why: over the budget, no tuner for it, not this tuner's region, over the bound
      */
     public record Skipped(String region, double share, String reason) {}
 }

@@ -30,9 +30,11 @@ class ClblastOptimizerTest {
     private Path bin() throws Exception {
         Path bin = dir.resolve("bin");
         Path gemm = TunerResultsTest.fixture(dir, "clblast_xgemm_1_32.json");
+        Path direct = TunerResultsTest.fixture(dir, "clblast_xgemm_direct_2_32.json");
         Path gemv = TunerResultsTest.fixture(dir, "clblast_xgemv_32.json");
         Path axpy = TunerResultsTest.fixture(dir, "clblast_xaxpy_32.json");
         TunerRunnerTest.tuner(bin, "xgemm", "cp " + gemm + " .; exec sleep 3600");
+        TunerRunnerTest.tuner(bin, "xgemm_direct", "cp " + direct + " .");
         TunerRunnerTest.tuner(bin, "xgemv", "cp " + gemv + " .");
         TunerRunnerTest.tuner(bin, "xaxpy", "cp " + axpy + " .");
         return bin;
@@ -66,19 +68,38 @@ class ClblastOptimizerTest {
     }
 
     @Test
-    void writesTheTunedParametersOfTheHotSetHottestFirst() throws Exception {
+    void writesTheTunedParametersOfTheHotSetHottestFirstWithTheRoutineChoiceOfEachGemm() throws Exception {
         Path params = dir.resolve("hot.params");
         String out = run("--hints", hints().toString(), "--params", params.toString(), "--coverage", "0.95",
                 "--min-dispatches", "2", "--budget-s", "1000", "--timeout-s", "100", "--tuner-dir", bin().toString(),
                 "--work", dir.resolve("work").toString());
         List<String> lines = entries(params); // 0.95 of 750 ms: the two GEMMs (700) and the decode GEMV (40)
-        assertEquals(3, lines.size(), out);
-        assertTrue(lines.get(0).startsWith(FFN_DOWN + "\tXgemm\tGEMMK=0 KREG=1 KWG=32"), lines.get(0));
-        assertTrue(lines.get(1).startsWith(FFN_UP + "\tXgemm\t"), lines.get(1));
-        assertEquals(DECODE + "\tXgemv\tWGS1=256 WPT1=1", lines.get(2), "the stand-in wrote the first GEMV phase only");
-        assertTrue(out.contains("run xgemm f32 m=256 n=512 k=2048 status=STOPPED_AFTER_FIRST_PHASE"), out);
-        assertTrue(out.lines().anyMatch(l -> l.startsWith("tuning wall_s=") && l.contains("runs=3 entries=3")), out);
+        String directSet = "KWID=16 MDIMAD=8 MDIMCD=16 NDIMBD=16 NDIMCD=8 PADA=0 PADB=1 VWMD=2 VWND=1 WGD=64";
+        assertEquals(List.of(FFN_DOWN + "\tGemmRoutine\tXGEMM_MIN_INDIRECT_SIZE=4097", FFN_DOWN + "\tXgemmDirect\t" + directSet,
+                FFN_UP + "\tGemmRoutine\tXGEMM_MIN_INDIRECT_SIZE=4097", FFN_UP + "\tXgemmDirect\t" + directSet,
+                DECODE + "\tXgemv\tWGS1=256 WPT1=1"), lines, out);
+        assertTrue(out.contains("run xgemm_direct f32 m=256 n=512 k=2048 status=FINISHED"), out);
+        assertTrue(out.lines().anyMatch(l -> l.startsWith("tuning wall_s=") && l.contains("runs=3 entries=5")), out);
         assertTrue(Files.readString(params).contains("# hints " + dir.resolve("run1.hints") + ", hot set coverage 0.95"));
+    }
+
+    @Test
+    void theIndirectKernelIsTunedForAShapeClblastRunsIndirectAndItsRunStoppedAfterThePhaseKept() throws Exception {
+        Path params = dir.resolve("large.params");
+        String out = run("--hints", hints().toString(), "--params", params.toString(), "--coverage", "0.5",
+                "--min-indirect-size", "128", "--tuner-dir", bin().toString(), "--work", dir.resolve("work").toString());
+        assertTrue(out.contains("run xgemm f32 m=256 n=512 k=2048 status=STOPPED_AFTER_FIRST_PHASE"), out);
+        List<String> lines = entries(params);
+        assertEquals(FFN_DOWN + "\tGemmRoutine\tXGEMM_MIN_INDIRECT_SIZE=1", lines.get(0));
+        assertTrue(lines.get(1).startsWith(FFN_DOWN + "\tXgemm\tGEMMK=0 KREG=1 KWG=32"), lines.get(1));
+    }
+
+    @Test
+    void aPlanWithoutHintsTakesTheLargestProblemsWithinTheBudget() throws Exception {
+        String out = run("--hints", hints().toString(), "--plan", "largest", "--budget-s", "100", "--timeout-s", "100",
+                "--plan-only");
+        assertTrue(out.lines().anyMatch(l -> l.startsWith("  tune  xgemm_direct f32 m=256 n=2048 k=512")), out);
+        assertEquals(1, out.lines().filter(l -> l.startsWith("  tune  ")).count(), out);
     }
 
     @Test
@@ -103,6 +124,6 @@ class ClblastOptimizerTest {
     void planOnlyPrintsThePlanAndRunsNothing() throws Exception {
         String out = run("--hints", hints().toString(), "--plan-only", "--coverage", "0.5");
         assertEquals(List.of("plan: 1 tuner run(s) for 53.3% of the kernel time, budget 600 s",
-                "  tune  xgemm f32 m=256 n=512 k=2048      53.3%  " + FFN_DOWN), out.lines().toList());
+                "  tune  xgemm_direct f32 m=256 n=512 k=2048  53.3%  " + FFN_DOWN), out.lines().toList());
     }
 }

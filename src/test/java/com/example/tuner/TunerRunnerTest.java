@@ -30,8 +30,8 @@ class TunerRunnerTest {
         return script;
     }
 
-    private static TuningTask gemm() {
-        return new TuningTask("xgemm", 32, Map.of("m", 256L, "n", 256L, "k", 128L), List.of("Xgemm"));
+    private static ClblastTask gemm() {
+        return new ClblastTask("xgemm", 32, Map.of("m", 256L, "n", 256L, "k", 128L), List.of("Xgemm"));
     }
 
     @Test
@@ -56,7 +56,7 @@ class TunerRunnerTest {
         Path fixture = TunerResultsTest.fixture(dir, "clblast_xgemv_32.json");
         Path bin = dir.resolve("bin");
         tuner(bin, "xgemv", "cp " + fixture + " .; exec sleep 3600"); // phase 1 done, phase 2 never ends
-        TuningTask gemv = new TuningTask("xgemv", 32, Map.of("m", 1536L, "n", 512L), List.of("Xgemv", "XgemvFast"));
+        ClblastTask gemv = new ClblastTask("xgemv", 32, Map.of("m", 1536L, "n", 512L), List.of("Xgemv", "XgemvFast"));
         TunerRunner.Outcome o = new TunerRunner(new TunerCap(16, 1, Duration.ofSeconds(2)), dir.resolve("work"), bin)
                 .run(gemv);
         assertEquals(TunerRunner.Status.TIMED_OUT, o.status());
@@ -67,7 +67,7 @@ class TunerRunnerTest {
     void everyRunHasPoclsKernelCacheOffAndItsOwnDirectory() throws Exception {
         Path bin = dir.resolve("bin");
         tuner(bin, "xaxpy", "echo \"cache=$POCL_KERNEL_CACHE dir=$(pwd)\"");
-        TuningTask axpy = new TuningTask("xaxpy", 32, Map.of("n", 4096L), List.of("Xaxpy"));
+        ClblastTask axpy = new ClblastTask("xaxpy", 32, Map.of("n", 4096L), List.of("Xaxpy"));
         TunerRunner runner = new TunerRunner(new TunerCap(16, 1, Duration.ofSeconds(60)), dir.resolve("work"), bin);
         TunerRunner.Outcome o = runner.run(axpy);
         assertEquals(TunerRunner.Status.FINISHED, o.status());
@@ -80,12 +80,36 @@ class TunerRunnerTest {
     void aTunerThatCrashesLeavesNoResultAndSaysSo() throws Exception {
         Path bin = dir.resolve("bin");
         tuner(bin, "xaxpy", "kill -SEGV $$"); // as clblast_tuner_xaxpy -n 4096 did once on PoCL 3.1
-        TuningTask axpy = new TuningTask("xaxpy", 32, Map.of("n", 4096L), List.of("Xaxpy"));
+        ClblastTask axpy = new ClblastTask("xaxpy", 32, Map.of("n", 4096L), List.of("Xaxpy"));
         TunerRunner.Outcome o = new TunerRunner(new TunerCap(16, 1, Duration.ofSeconds(60)), dir.resolve("work"), bin)
                 .run(axpy);
         assertEquals(TunerRunner.Status.FINISHED, o.status());
         assertEquals(List.of(), o.jsons());
         assertEquals("killed by signal 11: no results from its unfinished phase", o.message());
+    }
+
+    @Test
+    void aRunOfTheSameCommandIsReusedWithItsRecordedWallTimeAndAnotherCapRunsAfresh() throws Exception {
+        Path fixture = TunerResultsTest.fixture(dir, "clblast_xgemm_direct_2_32.json");
+        Path bin = dir.resolve("bin");
+        tuner(bin, "xgemm_direct", "echo run >> " + dir.resolve("runs.log") + "; sleep 1; cp " + fixture + " .");
+        ClblastTask direct = new ClblastTask("xgemm_direct", 32, Map.of("m", 256L, "n", 512L, "k", 512L),
+                List.of("XgemmDirect"), ClblastTask.PIN_DIRECT);
+        TunerCap cap = new TunerCap(48, 700, 1, 1, Duration.ofSeconds(60));
+        TunerRunner.Outcome first = new TunerRunner(cap, dir.resolve("b"), bin).run(direct);
+        assertEquals(TunerRunner.Status.FINISHED, first.status());
+        assertTrue(first.wall().toMillis() >= 1000, first.wall().toString());
+
+        TunerRunner.Outcome reused = new TunerRunner(cap, dir.resolve("c"), bin, dir.resolve("b")).run(direct);
+        assertEquals(TunerRunner.Status.REUSED, reused.status());
+        assertEquals(first.wall().toMillis(), reused.wall().toMillis(), 1.0, "the earlier run's time is charged");
+        assertEquals(TunerResults.read(first.jsons(), 32).best(), TunerResults.read(reused.jsons(), 32).best());
+        assertEquals(1, Files.readAllLines(dir.resolve("runs.log")).size(), "not run again");
+
+        TunerRunner.Outcome otherCap = new TunerRunner(new TunerCap(48, 350, 1, 1, Duration.ofSeconds(60)),
+                dir.resolve("e"), bin, dir.resolve("b")).run(direct);
+        assertEquals(TunerRunner.Status.FINISHED, otherCap.status(), "a run with another fraction is another run");
+        assertEquals(2, Files.readAllLines(dir.resolve("runs.log")).size());
     }
 
     @Test
