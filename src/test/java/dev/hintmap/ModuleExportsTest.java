@@ -92,8 +92,8 @@ class ModuleExportsTest {
         assertEquals(0, child.exitValue(), out);
         assertEquals("recorded", out.strip());
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
-            assertEquals(3, TestStores.dispatchCount(store, "alone_a"));
-            assertEquals(3, TestStores.dispatchCount(store, "alone_b"));
+            assertEquals(3, store.dispatchCount("alone_a"));
+            assertEquals(3, store.dispatchCount("alone_b"));
         }
     }
 }
