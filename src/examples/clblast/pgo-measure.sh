@@ -55,7 +55,7 @@ make -s -C "$root/src/examples/clblast" HINTMAP_PREFIX="$out/prefix" OUT="$out/b
 runtime=$out/bin/clblast-runtime
 optimizer() { "$jdk/bin/java" --enable-native-access=ALL-UNNAMED -cp "$out/classes:$root/target/hintmap.jar" \
   com.example.tuner.ClblastOptimizer --fraction $fraction --runs 1 --timeout-s $timeout "$@"; }
-hintmap() { "$jdk/bin/java" -jar "$root/target/hintmap.jar" "$@"; }
+hintmap() { "$jdk/bin/java" -jar "$root/target/hintmap-cli.jar" "$@"; }
 now() { date +%s.%N; }
 
 # ---------------------------------------------------------------- the machine
