@@ -157,9 +157,10 @@ public final class HintStore implements AutoCloseable {
      * processes racing to create one path all open the same file, and none sees it half-written.
      * An existing file's layout wins over {@code options}; options set explicitly that contradict
      * it are an error, except the hot threshold of a read-only store, which is the reader's own
-     * ({@link HintStoreOptions#hotThresholdNs(long)}). A symbolic link at the final path component and a file owned by another
-     * user are refused unless the options allow them (see {@code docs/SECURITY.md}). Every check
-     * is made before any slot is touched, and a file that fails one is not modified.
+     * ({@link HintStoreOptions#hotThresholdNs(long)}). A symbolic link at the final path component
+     * and a file owned by another user are refused unless the options allow them (see
+     * {@code docs/SECURITY.md}). Every check is made before any slot is touched, and a file that
+     * fails one is not modified.
      *
      * @param file the hint file's path; its parent directory must exist
      * @param options the layout for a file this call creates, the options that an existing file
