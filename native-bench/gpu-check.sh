@@ -6,7 +6,7 @@
 #   native-bench/gpu-check.sh            (from the repository root or native-bench/)
 #
 # Builds with `make all` unless the binaries are already in native-bench/build/ (carried ones are
-# used as they are). The Java reader is ./hintmap with target/hintmap.jar + target/lib (carry
+# used as they are). The Java reader is ./hintmap with target/hintmap-cli.jar + target/lib (carry
 # them: a GPU machine may have no network to build them); without a jar the live-reader and
 # `hintmap verify` checks FAIL unless GPU_CHECK_NO_JAVA=1, which reports them as not checked.
 #
@@ -62,8 +62,8 @@ for f in "$driver_exe" "$B/libhintmap_cupti.so" "$B/hm-dump"; do
 done
 java_ok=0
 if [ "${GPU_CHECK_NO_JAVA:-0}" = 1 ]; then :
-elif [ -n "${GPU_CHECK_HINTMAP:-}" ] || [ -f "$root/target/hintmap.jar" ]; then java_ok=1
-else fail "no target/hintmap.jar (./mvnw package, or carry it; GPU_CHECK_NO_JAVA=1 to skip the Java checks)"; r_verify=FAIL; r_live=FAIL; fi
+elif [ -n "${GPU_CHECK_HINTMAP:-}" ] || [ -f "$root/target/hintmap-cli.jar" ]; then java_ok=1
+else fail "no target/hintmap-cli.jar (./mvnw package, or carry it; GPU_CHECK_NO_JAVA=1 to skip the Java checks)"; r_verify=FAIL; r_live=FAIL; fi
 
 # ---- run: the driver, the collector injected, a Java reader polling the collector's file
 echo "== $DRIVER -n $N with CUDA_INJECTION64_PATH=$B/libhintmap_cupti.so"

@@ -151,7 +151,7 @@ step_setup() {
 
   # the Java reader: GPU_RUN_HINTMAP, else the carried runtime
   local cmd="${GPU_RUN_HINTMAP:-}"
-  if [ -z "$cmd" ] && [ -f "$carry/jre.tar.xz" ] && [ -f "$carry/java/hintmap.jar" ]; then
+  if [ -z "$cmd" ] && [ -f "$carry/jre.tar.xz" ] && [ -f "$carry/java/hintmap-cli.jar" ]; then
     mkdir -p "$W/jre"
     if tar -xJf "$carry/jre.tar.xz" -C "$W/jre" 2>"$W/jre.err" ||
        python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' "$carry/jre.tar.xz" "$W/jre"; then
@@ -159,7 +159,7 @@ step_setup() {
       java=$(find "$W/jre" -maxdepth 3 -path '*/bin/java' -type f | head -n 1)
       cat >"$W/hintmap" <<EOF
 #!/bin/sh
-exec "$java" --enable-native-access=ALL-UNNAMED -cp "$carry/java/hintmap.jar:$carry/java/lib/*" dev.hintmap.cli.HintmapCli "\$@"
+exec "$java" --enable-native-access=ALL-UNNAMED -cp "$carry/java/hintmap.jar:$carry/java/hintmap-cli.jar:$carry/java/lib/*" dev.hintmap.cli.HintmapCli "\$@"
 EOF
       chmod +x "$W/hintmap"; cmd=$W/hintmap
     else say "cannot unpack $carry/jre.tar.xz: $(cat "$W/jre.err")"; fi

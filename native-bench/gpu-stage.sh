@@ -5,7 +5,7 @@
 #
 #   DIR/bin/       hm-cuda-driver, libhintmap_cupti.so, hm-dump, hm-bench, hm-floor, libhintmap.so
 #                  (and the stand-in's hm-standin-gpu, libfake_cupti.so, for a rehearsal), built here
-#   DIR/java/      target/hintmap.jar and target/lib/ (the CLI and its libraries)
+#   DIR/java/      target/hintmap.jar, target/hintmap-cli.jar and target/lib/ (the library, the CLI, its libraries)
 #   DIR/jre.tar.xz a trimmed Java runtime: jlink of the modules jdeps finds the CLI needs,
 #                  --strip-debug --no-man-pages --no-header-files, libjvm.so stripped of its symbol
 #                  table; xz-compressed (unpacked by gpu-run.sh there: tar -xJf, else python3)
@@ -33,9 +33,9 @@ for f in hm-cuda-driver libhintmap_cupti.so hm-dump hm-bench hm-floor libhintmap
   cp -L "$here/build/$f" "$dir/bin/$f" # libhintmap.so is a link: the file itself
 done
 
-echo "== the CLI (target/hintmap.jar, target/lib)"
+echo "== the CLI (target/hintmap.jar, target/hintmap-cli.jar, target/lib)"
 "$root/hintmap" --version # builds the jar first when it is missing or older than the sources
-cp "$root/target/hintmap.jar" "$dir/java/"
+cp "$root/target/hintmap.jar" "$root/target/hintmap-cli.jar" "$dir/java/"
 cp -r "$root/target/lib" "$dir/java/lib"
 
 echo "== a trimmed runtime (jlink)"
@@ -47,7 +47,7 @@ for home in "${JAVA_HOME:-}" /usr/lib/jvm/* /usr/java/* /opt/java/* /opt/jdk*; d
 done
 [ -n "$jdk" ] || { echo "gpu-stage: no JDK 22+ with jlink and jdeps (JAVA_HOME, /usr/lib/jvm)"; exit 1; }
 mods=$("$jdk/bin/jdeps" --multi-release "$jdk_v" --ignore-missing-deps --print-module-deps \
-  "$root/target/hintmap.jar" "$root"/target/lib/*.jar)
+  "$root/target/hintmap.jar" "$root/target/hintmap-cli.jar" "$root"/target/lib/*.jar)
 echo "JDK $jdk_v at $jdk; jdeps: the CLI needs $mods"
 tmp=$(mktemp -d /tmp/hm-gpu-stage.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -61,7 +61,7 @@ tar -C "$tmp" -cf - jre | xz -9 -T0 >"$dir/jre.tar.xz"
 echo "== the runtime runs the CLI"
 mkdir -p "$tmp/check"
 tar -xJf "$dir/jre.tar.xz" -C "$tmp/check"
-cli() { "$tmp/check/jre/bin/java" --enable-native-access=ALL-UNNAMED -cp "$dir/java/hintmap.jar:$dir/java/lib/*" dev.hintmap.cli.HintmapCli "$@"; }
+cli() { "$tmp/check/jre/bin/java" --enable-native-access=ALL-UNNAMED -cp "$dir/java/hintmap.jar:$dir/java/hintmap-cli.jar:$dir/java/lib/*" dev.hintmap.cli.HintmapCli "$@"; }
 "$tmp/check/jre/bin/java" -version 2>&1 | head -n 1
 cli --version
 "$dir/bin/hm-bench" -f "$tmp/check/a.hints" -r 16 -n 2000 -q >/dev/null

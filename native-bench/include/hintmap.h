@@ -195,6 +195,8 @@ HM_API const char *hm_strerror(int code);
  * counts as explicitly set when its HM_OPT_* bit is in set_mask (the
  * hm_options_set_* helpers set it) or when its value differs from the default
  * that hm_options_init() stored; so an unset option never conflicts.
+ * One exception (FORMAT §5 "Options"): with read_only, an explicit hot_threshold_ns is the reader's
+ * own. The store's hm_is_hot() and hm_hot_threshold_ns() answer by it, and the file keeps its own.
  */
 typedef struct hm_options {
     uint32_t capacity;          /* max regions, 0..2^26 (default 256)                  */
@@ -327,12 +329,47 @@ typedef struct hm_region_record {
  */
 HM_API int hm_lookup(hm_store *s, const char *name, size_t name_len, hm_region_record *out);
 
+/*
+ * The reference design's questions (docs/DESIGN.md §5; Java HintStore, Python HintStore, the same
+ * answers on the shared vectors src/test/resources/vectors/seed.txt):
+ *   is_hot          hm_is_hot (hm_is_hot_at: by the caller's threshold)
+ *   dispatch_count  hm_dispatch_count        0 when absent
+ *   mean_kernel_ns  hm_mean_kernel_ns        0 when absent
+ *   record_for      hm_lookup                HM_ENOTFOUND when absent
+ *   len             hm_size
+ *   is_empty        hm_is_empty
+ * Each by-name question reads the whole record, as hm_lookup does (FORMAT §7.2.2): asking for two
+ * figures costs two reads where one hm_lookup gives all four. A name asked again and again is cheaper
+ * through a handle (hm_region_resolve, hm_region_lookup): no encoding or lookup per call.
+ */
+
 /**
- * Whether region `name` is hot: its mean kernel ns (total / count) is >= the
- * file's hot_threshold_ns. Returns 1 (hot), 0 (not hot, or absent: an unknown region is
- * never hot) or another error of hm_lookup().
+ * Whether region `name` is hot: its mean kernel ns (total / count) is >= the store's
+ * hm_hot_threshold_ns() (the file's, or a read-only opener's own: hm_open). Returns 1 (hot), 0 (not
+ * hot, or absent: an unknown region is never hot) or another error of hm_lookup().
  */
 HM_API int hm_is_hot(hm_store *s, const char *name, size_t name_len);
+
+/**
+ * hm_is_hot() by the caller's threshold instead of the store's: 1 when region `name` is present and
+ * floor(kernel_ns_total / dispatch_count) >= threshold_ns (FORMAT §7.2.1, exact), 0 when not or
+ * absent. The same read as hm_is_hot(), allocation-free. Errors: those of hm_lookup(), and
+ * HM_EINVAL for a threshold_ns above 2^63-1 (the range of hot_threshold_ns).
+ */
+HM_API int hm_is_hot_at(hm_store *s, const char *name, size_t name_len, uint64_t threshold_ns);
+
+/**
+ * Dispatches recorded for region `name` since it was (last) inserted, into *count: >= 1 when
+ * present, 0 when absent (never recorded, evicted, capacity 0). Returns HM_OK, or an error of
+ * hm_lookup() other than HM_ENOTFOUND (HM_EINVAL also for a NULL count); *count is then unchanged.
+ */
+HM_API int hm_dispatch_count(hm_store *s, const char *name, size_t name_len, uint64_t *count);
+
+/**
+ * Mean kernel ns of region `name` per dispatch, floor(kernel_ns_total / dispatch_count), into
+ * *mean_ns; 0 when absent. Returns as hm_dispatch_count().
+ */
+HM_API int hm_mean_kernel_ns(hm_store *s, const char *name, size_t name_len, uint64_t *mean_ns);
 
 /**
  * Reads slot `slot` (0 <= slot < hm_high_water()) for iteration: on HM_OK the
@@ -407,7 +444,11 @@ HM_API int hm_hot_set(hm_store *s, double coverage, uint64_t min_dispatches, hm_
 /** Number of LIVE regions (live_count clamped into [0, capacity]; a damaged live_count with the top
  *  bit set reads as 0). Errors: HM_EINVAL, HM_ECLOSED. */
 HM_API int hm_size(hm_store *s, uint64_t *out);
-/** The file's capacity, max_name_bytes, hot threshold (0 for a NULL or closed store). */
+/** Whether the store holds no region: 1 when hm_size() would give 0 (always for capacity 0), 0 when it
+ *  holds one or more; the same header words. Errors: HM_EINVAL, HM_ECLOSED. */
+HM_API int hm_is_empty(hm_store *s);
+/** The file's capacity and max_name_bytes; the hot threshold hm_is_hot() answers by: the file's, or
+ *  a read-only opener's own (hm_open). 0 for a NULL or closed store. */
 HM_API uint32_t hm_capacity(const hm_store *s);
 HM_API uint32_t hm_max_name_bytes(const hm_store *s);
 HM_API uint64_t hm_hot_threshold_ns(const hm_store *s);

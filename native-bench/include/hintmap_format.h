@@ -77,6 +77,11 @@ static inline int hm_record_sound(uint64_t count, uint64_t total, uint64_t max, 
            total < hm_product_or_above(max + 1, count);
 }
 
+/* hm_record_mean: floor(total / count), 0 when count is 0 (hm_mean_kernel_ns; Java RecordRules.mean). */
+static inline uint64_t hm_record_mean(uint64_t count, uint64_t total) {
+    return count == 0 ? 0 : total / count;
+}
+
 /* hm_record_hot: count > 0 and floor(total / count) >= threshold_ns (hm_is_hot); a record without
  * dispatches has no mean and is never hot, as an absent region is not. */
 static inline int hm_record_hot(uint64_t count, uint64_t total, uint64_t threshold_ns) {

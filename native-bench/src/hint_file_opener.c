@@ -207,12 +207,17 @@ out:
     return rc;
 }
 
-/* §5 "Options": each option the caller set (set_mask, or a value other than the default) must
- * equal the existing file's field. */
+/* An option the caller set: its HM_OPT_* bit, or a value other than the default (hm_options). */
+static int hot_threshold_set(const hm_options *o) {
+    return (o->set_mask & HM_OPT_HOT_THRESHOLD) || o->hot_threshold_ns != HM_DEFAULT_HOT_THRESHOLD_NS;
+}
+
+/* §5 "Options": each option the caller set must equal the existing file's field, except a read-only
+ * opener's hot threshold, which is that reader's own (reader_threshold). */
 static int check_options(hm_open_ctx *ctx, const hm_options *o, const hm_file_header *h) {
     int cap_set = (o->set_mask & HM_OPT_CAPACITY) || o->capacity != HM_DEFAULT_CAPACITY;
     int mnb_set = (o->set_mask & HM_OPT_MAX_NAME_BYTES) || o->max_name_bytes != HM_DEFAULT_MAX_NAME_BYTES;
-    int hot_set = (o->set_mask & HM_OPT_HOT_THRESHOLD) || o->hot_threshold_ns != HM_DEFAULT_HOT_THRESHOLD_NS;
+    int hot_set = hot_threshold_set(o) && !o->read_only;
     if (cap_set && o->capacity != h->capacity)
         return OFAIL(ctx, HM_EOPTIONS, "option capacity %u contradicts the file's capacity %u (the file's layout wins)",
                      o->capacity, h->capacity);
@@ -220,9 +225,16 @@ static int check_options(hm_open_ctx *ctx, const hm_options *o, const hm_file_he
         return OFAIL(ctx, HM_EOPTIONS, "option max_name_bytes %u contradicts the file's max_name_bytes %u (the file's layout wins)",
                      o->max_name_bytes, h->max_name_bytes);
     if (hot_set && o->hot_threshold_ns != h->hot_threshold_ns)
-        return OFAIL(ctx, HM_EOPTIONS, "option hot_threshold_ns %llu contradicts the file's hot_threshold_ns %llu (the file's layout wins)",
+        return OFAIL(ctx, HM_EOPTIONS, "option hot_threshold_ns %llu contradicts the file's hot_threshold_ns %llu (the file's "
+                     "layout wins; a read-only store takes a threshold of its own)",
                      (unsigned long long)o->hot_threshold_ns, (unsigned long long)h->hot_threshold_ns);
     return HM_OK;
+}
+
+/* The threshold a store answers "hot" by (§5 "Options"): a read-only opener's own when it set one, else
+ * the file's. A reader changes no byte of the file; a writer's options describe the file it would create. */
+static uint64_t reader_threshold(const hm_options *o, const hm_file_header *h) {
+    return o->read_only && hot_threshold_set(o) ? o->hot_threshold_ns : h->hot_threshold_ns;
 }
 
 /* §5 step 0 owner rule, on the values of an fstat of the descriptor. Returns 0 when allowed, or
@@ -478,7 +490,7 @@ static int open_descriptor(hm_open_ctx *ctx, int fd, const hm_options *o, hm_sto
     s->index_mask = g.index_entries - 1;
     s->max_probe = g.max_probe;
     s->writer_entries = g.writer_entries;
-    s->hot_threshold_ns = h.hot_threshold_ns;
+    s->hot_threshold_ns = reader_threshold(o, &h);
     s->created_epoch_ms = h.created_epoch_ms;
     s->flags = o->flags;
     s->fd = fd;

@@ -204,11 +204,39 @@ int hm_lookup(hm_store *s, const char *name, size_t name_len, hm_region_record *
 
 int hm_is_hot(hm_store *s, const char *name, size_t name_len) {
     CHECK_STORE(s);
+    return hm_is_hot_at(s, name, name_len, s->hot_threshold_ns);
+}
+
+int hm_is_hot_at(hm_store *s, const char *name, size_t name_len, uint64_t threshold_ns) {
+    CHECK_STORE(s);
+    if (threshold_ns > HM_VALUE_MAX)
+        return hmi_fail(s, HM_EINVAL, "threshold_ns %llu is outside [0, 2^63-1]", (unsigned long long)threshold_ns);
     hm_region_record r;
     int rc = lookup_checked(s, name, name_len, &r);
     if (rc == HM_ENOTFOUND) return 0; /* an unknown region is not hot */
     if (rc < 0) return rc;
-    return hm_record_hot(r.dispatch_count, r.kernel_ns_total, s->hot_threshold_ns);
+    return hm_record_hot(r.dispatch_count, r.kernel_ns_total, threshold_ns);
+}
+
+/* The reference design's one-figure questions: the record read as hm_lookup reads it, absent as 0. */
+int hm_dispatch_count(hm_store *s, const char *name, size_t name_len, uint64_t *count) {
+    CHECK_STORE(s);
+    if (count == NULL) return hmi_fail(s, HM_EINVAL, "count must not be NULL");
+    hm_region_record r;
+    int rc = hm_lookup(s, name, name_len, &r);
+    if (rc < 0 && rc != HM_ENOTFOUND) return rc;
+    *count = rc == HM_ENOTFOUND ? 0 : r.dispatch_count;
+    return HM_OK;
+}
+
+int hm_mean_kernel_ns(hm_store *s, const char *name, size_t name_len, uint64_t *mean_ns) {
+    CHECK_STORE(s);
+    if (mean_ns == NULL) return hmi_fail(s, HM_EINVAL, "mean_ns must not be NULL");
+    hm_region_record r;
+    int rc = hm_lookup(s, name, name_len, &r);
+    if (rc < 0 && rc != HM_ENOTFOUND) return rc;
+    *mean_ns = rc == HM_ENOTFOUND ? 0 : hm_record_mean(r.dispatch_count, r.kernel_ns_total);
+    return HM_OK;
 }
 
 static int region_at(hm_store *s, uint32_t slot, char *name_buf, size_t buf_len, size_t *name_len, hm_region_record *out) {
@@ -263,6 +291,12 @@ int hm_size(hm_store *s, uint64_t *out) {
     if (out == NULL) return hmi_fail(s, HM_EINVAL, "out must not be NULL");
     size_call c = {s, out};
     return hmi_guarded(s) ? hmi_guard_run(s, size_read, &c) : size_read(&c);
+}
+
+int hm_is_empty(hm_store *s) {
+    uint64_t n;
+    int rc = hm_size(s, &n); /* §7.5, guarded as hm_size */
+    return rc < 0 ? rc : n == 0;
 }
 
 uint32_t hm_capacity(const hm_store *s) { return s && !atomic_load_explicit(&s->closed, RLX) ? s->capacity : 0; }

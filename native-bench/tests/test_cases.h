@@ -23,5 +23,8 @@ const hm_test_case *hm_t_fault_guard_cases(size_t *n);
 const hm_test_case *hm_t_hot_set_cases(size_t *n, const char *vectors_dir);
 /* The rules each library writes once (UTF-8 validity, FORMAT §2's ranges); vectors_dir: where utf8.txt and limits.txt are. */
 const hm_test_case *hm_t_rules_cases(size_t *n, const char *vectors_dir);
+/* The seed contract: the reference design's questions on vectors/seed.txt (hm_t_vectors), and one thread
+ * recording while another asks. */
+const hm_test_case *hm_t_seed_cases(size_t *n);
 
 #endif

@@ -9,6 +9,7 @@
 #include "hm_internal.h"
 #include "hm_test.h"
 #include "test_cases.h"
+#include "test_support.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -59,36 +60,6 @@ static int region_is(const hm_hot_region *r, const char *name) {
 
 /* ------------------------------------------------------------------ the shared vectors */
 
-/* Tab-separated field i (0-based) of line[0, ll): *f and *fl; 0 when the line has fewer fields. The
- * last field of the caller's choice is the rest of the line (names hold no tab). */
-static int field(const char *line, size_t ll, int i, const char **f, size_t *fl) {
-    const char *p = line, *end = line + ll;
-    for (int k = 0; k < i; k++) {
-        const char *tab = memchr(p, '\t', (size_t)(end - p));
-        if (tab == NULL) return 0;
-        p = tab + 1;
-    }
-    const char *tab = memchr(p, '\t', (size_t)(end - p));
-    *f = p;
-    *fl = (size_t)((tab ? tab : end) - p);
-    return 1;
-}
-
-static int is(const char *line, size_t ll, const char *word) {
-    size_t n = strlen(word);
-    return ll > n && memcmp(line, word, n) == 0 && line[n] == '\t';
-}
-
-static uint64_t num(const char *line, size_t ll, int i) {
-    const char *f;
-    size_t fl;
-    char buf[32];
-    if (!field(line, ll, i, &f, &fl) || fl >= sizeof buf) return UINT64_MAX;
-    memcpy(buf, f, fl);
-    buf[fl] = '\0';
-    return strtoull(buf, NULL, 10);
-}
-
 /* The vectors' sums are exact and may pass 2^64: read them as unsigned __int128 (GCC and Clang on
  * 64-bit targets, where the tests build), an oracle independent of the library's two-word sums. */
 #if !defined(__SIZEOF_INT128__)
@@ -100,7 +71,7 @@ static u128 wide(const char *line, size_t ll, int i) {
     const char *f;
     size_t fl;
     u128 v = 0;
-    if (!field(line, ll, i, &f, &fl)) return 0;
+    if (!vector_field(line, ll, i, &f, &fl)) return 0;
     for (size_t k = 0; k < fl && f[k] >= '0' && f[k] <= '9'; k++) v = v * 10 + (u128)(f[k] - '0');
     return v;
 }
@@ -111,36 +82,6 @@ static uint64_t clamped(u128 v) { return v > HM_VALUE_MAX ? HM_VALUE_MAX : (uint
 /* part / whole as the rule computes a share: each exact integer rounded to the nearest double (the
  * compiler's conversion of unsigned __int128), then divided; 0 when whole is 0. */
 static double exact_share(u128 part, u128 whole) { return whole == 0 ? 0 : (double)part / (double)whole; }
-
-static double real(const char *line, size_t ll, int i) {
-    const char *f;
-    size_t fl;
-    char buf[64];
-    if (!field(line, ll, i, &f, &fl) || fl >= sizeof buf) return NAN;
-    memcpy(buf, f, fl);
-    buf[fl] = '\0';
-    return strtod(buf, NULL); /* correctly rounded to the nearest double, as Java's Double.parseDouble */
-}
-
-static const char *rest(const char *line, size_t ll, int i, size_t *len) {
-    const char *f;
-    size_t fl;
-    if (!field(line, ll, i, &f, &fl)) return NULL;
-    *len = ll - (size_t)(f - line);
-    return f;
-}
-
-static int next_line(const unsigned char *txt, size_t len, size_t *at, const char **line, size_t *ll) {
-    while (*at < len) {
-        size_t e = *at;
-        while (e < len && txt[e] != '\n') e++;
-        *line = (const char *)txt + *at;
-        *ll = e - *at;
-        *at = e + 1;
-        if (*ll != 0 && (*line)[0] != '#') return 1;
-    }
-    return 0;
-}
 
 /* A region of COUNT dispatches and TOTAL ns as the vectors define it: COUNT-1 samples of
  * floor(TOTAL/COUNT) ns, then one of the rest (Java adds the same record whole). */
@@ -167,8 +108,8 @@ static void test_hot_set_answers_every_question_of_the_shared_vectors(void) {
     size_t at = 0;
     const char *line;
     size_t ll;
-    while (!failed && next_line(txt, len, &at, &line, &ll)) {
-        if (is(line, ll, "case")) {
+    while (!failed && vector_line(txt, len, &at, &line, &ll)) {
+        if (vector_is(line, ll, "case")) {
             if (s != NULL) {
                 CHECK(hot_row == -1 || (uint32_t)hot_row == info.count);
                 buffers_free(&b);
@@ -176,31 +117,31 @@ static void test_hot_set_answers_every_question_of_the_shared_vectors(void) {
             }
             hm_options o;
             hm_options_init(&o);
-            hm_options_set_capacity(&o, (uint32_t)num(line, ll, 2));
-            hm_options_set_max_name_bytes(&o, (uint32_t)num(line, ll, 3));
+            hm_options_set_capacity(&o, (uint32_t)vector_u64(line, ll, 2));
+            hm_options_set_max_name_bytes(&o, (uint32_t)vector_u64(line, ll, 3));
             char file[32];
             snprintf(file, sizeof file, "hot-vector-%d.hm", cases++);
             OPEN_OK(s, tpath(file), &o);
             CHECK(buffers_for(s, &b));
             hot_row = -1;
-        } else if (is(line, ll, "region")) {
+        } else if (vector_is(line, ll, "region")) {
             size_t nl;
-            const char *name = rest(line, ll, 3, &nl);
-            CHECK(name != NULL && record_region(s, num(line, ll, 1), num(line, ll, 2), name, nl));
-        } else if (is(line, ll, "ask")) {
+            const char *name = vector_rest(line, ll, 3, &nl);
+            CHECK(name != NULL && record_region(s, vector_u64(line, ll, 1), vector_u64(line, ll, 2), name, nl));
+        } else if (vector_is(line, ll, "ask")) {
             CHECK(hot_row == -1 || (uint32_t)hot_row == info.count);
             snprintf(qname, sizeof qname, "case %d, ask %.*s", cases - 1, (int)(ll - 4), line + 4);
-            int rc = ask(s, &b, real(line, ll, 1), num(line, ll, 2), &info);
+            int rc = ask(s, &b, vector_real(line, ll, 1), vector_u64(line, ll, 2), &info);
             if (rc != HM_OK) fprintf(stderr, "  %s: %d %s\n", qname, rc, hm_last_error(s));
             CHECK_EQ(rc, HM_OK);
             CHECK(info.consistent);
             questions++;
             hot_row = 0;
-        } else if (is(line, ll, "expect")) {
+        } else if (vector_is(line, ll, "expect")) {
             want_total = wide(line, ll, 1);
             covered_so_far = 0;
             uint64_t want[] = {clamped(want_total), clamped(wide(line, ll, 2)), clamped(wide(line, ll, 3)),
-                               num(line, ll, 4), num(line, ll, 5), num(line, ll, 6), clamped(wide(line, ll, 7))};
+                               vector_u64(line, ll, 4), vector_u64(line, ll, 5), vector_u64(line, ll, 6), clamped(wide(line, ll, 7))};
             uint64_t got[] = {info.total_ns, info.needed_ns, info.covered_ns, info.count,
                               info.regions_read, info.thin_regions, info.thin_ns};
             for (int i = 0; i < 7; i++) {
@@ -212,28 +153,28 @@ static void test_hot_set_answers_every_question_of_the_shared_vectors(void) {
             }
             const char *f;
             size_t fl;
-            CHECK(field(line, ll, 8, &f, &fl));
+            CHECK(vector_field(line, ll, 8, &f, &fl));
             CHECK_EQ(info.reached, fl == 7 && memcmp(f, "reached", 7) == 0);
             CHECK(info.covered_share == exact_share(wide(line, ll, 3), want_total)); /* of the exact sums, exactly */
-        } else if (is(line, ll, "hot")) {
+        } else if (vector_is(line, ll, "hot")) {
             CHECK(hot_row >= 0 && (uint32_t)hot_row < info.count);
             const hm_hot_region *r = &b.regions[hot_row++];
             size_t nl;
-            const char *name = rest(line, ll, 4, &nl);
+            const char *name = vector_rest(line, ll, 4, &nl);
             if (name == NULL || r->name_len != nl || memcmp(r->name, name, nl) != 0) {
                 fprintf(stderr, "  %s: row %d is '%.*s', want '%.*s'\n", qname, hot_row, (int)r->name_len, r->name,
                         (int)nl, name ? name : "");
                 failed = 1;
             }
-            CHECK_EQ_U64(r->record.kernel_ns_total, num(line, ll, 1));
-            CHECK(fabs(r->share - real(line, ll, 2)) <= 1e-9);
-            CHECK(fabs(r->cumulative_share - real(line, ll, 3)) <= 1e-9);
+            CHECK_EQ_U64(r->record.kernel_ns_total, vector_u64(line, ll, 1));
+            CHECK(fabs(r->share - vector_real(line, ll, 2)) <= 1e-9);
+            CHECK(fabs(r->cumulative_share - vector_real(line, ll, 3)) <= 1e-9);
             covered_so_far += r->record.kernel_ns_total;
             CHECK(r->share == exact_share(r->record.kernel_ns_total, want_total)); /* the share rule, exactly */
             CHECK(r->cumulative_share == exact_share(covered_so_far, want_total));
-        } else if (is(line, ll, "refuse")) {
-            int rc = ask(s, &b, real(line, ll, 1), num(line, ll, 2), &info);
-            if (num(line, ll, 2) == UINT64_MAX) { /* "-1": no negative count in C; strtoull wraps it */
+        } else if (vector_is(line, ll, "refuse")) {
+            int rc = ask(s, &b, vector_real(line, ll, 1), vector_u64(line, ll, 2), &info);
+            if (vector_u64(line, ll, 2) == UINT64_MAX) { /* "-1": no negative count in C; strtoull wraps it */
                 CHECK_EQ(rc, HM_OK);
             } else {
                 CHECK_EQ(rc, HM_EINVAL);

@@ -7,6 +7,7 @@
 #include "hm_internal.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -50,6 +51,52 @@ int vector_line(const unsigned char *txt, size_t len, size_t *at, const char **l
         if (*ll != 0 && (*line)[0] != '#') return 1;
     }
     return 0;
+}
+
+int vector_field(const char *line, size_t ll, int i, const char **f, size_t *fl) {
+    const char *p = line, *end = line + ll;
+    for (int k = 0; k < i; k++) {
+        const char *tab = memchr(p, '\t', (size_t)(end - p));
+        if (tab == NULL) return 0;
+        p = tab + 1;
+    }
+    const char *tab = memchr(p, '\t', (size_t)(end - p));
+    *f = p;
+    *fl = (size_t)((tab ? tab : end) - p);
+    return 1;
+}
+
+int vector_is(const char *line, size_t ll, const char *word) {
+    size_t n = strlen(word);
+    return ll > n && memcmp(line, word, n) == 0 && line[n] == '\t';
+}
+
+uint64_t vector_u64(const char *line, size_t ll, int i) {
+    const char *f;
+    size_t fl;
+    char buf[32];
+    if (!vector_field(line, ll, i, &f, &fl) || fl >= sizeof buf) return UINT64_MAX;
+    memcpy(buf, f, fl);
+    buf[fl] = '\0';
+    return strtoull(buf, NULL, 10);
+}
+
+double vector_real(const char *line, size_t ll, int i) {
+    const char *f;
+    size_t fl;
+    char buf[64];
+    if (!vector_field(line, ll, i, &f, &fl) || fl >= sizeof buf) return NAN;
+    memcpy(buf, f, fl);
+    buf[fl] = '\0';
+    return strtod(buf, NULL); /* correctly rounded to the nearest double, as Java's Double.parseDouble */
+}
+
+const char *vector_rest(const char *line, size_t ll, int i, size_t *len) {
+    const char *f;
+    size_t fl;
+    if (!vector_field(line, ll, i, &f, &fl)) return NULL;
+    *len = ll - (size_t)(f - line);
+    return f;
 }
 
 /* The C twin of `verify`'s LIVE and index rules (FORMAT §9.1): every slot below high_water is

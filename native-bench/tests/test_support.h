@@ -5,6 +5,7 @@
 
 #include "hm_test.h"
 
+#include <stdint.h>
 #include <string.h>
 #include <sys/types.h>
 
@@ -34,6 +35,18 @@ hm_options opts_cap(uint32_t cap);
 
 /* The next line of a vector file that is neither blank nor a '#' comment: 1 with *line and *ll set, 0 at the end. */
 int vector_line(const unsigned char *txt, size_t len, size_t *at, const char **line, size_t *ll);
+
+/* The fields of a vector line line[0, ll), separated by tabs and counted from 0 (the verb). */
+/* Field i: *f and *fl; 0 when the line has fewer fields. */
+int vector_field(const char *line, size_t ll, int i, const char **f, size_t *fl);
+/* Whether the line's verb (field 0) is `word` and a field follows it. */
+int vector_is(const char *line, size_t ll, const char *word);
+/* Field i as a decimal uint64_t; UINT64_MAX when missing or too long. */
+uint64_t vector_u64(const char *line, size_t ll, int i);
+/* Field i as a double, correctly rounded as Java's Double.parseDouble; NaN when missing. */
+double vector_real(const char *line, size_t ll, int i);
+/* Field i and everything after it (a name, which holds no tab but ends the line), *len bytes; NULL when missing. */
+const char *vector_rest(const char *line, size_t ll, int i, size_t *len);
 
 /* The C twin of `verify`'s LIVE and index rules (FORMAT §9.1): every slot below high_water is
  * FREE or LIVE and sound (valid UTF-8 name, a current record satisfying §7.2.1: hm_region_at

@@ -23,7 +23,7 @@ static const subject_cases SUBJECTS[] = {
     hm_t_format_cases,          hm_t_names_cases,       hm_t_records_cases,       hm_t_eviction_cases,
     hm_t_recovery_cases,        hm_t_locks_cases,       hm_t_opener_cases,        hm_t_security_cases,
     hm_t_resource_faults_cases, hm_t_file_change_cases, hm_t_damaged_words_cases, hm_t_concurrency_cases,
-    hm_t_fault_guard_cases,     hot_set_cases,          rules_cases,
+    hm_t_fault_guard_cases,     hot_set_cases,          rules_cases,              hm_t_seed_cases,
 };
 
 enum { MAX_CASES = 256 };

@@ -164,8 +164,10 @@ _PROTOTYPES = {
     "hm_record": ("waits", c_int, [_STORE, c_char_p, c_size_t, c_uint64, c_uint64]),
     "hm_lookup": ("quick", c_int, [_STORE, c_char_p, c_size_t, POINTER(Record)]),
     "hm_is_hot": ("quick", c_int, [_STORE, c_char_p, c_size_t]),
+    "hm_is_hot_at": ("quick", c_int, [_STORE, c_char_p, c_size_t, c_uint64]),
     "hm_region_at": ("quick", c_int, [_STORE, c_uint32, _BUF, c_size_t, POINTER(c_size_t), POINTER(Record)]),
     "hm_size": ("quick", c_int, [_STORE, POINTER(c_uint64)]),
+    "hm_is_empty": ("quick", c_int, [_STORE]),
     "hm_capacity": ("quick", c_uint32, [_STORE]),
     "hm_max_name_bytes": ("quick", c_uint32, [_STORE]),
     "hm_hot_threshold_ns": ("quick", c_uint64, [_STORE]),
@@ -203,8 +205,10 @@ class Native:
     hm_record: Callable[[int, bytes, int, int, int], int]
     hm_lookup: Callable[[int, bytes, int, Any], int]
     hm_is_hot: Callable[[int, bytes, int], int]
+    hm_is_hot_at: Callable[[int, bytes, int, int], int]
     hm_region_at: Callable[..., int]
     hm_size: Callable[[int, Any], int]
+    hm_is_empty: Callable[[int], int]
     hm_capacity: Callable[[int], int]
     hm_max_name_bytes: Callable[[int], int]
     hm_hot_threshold_ns: Callable[[int], int]

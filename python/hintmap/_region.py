@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable, List, Optional
 from ._errors import Code, HintmapError
 from ._native import HM_ENOTFOUND, HM_OK, Record
 from ._records import RegionRecord
-from ._store import sample_value, wait_idle
+from ._store import sample_value, threshold_value, wait_idle
 
 if TYPE_CHECKING:
     from ._store import HintStore
@@ -104,10 +104,17 @@ class Region:
             return None
         return RegionRecord(self._name, rec.dispatch_count, rec.kernel_ns_total, rec.kernel_ns_max, rec.bytes_total)
 
-    def is_hot(self) -> bool:
-        """Whether the region is present and its mean kernel time reaches the file's threshold."""
+    def is_hot(self, threshold_ns: Optional[int] = None) -> bool:
+        """Whether the region is present and its mean kernel time (ns, rounded down) reaches the store's
+        threshold, or ``threshold_ns`` when given (as :meth:`HintStore.is_hot`).
+
+        Raises:
+            InvalidArgumentError: a ``threshold_ns`` outside 0..2**63 - 1.
+            HintmapError: ``HM_ECLOSED``.
+        """
+        threshold = self._threshold if threshold_ns is None else threshold_value(threshold_ns)
         rec = self._lookup()
-        return rec is not None and rec.kernel_ns_total // rec.dispatch_count >= self._threshold
+        return rec is not None and rec.kernel_ns_total // rec.dispatch_count >= threshold
 
     def dispatch_count(self) -> int:
         """Dispatches recorded; 0 when absent."""

@@ -86,6 +86,15 @@ def _index(value: object, what: str) -> int:
         raise TypeError(f"{what} is an int, not {type(value).__name__}") from None
 
 
+def threshold_value(threshold_ns: int) -> int:
+    """A caller's hot threshold as ``hm_is_hot_at`` takes it: an int in 0..2**63 - 1 (the range of the
+    file's ``hot_threshold_ns``); ctypes would otherwise wrap a negative int silently."""
+    value = threshold_ns if type(threshold_ns) is int else _index(threshold_ns, "threshold_ns")
+    if not 0 <= value <= U63_MAX:
+        raise InvalidArgumentError(Code.HM_EINVAL, f"threshold_ns {value} is outside 0..2**63 - 1")
+    return value
+
+
 def _option(value: Optional[int], what: str, limit: int) -> Optional[int]:
     if value is None:
         return None
@@ -202,7 +211,8 @@ class HintStore:
             capacity: most regions, 0..2**26 (default 256), when creating.
             max_name_bytes: longest name stored whole, 1..1024 (default 256), when creating.
             hot_threshold_ns: mean kernel ns at or above which a region is hot (default 100,000),
-                when creating.
+                when creating; with ``read_only``, this reader's own threshold, by which the store
+                answers :meth:`HintStore.is_hot` whatever the file's (which stays as it is).
             group_shared: ``HM_OPEN_GROUP_SHARED``: create the file 0660; accept a file of one of
                 this process's groups (docs/SECURITY.md).
             follow_symlinks: ``HM_OPEN_FOLLOW_SYMLINKS``: follow a symbolic link at the path.
@@ -211,7 +221,8 @@ class HintStore:
                 ``HM_ENAMETOOLONG`` instead of being stored in its stored form.
 
         An existing file's layout wins: options left ``None`` take the file's values; an option
-        given that contradicts the file is ``HM_EOPTIONS``.
+        given that contradicts the file is ``HM_EOPTIONS`` (except ``hot_threshold_ns`` with
+        ``read_only``: the reader's own).
 
         Raises:
             HintmapError: the open failed (every code of ``hm_open`` in ``hintmap.h``: ``HM_EMISSING``,
@@ -391,13 +402,18 @@ class HintStore:
             calls.pop()
         return None if rc == HM_ENOTFOUND else rec
 
-    def is_hot(self, name: _names.Name) -> bool:
+    def is_hot(self, name: _names.Name, threshold_ns: Optional[int] = None) -> bool:
         """Whether region ``name`` is hot: present, and its mean kernel time (ns, rounded down) is at
-        least the file's ``hot_threshold_ns``. An absent region is never hot. Never waits for a lock.
+        least the store's :attr:`hot_threshold_ns` (the file's, or this reader's own: :func:`hintmap.open`),
+        or ``threshold_ns`` when given (``hm_is_hot_at``: the same read, the caller's bound). An absent
+        region is never hot. Never waits for a lock.
 
         Raises:
-            HintmapError: a bad name (``InvalidArgumentError``), ``HM_ECLOSED``, ``HM_ECHANGED``.
+            HintmapError: a bad name (``InvalidArgumentError``), a ``threshold_ns`` outside 0..2**63 - 1
+                (``HM_EINVAL``), ``HM_ECLOSED``, ``HM_ECHANGED``.
         """
+        if threshold_ns is not None:
+            return self._is_hot_at(name, threshold_value(threshold_ns))
         # The guard of _call written out: the per-call cost is the point of this method (PERFORMANCE.md,
         # "Python reads").
         raw = name.encode() if type(name) is str and name.isascii() else _names.encode(name)
@@ -415,6 +431,10 @@ class HintStore:
         finally:
             calls.pop()
         return rc == 1
+
+    def _is_hot_at(self, name: _names.Name, threshold_ns: int) -> bool:
+        raw = _names.encode(name)
+        return self._call(self._lib.hm_is_hot_at, raw, len(raw), threshold_ns) == 1
 
     def dispatch_count(self, name: _names.Name) -> int:
         """Dispatches recorded for region ``name`` since it was (last) inserted; 0 when absent."""
@@ -575,6 +595,11 @@ class HintStore:
         self._call(self._lib.hm_size, ctypes.byref(out))
         return out.value
 
+    def is_empty(self) -> bool:
+        """Whether the store holds no region now (``hm_is_empty``: ``len(store) == 0``, the same header
+        words; always for capacity 0). ``not store`` asks the same through :meth:`__len__`."""
+        return self._call(self._lib.hm_is_empty) == 1
+
     @property
     def path(self) -> str:
         """The path the store was opened with."""
@@ -592,7 +617,8 @@ class HintStore:
 
     @property
     def hot_threshold_ns(self) -> int:
-        """Mean kernel ns at or above which a region is hot."""
+        """Mean kernel ns at or above which this store calls a region hot: the file's, or a read-only
+        opener's own (``hm_hot_threshold_ns``; :meth:`info` has the same)."""
         return self._hot_threshold_ns
 
     @property

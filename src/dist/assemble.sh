@@ -4,7 +4,8 @@
 #                                      share/doc/hintmap/ (README.md, docs/: what --help and the man pages cite)
 #   target/hintmap-VERSION-bin.tar.gz  the same directory, packed reproducibly
 # Usage: assemble.sh PROJECT_DIR BUILD_DIR VERSION
-# Inputs the build made before: BUILD_DIR/hintmap.jar, BUILD_DIR/lib/*.jar (copy-dependencies),
+# Inputs the build made before: BUILD_DIR/hintmap.jar (the library), BUILD_DIR/hintmap-cli.jar (the
+# command line tool, dev.hintmap.cli), BUILD_DIR/lib/*.jar (copy-dependencies: the tool's libraries),
 # BUILD_DIR/picocli/picocli.jar (picocli compiled for Java 22: the JDK's ahead-of-time cache skips the
 # Java 5 class files of picocli's own jar), BUILD_DIR/man/*.1 unless -Dhintmap.man.skip.
 set -e
@@ -18,7 +19,7 @@ mkdir -p "$stage/bin" "$stage/lib" "$stage/man/man1" "$stage/completion"
 cp "$project/src/dist/bin/hintmap" "$stage/bin/hintmap"
 chmod 755 "$stage/bin/hintmap"
 cp "$project/LICENSE" "$stage/LICENSE"
-cp "$build/hintmap.jar" "$stage/lib/"
+cp "$build/hintmap.jar" "$build/hintmap-cli.jar" "$stage/lib/"
 for jar in "$build"/lib/*.jar; do
   [ "$(basename "$jar")" = picocli.jar ] || cp "$jar" "$stage/lib/"
 done

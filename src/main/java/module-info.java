@@ -3,20 +3,11 @@
  *
  * <p>Only {@code dev.hintmap} is API. The layout ({@code dev.hintmap.format}), the concurrency
  * protocol ({@code dev.hintmap.store}) and the eviction policy ({@code dev.hintmap.eviction}) are
- * implementation; they follow {@code docs/FORMAT.md}. {@code dev.hintmap.cli} is the {@code hintmap}
- * command line tool: its libraries are {@code requires static} (optional Maven dependencies), so a
- * user of the library needs none of them; the tool runs from the class path ({@code ./hintmap},
- * docs/DESIGN.md).
+ * implementation; they follow {@code docs/FORMAT.md}. The library requires nothing beyond
+ * {@code java.base}. The {@code hintmap} command line tool ({@code dev.hintmap.cli}) is compiled with
+ * these sources but ships apart, in its own jar and the distribution (docs/DESIGN.md §1): it is not
+ * part of this module's jar, and it reaches its libraries from the class path.
  */
-@SuppressWarnings("requires-automatic") // the Prometheus text format writer is an automatic module
 module dev.hintmap {
     exports dev.hintmap;
-
-    requires static info.picocli;
-    requires static com.fasterxml.jackson.databind;
-    requires static com.fasterxml.jackson.dataformat.csv;
-    requires static org.jline.terminal;
-    requires static io.prometheus.metrics.model;
-    requires static io.prometheus.writer.text;
-    requires static io.prometheus.metrics.config;
 }

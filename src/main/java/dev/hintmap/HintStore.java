@@ -46,8 +46,13 @@ import java.util.function.Consumer;
  * <caption>Reads of a store, by need</caption>
  * <thead><tr><th scope="col">need</th><th scope="col">read</th><th scope="col">why this one</th></tr></thead>
  * <tbody>
- * <tr><th scope="row">is one region hot</th><td>{@link #isHot(String)}</td>
+ * <tr><th scope="row">is one region hot</th><td>{@link #isHot(String)}; by a threshold of the
+ *     caller's own, {@link #isHot(String, long)}</td>
  *     <td>the optimizer's question: one bit, allocation-free</td></tr>
+ * <tr><th scope="row">one figure of one region</th><td>{@link #dispatchCount(String)},
+ *     {@link #meanKernelNs(String)}</td>
+ *     <td>the reference design's questions, allocation-free; each reads the whole record, as
+ *     {@code readInto} does (FORMAT.md §7.2.2)</td></tr>
  * <tr><th scope="row">one region's record, to keep</th><td>{@link #recordFor(String)}</td>
  *     <td>an immutable value named as asked (an {@code Optional}), usable after close</td></tr>
  * <tr><th scope="row">one region's record, on a hot path</th>
@@ -60,6 +65,9 @@ import java.util.function.Consumer;
  *     its slot (FORMAT.md §7.2.2)</td></tr>
  * <tr><th scope="row">every region, scanned</th><td>{@link #forEachView(RecordVisitor)}</td>
  *     <td>allocation-free: one reusable view, no record or {@code String} per region</td></tr>
+ * <tr><th scope="row">every region, as records</th><td>{@link #forEach(Consumer)}</td>
+ *     <td>a record per region that the caller may keep; {@code forEachView} plus
+ *     {@link RegionView#toRecord()}</td></tr>
  * <tr><th scope="row">every region, kept</th><td>{@link #snapshot()}</td>
  *     <td>a copy with the file's capacity and threshold, for use after close</td></tr>
  * <tr><th scope="row">the {@code k} hottest by some order</th><td>{@link #hottest(int, RegionOrder)}</td>
@@ -67,21 +75,34 @@ import java.util.function.Consumer;
  * <tr><th scope="row">the regions that make up a share of the kernel time</th>
  *     <td>{@link #hotSet(double, long)}</td>
  *     <td>read in one cut of the file: no region counted twice or missed (FORMAT.md §7.5)</td></tr>
- * <tr><th scope="row">how many regions</th><td>{@link #size()}</td>
+ * <tr><th scope="row">how many regions</th><td>{@link #size()}, {@link #isEmpty()}</td>
  *     <td>header words only (FORMAT.md §7.5), no system call; for a monitor's loop</td></tr>
  * <tr><th scope="row">the layout</th><td>{@link #capacity()}, {@link #hotThresholdNs()},
- *     {@link #maxNameBytes()}</td><td>fixed at creation: no read of the file</td></tr>
+ *     {@link #maxNameBytes()}</td><td>fixed at open: no read of the file</td></tr>
+ * <tr><th scope="row">how many regions were evicted</th><td>{@link #evictions()}</td>
+ *     <td>one header word, no system call: what a monitor watches for thrashing</td></tr>
  * <tr><th scope="row">the file's statistics and writers</th><td>{@link #info()}</td>
  *     <td>every counter and the writer table at once, what {@code hintmap stat} prints; reads
  *     {@code /proc} for each attached writer</td></tr>
  * </tbody>
  * </table>
  *
- * <p>Deprecated for one release, each a special case of a read above: {@link #dispatchCount(String)}
- * and {@link #meanKernelNs(String)} (one field of {@code readInto} or {@code recordFor}, at the same
- * cost: every answer reads the whole record, FORMAT.md §7.2.2), {@link #forEach(Consumer)}
- * ({@code forEachView} with {@link RegionView#toRecord()}), {@link #isEmpty()} ({@code size() == 0})
- * and {@link #evictions()} ({@code info().evictions()}).
+ * <p><b>The reference design's questions</b> — {@link #isHot(String)}, {@link #dispatchCount(String)},
+ * {@link #meanKernelNs(String)}, {@link #recordFor(String)}, {@link #size()}, {@link #isEmpty()} — are
+ * the API's first questions, and C ({@code hm_is_hot}, {@code hm_dispatch_count},
+ * {@code hm_mean_kernel_ns}, {@code hm_lookup}, {@code hm_size}, {@code hm_is_empty}) and Python
+ * ({@code is_hot}, {@code dispatch_count}, {@code mean_kernel_ns}, {@code record_for}, {@code len},
+ * {@code is_empty}) ask them with the same answers (the shared vectors {@code vectors/seed.txt}).
+ * Each cheaper form stands beside its question and does not replace it: {@code readInto} beside
+ * {@code recordFor}, a {@link Region} handle beside every question by name, {@code forEachView}
+ * beside {@code forEach} (docs/DESIGN.md §5).
+ *
+ * <p><b>Whose threshold.</b> "Hot" compares a region's mean kernel time with a threshold: by
+ * default the file's, fixed at its creation, which every reader shares ({@code hintmap top}
+ * marks regions by it). A reader that asks by its own threshold either passes it per question
+ * ({@link #isHot(String, long)}, {@link Region#isHot(long)}) or opens the file read-only with
+ * {@link HintStoreOptions#hotThresholdNs(long)}, which then answers every question of that store
+ * ({@link #hotThresholdNs()}); the file keeps its own ({@link HintFileInfo#hotThresholdNs()}).
  *
  * <p><b>A file that changes under the mapping</b> (FORMAT.md §5.1). No hintmap process resizes,
  * renames or deletes a published file, but another program may. When the file is truncated
@@ -135,9 +156,11 @@ public final class HintStore implements AutoCloseable {
      * umask. The file is created complete under a temporary name and then linked into place, so
      * processes racing to create one path all open the same file, and none sees it half-written.
      * An existing file's layout wins over {@code options}; options set explicitly that contradict
-     * it are an error. A symbolic link at the final path component and a file owned by another
-     * user are refused unless the options allow them (see {@code docs/SECURITY.md}). Every check
-     * is made before any slot is touched, and a file that fails one is not modified.
+     * it are an error, except the hot threshold of a read-only store, which is the reader's own
+     * ({@link HintStoreOptions#hotThresholdNs(long)}). A symbolic link at the final path component
+     * and a file owned by another user are refused unless the options allow them (see
+     * {@code docs/SECURITY.md}). Every check is made before any slot is touched, and a file that
+     * fails one is not modified.
      *
      * @param file the hint file's path; its parent directory must exist
      * @param options the layout for a file this call creates, the options that an existing file
@@ -260,39 +283,55 @@ public final class HintStore implements AutoCloseable {
     }
 
     /**
-     * Dispatches recorded for the region since it was (last) inserted.
+     * Whether the region is hot by the caller's threshold rather than the store's: its mean kernel
+     * time is at least {@code thresholdNs} (the rule of FORMAT.md §7.2.1, with another bound). The
+     * same read as {@link #isHot(String)}, at the same cost; allocates nothing. For a region asked
+     * again and again, {@link Region#isHot(long)}.
+     *
+     * @param name the region's name, as for {@link #record(String, long, long)}
+     * @param thresholdNs the mean kernel time in ns at or above which the caller calls a region
+     *     hot, {@code >= 0} (0: every present region is hot)
+     * @return true when the region is present and its mean kernel time (ns, rounded down) is at
+     *     least {@code thresholdNs}; false when it is absent
+     * @throws IllegalArgumentException for a bad name or a negative threshold
+     * @throws IllegalStateException if the store is closed
+     */
+    public boolean isHot(String name, long thresholdNs) {
+        requireThreshold(thresholdNs);
+        SlotRecord s = find(name);
+        return s != null && s.isHot(thresholdNs);
+    }
+
+    /**
+     * Dispatches recorded for the region since it was (last) inserted. Allocates nothing and never
+     * waits for a lock. It costs what {@link #readInto(String, MutableRecord)} costs: every answer
+     * reads the whole record, so that all questions agree on whether the region is present
+     * (FORMAT.md §7.2.2). Several figures of one region: one {@code readInto} (or
+     * {@link #recordFor(String)}); a name asked again and again: a {@link Region} handle's
+     * {@link Region#dispatchCount()}, which skips the name's encoding and lookup.
      *
      * @param name the region's name, as for {@link #record(String, long, long)}
      * @return the number of dispatches, {@code >= 1} when present (saturating at
-     *     {@link Long#MAX_VALUE}); 0 when absent
+     *     {@link Long#MAX_VALUE}); 0 when absent (never recorded, evicted, or the capacity is 0)
      * @throws IllegalArgumentException for a bad name
      * @throws IllegalStateException if the store is closed
-     * @deprecated one field of the record, at the cost of reading the whole record (FORMAT.md
-     *     §7.2.2): use {@link #readInto(String, MutableRecord)} then
-     *     {@link MutableRecord#dispatchCount()} (allocation-free), {@link #recordFor(String)}, or a
-     *     {@link Region} handle's {@link Region#dispatchCount()} for a name asked again and again.
-     *     To be removed in the release after 0.1.0.
      */
-    @Deprecated(since = "0.1.0", forRemoval = true)
     public long dispatchCount(String name) {
         return query(name, Answer.COUNT, null);
     }
 
     /**
-     * Mean kernel time of the region per dispatch.
+     * Mean kernel time of the region per dispatch. Allocates nothing and never waits for a lock;
+     * costs what {@link #dispatchCount(String)} costs (one read of the whole record), and has the
+     * same cheaper forms beside it ({@link #readInto(String, MutableRecord)} for several figures,
+     * {@link Region#meanKernelNs()} for a name asked again and again).
      *
      * @param name the region's name, as for {@link #record(String, long, long)}
      * @return the total kernel time divided by the dispatch count, in ns, rounded down; 0 when
      *     absent
      * @throws IllegalArgumentException for a bad name
      * @throws IllegalStateException if the store is closed
-     * @deprecated one figure of the record, at the cost of reading the whole record (FORMAT.md
-     *     §7.2.2): use {@link #readInto(String, MutableRecord)} then
-     *     {@link MutableRecord#meanKernelNs()} (allocation-free), {@link #recordFor(String)}, or a
-     *     {@link Region} handle's {@link Region#meanKernelNs()} for a name asked again and again.
-     *     To be removed in the release after 0.1.0.
      */
-    @Deprecated(since = "0.1.0", forRemoval = true)
     public long meanKernelNs(String name) {
         return query(name, Answer.MEAN, null);
     }
@@ -361,14 +400,13 @@ public final class HintStore implements AutoCloseable {
     }
 
     /**
-     * Whether the store holds no region, as {@code size() == 0}.
+     * Whether the store holds no region: {@code size() == 0}, the same header words read
+     * (FORMAT.md §7.5), as JDK collections keep {@code isEmpty()} beside {@code size()}.
      *
-     * @return true when no region is held now (always, for capacity 0)
+     * @return true when no region is held now (always, for capacity 0); a value that other
+     *     threads and processes may change at any moment
      * @throws IllegalStateException if the store is closed
-     * @deprecated the same read as {@link #size()}{@code == 0}, which says it. To be removed in the
-     *     release after 0.1.0.
      */
-    @Deprecated(since = "0.1.0", forRemoval = true)
     public boolean isEmpty() {
         return size() == 0;
     }
@@ -387,7 +425,11 @@ public final class HintStore implements AutoCloseable {
     }
 
     /**
-     * Mean kernel time at or above which a region is hot, fixed when the file was created.
+     * Mean kernel time at or above which this store calls a region hot ({@link #isHot(String)},
+     * {@link Region#isHot()}, {@link RegionView#isHot()}, {@link #snapshot()}): the file's, fixed
+     * when it was created, unless the store was opened read-only with
+     * {@link HintStoreOptions#hotThresholdNs(long)}, which then sets this reader's own (the file
+     * keeps its threshold: {@link HintFileInfo#hotThresholdNs()}).
      *
      * @return the threshold in ns, {@code >= 0} (0: every present region is hot)
      * @throws IllegalStateException if the store is closed
@@ -438,16 +480,15 @@ public final class HintStore implements AutoCloseable {
 
     /**
      * Regions evicted from this store since it was created, by every process that records into
-     * the file (a counter in the file's header).
+     * the file (a counter in the file's header). One relaxed load and no system call, so a monitor
+     * can poll it to see the store thrash (capacity too small for the working set);
+     * {@link #info()} reads it too, with every other counter and the writer table, at the cost
+     * of reading {@code /proc} for each attached writer.
      *
      * @return the number of evictions, {@code >= 0} (a damaged counter with the top bit set reads
      *     as 0, FORMAT.md §5 step 5)
      * @throws IllegalStateException if the store is closed
-     * @deprecated one of the file's statistics counters, the only one with its own method: use
-     *     {@link #info()}{@code .evictions()}, beside {@code recoveries()}, {@code droppedInserts()}
-     *     and {@code stolenLocks()}. To be removed in the release after 0.1.0.
      */
-    @Deprecated(since = "0.1.0", forRemoval = true)
     public long evictions() {
         mapped.requireOpen();
         try {
@@ -458,7 +499,11 @@ public final class HintStore implements AutoCloseable {
     }
 
     /**
-     * Calls {@code action} with a consistent record of every region present, in slot order.
+     * Calls {@code action} with a consistent record of every region present, in slot order: a
+     * record and its name's {@code String} per region, which the caller may keep. A scan that
+     * keeps nothing allocates nothing with {@link #forEachView(RecordVisitor)} (this method is
+     * {@code forEachView} with {@link RegionView#toRecord()}); a copy of every region with the
+     * store's capacity and threshold is {@link #snapshot()}.
      * Regions inserted or evicted concurrently may or may not be seen. Checks first that the
      * mapped file kept its size and header (see "A file that changes under the mapping" above).
      *
@@ -468,12 +513,7 @@ public final class HintStore implements AutoCloseable {
      *     {@code RESIZED} when the mapped file changed size, or whose header changed under the
      *     mapping (not when another file is at the path: see the class description)
      * @throws IllegalStateException if the store is closed
-     * @deprecated neither allocation-free nor a copy to keep: use
-     *     {@link #forEachView(RecordVisitor)} (with {@link RegionView#toRecord()} for a record to
-     *     keep, which is exactly this method) or {@link #snapshot()}{@code .regions()}. To be
-     *     removed in the release after 0.1.0.
      */
-    @Deprecated(since = "0.1.0", forRemoval = true)
     public void forEach(Consumer<RegionRecord> action) {
         Objects.requireNonNull(action, "action");
         forEachView(v -> action.accept(v.toRecord()));
@@ -865,6 +905,12 @@ public final class HintStore implements AutoCloseable {
             mapped.checkMappedFile();
         } catch (HintFileException e) {
             throw new UncheckedIOException(e.getMessage(), e);
+        }
+    }
+
+    static void requireThreshold(long thresholdNs) {
+        if (thresholdNs < 0) {
+            throw new IllegalArgumentException("thresholdNs " + thresholdNs + " is negative");
         }
     }
 

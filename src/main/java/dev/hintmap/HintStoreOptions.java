@@ -87,8 +87,11 @@ public final class HintStoreOptions {
     }
 
     /**
-     * Mean kernel time at or above which a region is hot. Set explicitly: an existing file must
-     * have this threshold.
+     * Mean kernel time at or above which a region is hot. For a writer it is the file's: a file
+     * it creates gets it, and set explicitly, an existing file must have it. For a
+     * {@linkplain #readOnly(boolean) read-only} store, which never creates a file, it is the
+     * reader's own: the store answers "hot" by it whatever the file's threshold is
+     * ({@link HintStore#hotThresholdNs()}); unset, the file's.
      *
      * @param hotThresholdNs the threshold in ns, {@code >= 0} (0: every present region is hot)
      * @return a copy of these options with this threshold, marked as set
@@ -208,11 +211,12 @@ public final class HintStoreOptions {
     }
 
     /**
-     * The hot threshold a file created with these options gets.
+     * The hot threshold a file created with these options gets (and, set explicitly on read-only
+     * options, the one the store answers by).
      *
      * @return the threshold in ns, {@code >= 0}: {@link #DEFAULT_HOT_THRESHOLD_NS} unless set with
      *     {@link #hotThresholdNs(long)}. An existing file keeps its own
-     *     ({@link HintStore#hotThresholdNs()})
+     *     ({@link HintFileInfo#hotThresholdNs()})
      */
     public long hotThresholdNs() {
         return hotThresholdNs;

@@ -17,7 +17,7 @@ import java.util.Objects;
  * {@link IllegalStateException}.
  *
  * <p>Queries through a handle ({@link #readInto(MutableRecord)}, {@link #dispatchCount()},
- * {@link #meanKernelNs()}, {@link #isHot()}) answer what the same query by name
+ * {@link #meanKernelNs()}, {@link #isHot()}, {@link #isHot(long)}) answer what the same query by name
  * ({@link HintStore#readInto(String, MutableRecord)}, {@link HintStore#isHot(String)}) answers, with
  * one consistent read of the region's record. They follow the region too: a query after an eviction
  * reads it absent, one after its re-insertion (into any slot) reads the new record. A query never
@@ -156,6 +156,25 @@ public final class Region {
      */
     public boolean isHot() {
         return query(Answer.HOT, null) == 1;
+    }
+
+    /**
+     * Whether the region is hot by the caller's threshold, as {@link HintStore#isHot(String, long)}:
+     * the same read as {@link #isHot()}, compared with {@code thresholdNs} instead of the store's
+     * threshold; allocates nothing.
+     *
+     * @param thresholdNs the mean kernel time in ns at or above which the caller calls a region
+     *     hot, {@code >= 0}
+     * @return true when the region is present and its mean kernel time is at least
+     *     {@code thresholdNs}; false when absent
+     * @throws IllegalArgumentException if {@code thresholdNs} is negative
+     * @throws IllegalStateException if the store is closed
+     * @throws java.io.UncheckedIOException as for {@link #readInto(MutableRecord)}
+     */
+    public boolean isHot(long thresholdNs) {
+        HintStore.requireThreshold(thresholdNs);
+        SlotRecord s = EncodedNames.scratch().snapshot;
+        return query(Answer.RECORD, s) == 1 && s.isHot(thresholdNs);
     }
 
     /**

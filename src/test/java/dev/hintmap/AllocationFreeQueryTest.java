@@ -313,9 +313,14 @@ class AllocationFreeQueryTest {
             check(failures, "readInto(name)", bytesPerCall(calls, () -> sink[0] += store.readInto(names[i[0]++ & 31], r) ? r.meanKernelNs() : 1));
             check(failures, "readInto(absent name)", bytesPerCall(calls, () -> sink[0] += store.readInto("absent", r) ? 1 : 0));
             check(failures, "isHot(name)", bytesPerCall(calls, () -> sink[0] += store.isHot(names[i[0]++ & 31]) ? 1 : 0));
+            check(failures, "isHot(name, threshold)", bytesPerCall(calls, () -> sink[0] += store.isHot(names[i[0]++ & 31], 7_000) ? 1 : 0));
+            check(failures, "dispatchCount(name)", bytesPerCall(calls, () -> sink[0] += store.dispatchCount(names[i[0]++ & 31])));
+            check(failures, "meanKernelNs(name)", bytesPerCall(calls, () -> sink[0] += store.meanKernelNs(names[i[0]++ & 31])));
+            check(failures, "isEmpty()", bytesPerCall(calls, () -> sink[0] += store.isEmpty() ? 0 : 1));
             check(failures, "Region.readInto", bytesPerCall(calls, () -> sink[0] += regions[i[0]++ & 31].readInto(r) ? r.kernelNsMax() : 1));
             check(failures, "Region.readInto(absent)", bytesPerCall(calls, () -> sink[0] += absent.readInto(r) ? 1 : 0));
             check(failures, "Region.isHot", bytesPerCall(calls, () -> sink[0] += regions[i[0]++ & 31].isHot() ? 1 : 0));
+            check(failures, "Region.isHot(threshold)", bytesPerCall(calls, () -> sink[0] += regions[i[0]++ & 31].isHot(7_000) ? 1 : 0));
             check(failures, "Region.dispatchCount", bytesPerCall(calls, () -> sink[0] += regions[i[0]++ & 31].dispatchCount()));
             check(failures, "Region.meanKernelNs", bytesPerCall(calls, () -> sink[0] += regions[i[0]++ & 31].meanKernelNs()));
             assertTrue(failures.isEmpty(), failures::toString);
@@ -350,7 +355,7 @@ class AllocationFreeQueryTest {
             check(failures, "record(long name)", bytesPerCall(calls, () -> store.record(fresh[i[0]++], 200_000, 64)));
             check(failures, "isHot(long name)", bytesPerCall(calls, () -> sink[0] += store.isHot(fresh[i[0]++]) ? 1 : 0));
             assertTrue(failures.isEmpty(), failures::toString);
-            assertEquals(1 + calls + 16, TestStores.dispatchCount(store, kernel)); // one region, found by the whole name
+            assertEquals(1 + calls + 16, store.dispatchCount(kernel)); // one region, found by the whole name
             assertTrue(sink[0] > 0);
         }
     }
@@ -541,7 +546,7 @@ class AllocationFreeQueryTest {
             for (Thread w : writers) {
                 w.join();
             }
-            assertEquals(8L * CONTENDED_RECORDS, TestStores.dispatchCount(store, "hot"), "every record counted");
+            assertEquals(8L * CONTENDED_RECORDS, store.dispatchCount("hot"), "every record counted");
             for (java.util.concurrent.atomic.AtomicLong bytes : allocatedBytes) {
                 // 400,000 records per thread: the boxed key cost about 90 KB here, nothing else allocates
                 assertTrue(bytes.get() < 16 * 1024, bytes.get() + " bytes allocated by one thread's 400,000 records");

@@ -23,9 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
  * A Maven project that depends on hintmap, built as the README tells a user whose Maven runs on
  * Java 17 (JAVA_HOME unset, the system's java on PATH): with the README's own pom lines (read from
  * README.md) the build compiles against the library's Java 22 classes; without them it stops with
- * the error the README quotes. The library comes from a local repository of this build's jar and
- * pom; Maven's plugins from the user's own repository, read-only ({@code maven.repo.local.tail}),
- * offline.
+ * the error the README quotes. A program written against the reference design's questions compiles
+ * with {@code -Xlint:all -Werror} against the library jar alone and runs. The library comes from a
+ * local repository of this build's jar and pom; Maven's plugins from the user's own repository,
+ * read-only ({@code maven.repo.local.tail}), offline.
  */
 class ConsumerBuildIT {
     @TempDir static Path work;
@@ -45,6 +46,42 @@ class ConsumerBuildIT {
                         store.record("gemm_bf16", 420_000, 1 << 20);
                         System.out.println(store.region("gemm_bf16").dispatchCount() + " " + store.isHot("gemm_bf16"));
                     }
+                }
+            }
+            """;
+
+    /**
+     * The reference design's optimizer, as its users write it: the six questions, and "hot by my
+     * threshold" asked per question and through a read-only store of its own threshold.
+     */
+    private static final String SEED_APP = """
+            package com.example.app;
+
+            import dev.hintmap.HintStore;
+            import dev.hintmap.HintStoreOptions;
+            import dev.hintmap.RegionRecord;
+            import java.nio.file.Path;
+            import java.util.Optional;
+
+            public final class Main {
+                public static void main(String[] args) throws Exception {
+                    String gemm = "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_128x128_32x3_nn_align8>(Params)";
+                    StringBuilder said = new StringBuilder();
+                    try (HintStore store = HintStore.open(Path.of(args[0]), HintStoreOptions.defaults().hotThresholdNs(500_000))) {
+                        said.append(store.isEmpty()).append(' ');
+                        store.record(gemm, 420_000, 1 << 20);
+                        store.record(gemm, 380_000, 1 << 20);
+                        Optional<RegionRecord> r = store.recordFor(gemm);
+                        said.append(store.isHot(gemm)).append(' ').append(store.dispatchCount(gemm)).append(' ')
+                                .append(store.meanKernelNs(gemm)).append(' ').append(r.orElseThrow().kernelNsMax()).append(' ')
+                                .append(store.size()).append(' ').append(store.isEmpty()).append(' ')
+                                .append(store.isHot(gemm, 100_000)).append(' ');
+                    }
+                    try (HintStore mine = HintStore.open(Path.of(args[0]),
+                            HintStoreOptions.defaults().readOnly(true).hotThresholdNs(100_000))) {
+                        said.append(mine.isHot(gemm));
+                    }
+                    System.out.println(said);
                 }
             }
             """;
@@ -70,12 +107,16 @@ class ConsumerBuildIT {
     record Build(int exit, String log) {}
 
     static Build build(String name, String pomLines) throws Exception {
+        return build(name, pomLines, APP);
+    }
+
+    static Build build(String name, String pomLines, String app) throws Exception {
         Path project = Files.createDirectories(work.resolve(name));
         Files.copy(home.resolve("mvnw"), project.resolve("mvnw"), StandardCopyOption.COPY_ATTRIBUTES);
         Path wrapper = Files.createDirectories(project.resolve(".mvn/wrapper"));
         Files.copy(home.resolve(".mvn/wrapper/maven-wrapper.properties"), wrapper.resolve("maven-wrapper.properties"));
         Path src = Files.createDirectories(project.resolve("src/main/java/com/example/app"));
-        Files.writeString(src.resolve("Main.java"), APP);
+        Files.writeString(src.resolve("Main.java"), app);
         Files.writeString(project.resolve("pom.xml"), """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <project xmlns="http://maven.apache.org/POM/4.0.0">
@@ -118,14 +159,37 @@ class ConsumerBuildIT {
         assertNotEquals(0, withoutToolchain.exit());
         assertTrue(withoutToolchain.log().contains("release version 22 not supported"), withoutToolchain.log());
 
-        Path classes = work.resolve("with-readme/target/classes");
+        assertEquals("1 true", runApp("with-readme", "app.hints"));
+    }
+
+    /**
+     * The issue this guards: a library jar whose manifest named the tool's libraries ({@code Class-Path:
+     * lib/picocli.jar ...}) gave every consumer compiling with {@code -Xlint:all} a "bad path element"
+     * warning per entry, and {@code -Werror} failed the build; the reference design's questions were
+     * deprecated, five more warnings.
+     */
+    @Test
+    void aProgramAskingTheReferenceDesignsQuestionsCompilesWithXlintAllAndWerror() throws Exception {
+        String compiler = "<artifactId>maven-compiler-plugin</artifactId>\n      <version>3.14.0</version>";
+        String pomLines = readmePomLines();
+        assertTrue(pomLines.contains(compiler), "the README's pom lines name the compiler plugin:\n" + pomLines);
+        Build strict = build("seed-app", pomLines.replace(compiler, compiler
+                + "\n      <configuration><compilerArgs><arg>-Xlint:all</arg><arg>-Werror</arg></compilerArgs></configuration>"),
+                SEED_APP);
+        assertEquals(0, strict.exit(), strict.log()); // -Werror: a single warning of javac fails it
+        assertEquals("true false 2 400000 420000 1 false true true", runApp("seed-app", "seed.hints"));
+    }
+
+    /** Runs the built project's Main on the class path with the library jar alone; its output. */
+    private static String runApp(String project, String hints) throws Exception {
+        Path classes = work.resolve(project).resolve("target/classes");
         Path jar = repo.resolve("dev/hintmap/hintmap/" + HintFiles.version() + "/hintmap-" + HintFiles.version() + ".jar");
         List<String> run = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-cp", classes + File.pathSeparator + jar, "com.example.app.Main",
-                work.resolve("app.hints").toString()));
+                work.resolve(hints).toString()));
         Process p = new ProcessBuilder(run).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        assertEquals("1 true", out.strip());
+        return out.strip();
     }
 }

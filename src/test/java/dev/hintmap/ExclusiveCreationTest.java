@@ -77,7 +77,7 @@ class ExclusiveCreationTest {
         assertEquals("rw-rw----", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("shared.prom"))));
         assertEquals("x 1\n", Files.readString(dir.resolve("shared.prom")));
         try (HintStore reader = HintStore.open(own, HintStoreOptions.defaults().readOnly(true))) {
-            assertEquals(1, TestStores.dispatchCount(reader, "void gemm<128, 128>(float const*, float*)"));
+            assertEquals(1, reader.dispatchCount("void gemm<128, 128>(float const*, float*)"));
             assertEquals(List.of(), reader.info().writers().stream().filter(HintFileInfo.Writer::alive).toList(),
                     "the creator's writer entry is released at close");
         }

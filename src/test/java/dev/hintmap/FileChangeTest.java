@@ -70,7 +70,7 @@ class FileChangeTest {
             UncheckedIOException bulk = assertThrows(UncheckedIOException.class, () -> store.forEachView(v -> { }));
             assertEquals(Problem.RESIZED, ((HintFileException) bulk.getCause()).problem());
             store.record("gemm", 100, 10); // the mapping itself still works: only bulk operations check
-            assertEquals(2, TestStores.dispatchCount(store, "gemm"));
+            assertEquals(2, store.dispatchCount("gemm"));
         }
     }
 
@@ -82,7 +82,7 @@ class FileChangeTest {
             HintFileException e = checkFails(store);
             assertEquals(Problem.TRUNCATED, e.problem(), e.getMessage());
             assertTrue(e.getMessage().contains("truncated to 8192 bytes"), e.getMessage());
-            UncheckedIOException after = assertThrows(UncheckedIOException.class, () -> TestStores.dispatchCount(store, "gemm"));
+            UncheckedIOException after = assertThrows(UncheckedIOException.class, () -> store.dispatchCount("gemm"));
             assertEquals(e, after.getCause());
             assertThrows(UncheckedIOException.class, () -> store.record("gemm", 1, 1));
             assertEquals(e, checkFails(store));
@@ -106,14 +106,14 @@ class FileChangeTest {
             assertEquals(Problem.REPLACED, removed.problem(), removed.getMessage());
             assertTrue(removed.getMessage().contains("no file at the path"), removed.getMessage());
             store.record("gemm", 1, 1); // still works on the original inode
-            assertEquals(2, TestStores.dispatchCount(store, "gemm"));
+            assertEquals(2, store.dispatchCount("gemm"));
         }
     }
 
     /** What every read method says, as "name count" lines: the same for the store's own file whatever is at its path. */
     private static List<String> everyRead(HintStore store) {
         List<String> seen = new ArrayList<>();
-        seen.add("isHot " + store.isHot("gemm") + " count " + TestStores.dispatchCount(store, "gemm") + " mean " + TestStores.meanKernelNs(store, "gemm"));
+        seen.add("isHot " + store.isHot("gemm") + " count " + store.dispatchCount("gemm") + " mean " + store.meanKernelNs("gemm"));
         seen.add("recordFor " + store.recordFor("gemm").map(RegionRecord::dispatchCount).orElse(-1L));
         MutableRecord m = new MutableRecord();
         seen.add("readInto " + store.readInto("gemm", m) + " " + m.dispatchCount());
@@ -147,7 +147,7 @@ class FileChangeTest {
             assertEquals(Problem.REPLACED, checkFails(reader).problem());
             try (HintStore now = reader.reopenIfReplaced().orElseThrow()) {
                 assertEquals(8, now.capacity(), "the new file's layout");
-                assertEquals(0, TestStores.dispatchCount(now, "gemm"));
+                assertEquals(0, now.dispatchCount("gemm"));
                 assertEquals(List.of("void at::native::vectorized_elementwise_kernel<4, AddFunctor<float>>(int)"),
                         now.snapshot().regions().stream().map(RegionRecord::name).toList());
                 assertTrue(now.reopenIfReplaced().isEmpty());
@@ -173,9 +173,9 @@ class FileChangeTest {
     void queriesOnAFileTruncatedUnderTheMappingThrowTheTruncation() throws IOException {
         Path file = file();
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
-            assertEquals(1, TestStores.dispatchCount(store, "gemm"));
+            assertEquals(1, store.dispatchCount("gemm"));
             truncate(file, 4096);
-            List<Consumer<HintStore>> queries = List.of(s -> TestStores.dispatchCount(s, "gemm"), s -> s.isHot("x"),
+            List<Consumer<HintStore>> queries = List.of(s -> s.dispatchCount("gemm"), s -> s.isHot("x"),
                     s -> s.recordFor("gemm"), HintStore::size, s -> s.forEachView(v -> { }));
             for (Consumer<HintStore> query : queries) {
                 Throwable t = assertThrows(RuntimeException.class, () -> query.accept(store));

@@ -51,7 +51,7 @@ class FileSecurityTest {
 
     private static void opens(Path file, HintStoreOptions options) throws IOException {
         try (HintStore store = HintStore.open(file, options)) {
-            assertEquals(1, TestStores.dispatchCount(store, "gemm"));
+            assertEquals(1, store.dispatchCount("gemm"));
         }
     }
 

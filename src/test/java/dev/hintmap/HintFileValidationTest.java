@@ -2,6 +2,7 @@ package dev.hintmap;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -216,6 +217,7 @@ class HintFileValidationTest {
         HintFileException e = assertThrows(HintFileException.class,
                 () -> HintStore.open(file, HintStoreOptions.defaults().hotThresholdNs(5)));
         assertEquals("hot_threshold_ns", e.field());
+        assertTrue(e.getMessage().contains("read-only"), "says where a threshold of one's own is taken: " + e.getMessage());
         assertEquals(Problem.OPTIONS_MISMATCH, assertThrows(HintFileException.class,
                 () -> HintStore.open(file, HintStoreOptions.defaults().maxNameBytes(100))).problem());
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().capacity(16))) {
@@ -223,8 +225,32 @@ class HintFileValidationTest {
         }
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
             assertEquals(16, store.capacity()); // unset options: the file wins
-            assertEquals(1, TestStores.dispatchCount(store, "gemm"));
+            assertEquals(1, store.dispatchCount("gemm"));
         }
+    }
+
+    @Test
+    void aReadOnlyStoreAnswersHotByItsOwnThresholdAndLeavesTheFilesAlone() throws IOException {
+        Path file = validFile();
+        long fileThreshold;
+        try (HintStore writer = HintStore.open(file, HintStoreOptions.defaults())) {
+            fileThreshold = writer.hotThresholdNs();
+            writer.record("void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_128x128_32x3_nn_align8>(Params)",
+                    fileThreshold / 2, 0);
+        }
+        byte[] before = Files.readAllBytes(file);
+        String gemm = "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_128x128_32x3_nn_align8>(Params)";
+        try (HintStore byFile = HintStore.open(file, HintStoreOptions.defaults().readOnly(true));
+                HintStore byMine = HintStore.open(file, HintStoreOptions.defaults().readOnly(true).hotThresholdNs(fileThreshold / 2))) {
+            assertEquals(fileThreshold, byFile.hotThresholdNs());
+            assertFalse(byFile.isHot(gemm), "half the file's threshold is cold by it");
+            assertEquals(fileThreshold / 2, byMine.hotThresholdNs());
+            assertTrue(byMine.isHot(gemm), "and hot by the reader's own");
+            assertTrue(byMine.region(gemm).isHot());
+            assertTrue(byMine.snapshot().isHot(gemm), "its snapshot answers by it too");
+            assertEquals(fileThreshold, byMine.info().hotThresholdNs(), "the file keeps its threshold");
+        }
+        assertArrayEquals(before, Files.readAllBytes(file), "a reader's threshold changes no byte of the file");
     }
 
     @Test
@@ -252,7 +278,7 @@ class HintFileValidationTest {
         Path file = validFile();
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
             assertTrue(store.isReadOnly());
-            assertEquals(1, TestStores.dispatchCount(store, "gemm"));
+            assertEquals(1, store.dispatchCount("gemm"));
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> store.record("gemm", 1, 1));
             assertTrue(e.getMessage().contains("read-only"), e.getMessage());
             assertThrows(IllegalStateException.class, () -> store.region("gemm").record(1, 1));

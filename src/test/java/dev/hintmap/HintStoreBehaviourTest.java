@@ -27,8 +27,8 @@ class HintStoreBehaviourTest {
             assertEquals(0, store.size());
             assertEquals(256, store.capacity());
             assertEquals(100_000, store.hotThresholdNs());
-            assertEquals(0, TestStores.dispatchCount(store, "gemm"));
-            assertEquals(0, TestStores.meanKernelNs(store, "gemm"));
+            assertEquals(0, store.dispatchCount("gemm"));
+            assertEquals(0, store.meanKernelNs("gemm"));
             assertFalse(store.isHot("gemm"));
             assertEquals(Optional.empty(), store.recordFor("gemm"));
         }
@@ -45,8 +45,8 @@ class HintStoreBehaviourTest {
             assertEquals(new RegionRecord("gemm", 3, 600, 300, 6000), r);
             assertEquals(200, r.meanKernelNs());
             assertEquals(2000, r.meanBytes());
-            assertEquals(3, TestStores.dispatchCount(store, "gemm"));
-            assertEquals(200, TestStores.meanKernelNs(store, "gemm"));
+            assertEquals(3, store.dispatchCount("gemm"));
+            assertEquals(200, store.meanKernelNs("gemm"));
             assertEquals(1, store.size());
         }
     }
@@ -57,7 +57,7 @@ class HintStoreBehaviourTest {
         try (HintStore store = kind.open(HintStoreOptions.defaults())) {
             store.record("k", 1, 1);
             store.record("k", 2, 2);
-            assertEquals(1, TestStores.meanKernelNs(store, "k"));
+            assertEquals(1, store.meanKernelNs("k"));
             assertEquals(1, store.recordFor("k").orElseThrow().meanBytes());
         }
     }
@@ -146,7 +146,7 @@ class HintStoreBehaviourTest {
             assertEquals(2, present.size());
             assertFalse(present.contains("a") && present.contains("b"));
             if (!present.contains("a")) {
-                assertEquals(0, TestStores.dispatchCount(store, "a"));
+                assertEquals(0, store.dispatchCount("a"));
                 assertFalse(store.isHot("a"));
                 store.record("a", 1, 1);
                 assertEquals(new RegionRecord("a", 1, 1, 1, 1), store.recordFor("a").orElseThrow());
@@ -182,7 +182,7 @@ class HintStoreBehaviourTest {
                 store.record("hot", 200_000, 1);
                 store.record("scan-" + i, 5, 1);
             }
-            assertEquals(201, TestStores.dispatchCount(store, "hot"));
+            assertEquals(201, store.dispatchCount("hot"));
             assertTrue(store.isHot("hot"));
         }
     }
@@ -196,7 +196,7 @@ class HintStoreBehaviourTest {
             assertEquals(0, store.capacity());
             assertEquals(0, store.size());
             assertEquals(0, store.size());
-            assertEquals(0, TestStores.dispatchCount(store, "gemm"));
+            assertEquals(0, store.dispatchCount("gemm"));
             assertFalse(store.isHot("gemm"));
             assertEquals(Optional.empty(), store.recordFor("gemm"));
             List<RegionRecord> all = new ArrayList<>();
@@ -233,8 +233,8 @@ class HintStoreBehaviourTest {
             store.record("e\u0301", 3, 3); // e + combining accent
             store.record("\u00e9", 4, 4); // precomposed: another name
             assertEquals(4, store.size());
-            assertEquals(3, TestStores.meanKernelNs(store, "e\u0301"));
-            assertEquals(4, TestStores.meanKernelNs(store, "\u00e9"));
+            assertEquals(3, store.meanKernelNs("e\u0301"));
+            assertEquals(4, store.meanKernelNs("\u00e9"));
             Set<String> names = names(store);
             assertTrue(names.contains("\uD83D\uDE80fused"));
         }
@@ -246,7 +246,7 @@ class HintStoreBehaviourTest {
         String name = "gemm_bf16_128x128x64_nn_align8_v1"; // 33 bytes: the smallest limit
         try (HintStore store = kind.open(HintStoreOptions.defaults().maxNameBytes(33))) {
             store.record(name, 1, 1);
-            assertEquals(1, TestStores.dispatchCount(store, name));
+            assertEquals(1, store.dispatchCount(name));
             assertEquals(List.of(name), store.snapshot().regions().stream().map(RegionRecord::name).toList());
         }
     }

@@ -72,9 +72,9 @@ class LongNameTest {
             store.add(new RegionRecord(NAME, 2, 8_000, 5_000, 20));
             assertEquals(NAME, handle.name());
 
-            assertEquals(5, TestStores.dispatchCount(store, NAME));
+            assertEquals(5, store.dispatchCount(NAME));
             assertTrue(store.isHot(NAME));
-            assertEquals(4_000, TestStores.meanKernelNs(store, NAME));
+            assertEquals(4_000, store.meanKernelNs(NAME));
             assertEquals(new RegionRecord(NAME, 5, 20_000, 6_000, 50), store.recordFor(NAME).orElseThrow());
             MutableRecord m = new MutableRecord();
             assertTrue(store.readInto(NAME, m));
@@ -83,7 +83,7 @@ class LongNameTest {
             assertEquals(5, handle.dispatchCount());
             assertTrue(handle.isHot());
             assertEquals(4_000, handle.meanKernelNs());
-            assertEquals(5, TestStores.dispatchCount(store, stored), "found by its stored form too");
+            assertEquals(5, store.dispatchCount(stored), "found by its stored form too");
 
             assertEquals(1, store.size(), "one region, whatever the spelling");
             List<String> names = new ArrayList<>();
@@ -97,10 +97,10 @@ class LongNameTest {
             assertTrue(snapshot.isHot(NAME));
             assertFalse(snapshot.isHot(NAME + " "), "another long name is another region");
             assertFalse(snapshot.isHot(""), "a name no store holds is absent");
-            assertEquals(0, TestStores.dispatchCount(store, NAME.substring(0, 299) + "]"), "a name that differs in its last byte");
+            assertEquals(0, store.dispatchCount(NAME.substring(0, 299) + "]"), "a name that differs in its last byte");
         }
         try (HintStore reader = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
-            assertEquals(5, TestStores.dispatchCount(reader, NAME), "another store of the same file");
+            assertEquals(5, reader.dispatchCount(NAME), "another store of the same file");
         }
         assertEquals(0, HintFiles.verify(file, HintStoreOptions.defaults()).errors().size());
     }
@@ -124,7 +124,7 @@ class LongNameTest {
             for (int i = 0; i < 60; i++) {
                 store.record(a, 5_000, 10);
             }
-            assertEquals(0, TestStores.dispatchCount(store, b), "never recorded");
+            assertEquals(0, store.dispatchCount(b), "never recorded");
             assertFalse(store.isHot(b));
             assertEquals(Optional.empty(), store.recordFor(b));
             assertEquals(0, store.region(b).dispatchCount());
@@ -149,7 +149,7 @@ class LongNameTest {
         Path file = dir.resolve("strict.hints");
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().maxNameBytes(64).rejectLongNames(true))) {
             List<Consumer<HintStore>> calls = List.of(s -> s.record(NAME, 1, 1), s -> s.region(NAME), s -> s.isHot(NAME),
-                    s -> TestStores.dispatchCount(s, NAME), s -> TestStores.meanKernelNs(s, NAME), s -> s.recordFor(NAME),
+                    s -> s.dispatchCount(NAME), s -> s.meanKernelNs(NAME), s -> s.recordFor(NAME),
                     s -> s.readInto(NAME, new MutableRecord()), s -> s.add(new RegionRecord(NAME, 1, 1, 1, 1)));
             for (Consumer<HintStore> call : calls) {
                 IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> call.accept(store));
@@ -176,7 +176,7 @@ class LongNameTest {
                 file.toString());
         assertTrue(opened.startsWith("OK"), opened);
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
-            assertEquals(3, TestStores.dispatchCount(store, NAME));
+            assertEquals(3, store.dispatchCount(NAME));
             assertEquals(new RegionRecord(other, 1, 5_000, 5_000, 7), store.recordFor(other).orElseThrow());
             assertEquals(2, store.size());
         }
@@ -201,7 +201,7 @@ class LongNameTest {
             assertEquals(64, store.maxNameBytes());
             assertEquals(new RegionRecord(NAME, 3, 600_000, 250_000, 0), store.recordFor(NAME).orElseThrow());
             assertTrue(store.isHot(NAME));
-            assertEquals(200_000, TestStores.meanKernelNs(store, NAME));
+            assertEquals(200_000, store.meanKernelNs(NAME));
             assertEquals(3, store.region(NAME).dispatchCount());
             assertEquals(3, store.snapshot().recordFor(NAME).orElseThrow().dispatchCount());
             assertArrayEquals(new String[] {store.storedName(NAME)},

@@ -35,7 +35,7 @@ class NameCacheLifetimeTest {
                 store.record(kernel(i), 150_000, 4096); // a name of its own: its own cache entry
                 store.record(kernel(i), 150_000, 4096); // through the cache entry
                 assertTrue(store.isHot(kernel(i))); // the query path keeps an entry too
-                assertEquals(2, TestStores.dispatchCount(store, kernel(i)));
+                assertEquals(2, store.dispatchCount(kernel(i)));
                 engines.add(new WeakReference<>(store.engine()));
             }
         }

@@ -51,7 +51,7 @@ class NamePathsEncodingProperties {
             }
             store.record(name, 300_000, 4096);
             store.region(new String(name)).record(200_000, 4096); // a handle, from another String of the name
-            assertEquals(2, TestStores.dispatchCount(store, new String(name)), "one region for the name, by every path");
+            assertEquals(2, store.dispatchCount(new String(name)), "one region for the name, by every path");
             assertTrue(store.isHot(name));
             assertEquals(2, store.snapshot().recordFor(name).orElseThrow().dispatchCount());
             assertEquals(name, store.recordFor(name).orElseThrow().name(), "named as asked (its Javadoc), found by the stored form");

@@ -48,7 +48,7 @@ class PersistenceTest {
                 assertEquals(new RegionRecord("region-" + i, i + 1, total, 100L * i + i, bytes), r);
             }
             store.record("region-3", 1, 1); // and it keeps recording
-            assertEquals(5, TestStores.dispatchCount(store, "region-3"));
+            assertEquals(5, store.dispatchCount("region-3"));
         }
     }
 
@@ -147,9 +147,9 @@ class PersistenceTest {
     public static final class ChildReader {
         public static void main(String[] args) throws Exception {
             try (HintStore store = HintStore.open(Path.of(args[0]), HintStoreOptions.defaults().readOnly(true))) {
-                System.out.println(args[1] + " count=" + TestStores.dispatchCount(store, args[1]) + " hot=" + store.isHot(args[1]));
+                System.out.println(args[1] + " count=" + store.dispatchCount(args[1]) + " hot=" + store.isHot(args[1]));
                 for (int i = 0; i < Integer.parseInt(args[3]); i++) {
-                    System.out.println(args[2] + " count=" + TestStores.dispatchCount(store, args[2]));
+                    System.out.println(args[2] + " count=" + store.dispatchCount(args[2]));
                     Thread.sleep(20);
                 }
             }

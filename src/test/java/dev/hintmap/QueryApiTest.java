@@ -238,7 +238,7 @@ class QueryApiTest {
         try (HintStore reader = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
             assertThrows(IllegalStateException.class, () -> reader.add(new RegionRecord("x", 1, 1, 1, 1)));
             assertThrows(IllegalStateException.class, () -> reader.decay(0.5));
-            assertEquals(1, TestStores.dispatchCount(reader, "x"));
+            assertEquals(1, reader.dispatchCount("x"));
         }
     }
 

@@ -58,7 +58,7 @@ class ResourceFaultTest {
             assertEquals(List.of(), leftovers(mount), "no file, no temporary");
             try (HintStore small = HintStore.open(file, HintStoreOptions.defaults().capacity(16))) {
                 small.record("fits", 1, 1); // the same path works once it fits
-                assertEquals(1, TestStores.dispatchCount(small, "fits"));
+                assertEquals(1, small.dispatchCount("fits"));
             }
         } finally {
             Process unmounting = new ProcessBuilder("umount", mount.toString()).redirectErrorStream(true).start();

@@ -33,7 +33,7 @@ public final class SparseChild {
                 case "write" -> {
                     try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
                         store.record("sparse", 1_000, 1);
-                        yield "ok " + TestStores.dispatchCount(store, "sparse");
+                        yield "ok " + store.dispatchCount("sparse");
                     }
                 }
                 case "fault" -> {

@@ -54,7 +54,7 @@ class StoreModelProperties {
             String name = "n" + n;
             assertEquals(model.recordFor(name), store.recordFor(name), name);
             assertEquals(model.isHot(name), store.isHot(name), name);
-            assertEquals(model.recordFor(name).map(RegionRecord::dispatchCount).orElse(0L), TestStores.dispatchCount(store, name));
+            assertEquals(model.recordFor(name).map(RegionRecord::dispatchCount).orElse(0L), store.dispatchCount(name));
         }
         assertEquals(model.evictions, store.info().evictions());
     }

@@ -21,22 +21,4 @@ public final class TestStores {
     public static HintStore inMemory(HintStoreOptions options, StoreSettings settings) {
         return HintStore.inMemory(options, settings);
     }
-
-    /**
-     * The region's dispatch count read by name, 0 when absent: one field of
-     * {@link HintStore#readInto(String, MutableRecord)}, the by-name read a user writes for it
-     * (the deprecated {@code HintStore.dispatchCount(String)} read the same record).
-     */
-    public static long dispatchCount(HintStore store, String name) {
-        MutableRecord r = new MutableRecord();
-        store.readInto(name, r);
-        return r.dispatchCount();
-    }
-
-    /** The region's mean kernel time read by name, 0 when absent, as {@link #dispatchCount(HintStore, String)}. */
-    public static long meanKernelNs(HintStore store, String name) {
-        MutableRecord r = new MutableRecord();
-        store.readInto(name, r);
-        return r.meanKernelNs();
-    }
 }

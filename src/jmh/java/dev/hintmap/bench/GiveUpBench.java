@@ -78,17 +78,17 @@ public class GiveUpBench {
         long start = System.nanoTime();
         store.record(STUCK, KERNEL_NS, BYTES); // waits the limit, gives up, remembers the word
         firstGiveUpNanos = System.nanoTime() - start;
-        if (firstGiveUpNanos < LIMIT_NANOS || TestStores.dispatchCount(store, STUCK) != 1
+        if (firstGiveUpNanos < LIMIT_NANOS || store.dispatchCount(STUCK) != 1
                 || StuckLocks.slotLockWord(file, geometry, 0) != owner) {
             throw new IllegalStateException("no give-up: took " + firstGiveUpNanos + " ns, count "
-                    + TestStores.dispatchCount(store, STUCK));
+                    + store.dispatchCount(STUCK));
         }
     }
 
     @TearDown
     public void tearDown() throws IOException {
         try {
-            long count = TestStores.dispatchCount(store, STUCK);
+            long count = store.dispatchCount(STUCK);
             if (count != 1) {
                 throw new IllegalStateException("a record on the stuck lock was counted: " + count);
             }

@@ -34,8 +34,8 @@ final class ReportAllocations {
         rows.add(allocRow("8b", "record through a `Region` (1 and 2 threads)", List.of(region1, region2), ""));
         rows.add(allocRow("8c", "record with insert + evict (churn, every capacity)", churnAll, ""));
         rows.add(allocRow("8d", "`isHot` by name", List.of(d.jmh("QueryBench.isHot_1t", "HINTMAP", 0)), ""));
-        rows.add(allocRow("8e", "`dispatchCount` by name (`readInto`, one field)", List.of(d.jmh("QueryBench.dispatchCount_1t", "HINTMAP", 0)), ""));
-        rows.add(allocRow("8f", "`meanKernelNs` by name (`readInto`, one figure)", List.of(d.jmh("QueryBench.meanKernelNs_1t", "HINTMAP", 0)), ""));
+        rows.add(allocRow("8e", "`dispatchCount` by name", List.of(d.jmh("QueryBench.dispatchCount_1t", "HINTMAP", 0)), ""));
+        rows.add(allocRow("8f", "`meanKernelNs` by name", List.of(d.jmh("QueryBench.meanKernelNs_1t", "HINTMAP", 0)), ""));
         rows.add(allocRow("8g", "`recordFor` by name", List.of(d.jmh("QueryBench.recordFor_1t", "HINTMAP", 0)),
                 "returns `Optional<RegionRecord>`: zero only where the JIT scalar-replaces them, not guaranteed by the API"));
         rows.add(allocRow("8h", "`readInto` by name (1 and 2 threads)",

@@ -30,7 +30,7 @@ import java.util.stream.Stream;
  *       {@code bin/hintmap} (its ahead-of-time cache, serial collector, C1 only), and {@code stat}
  *       through the repository's {@code ./hintmap} wrapper (its freshness check, then the same);</li>
  *   <li>the same {@code stat} as the tool ran before it had a distribution: {@code java -cp
- *       target/hintmap.jar:target/lib/*} with the JVM's defaults;</li>
+ *       target/hintmap.jar:target/hintmap-cli.jar:target/lib/*} with the JVM's defaults;</li>
  *   <li>{@code HintStore.open} of an existing file in a fresh JVM ({@link FirstOpen}: the open
  *       alone, timed inside the process), read-only and for writing, without and with an
  *       ahead-of-time cache trained by one run of the same program (what an application can do
@@ -89,9 +89,10 @@ public final class StartupBench {
                     new Command("./hintmap stat FILE (the repository's wrapper)",
                             List.of(root.resolve("hintmap").toString(), "stat", file.toString()), false),
                     new Command("bin/hintmap --version", List.of(hintmap, "--version"), false),
-                    new Command("java -cp target/hintmap.jar:target/lib/* ...HintmapCli stat FILE (JVM defaults, no cache)",
-                            List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
-                                    root.resolve("target/hintmap.jar") + ":" + root.resolve("target/lib/*"),
+                    new Command("java -cp target/hintmap.jar:target/hintmap-cli.jar:target/lib/* ...HintmapCli stat FILE"
+                            + " (JVM defaults, no cache)",
+                            List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp", root.resolve("target/hintmap.jar") + ":"
+                                    + root.resolve("target/hintmap-cli.jar") + ":" + root.resolve("target/lib/*"),
                                     "dev.hintmap.cli.HintmapCli", "stat", file.toString()), false),
                     new Command("HintStore.open, read-only (in-process, JVM defaults)", firstOpen(java, cp, file, "ro", null), true),
                     new Command("HintStore.open, for writing (in-process, JVM defaults)", firstOpen(java, cp, file, "rw", null), true),

@@ -298,7 +298,7 @@ public final class HintFileOpener {
                 WriterTable writers = new WriterTable(memory, geometry, new MappedFileSighting(data.address()));
                 if (readOnly) {
                     return new MappedStore(file, dataArena, data, null, null, header,
-                            new StoreEngine(memory, geometry, header.hotThresholdNs(), options.rejectLongNames(), null),
+                            new StoreEngine(memory, geometry, readerThreshold(header, options), options.rejectLongNames(), null),
                             writers, true, fd, stat, options.followSymlinks());
                 }
                 long token = ProcessIdentity.currentToken();
@@ -545,22 +545,35 @@ public final class HintFileOpener {
 
     // ------------------------------------------------------------------ options (an existing file's layout wins)
 
-    /** §5 "Options": each option the caller set explicitly must equal the existing file's field. */
+    /**
+     * §5 "Options": each option the caller set explicitly must equal the existing file's field,
+     * except a read-only opener's hot threshold, which is that reader's own ({@link #readerThreshold}).
+     */
     private static void checkOptions(Path file, Header header, HintStoreOptions options) throws HintFileException {
         if (options.isCapacitySet() && options.capacity() != header.geometry().capacity()) {
-            throw mismatch(file, "capacity", options.capacity(), header.geometry().capacity());
+            throw mismatch(file, "capacity", options.capacity(), header.geometry().capacity(), "");
         }
         if (options.isMaxNameBytesSet() && options.maxNameBytes() != header.geometry().maxNameBytes()) {
-            throw mismatch(file, "max_name_bytes", options.maxNameBytes(), header.geometry().maxNameBytes());
+            throw mismatch(file, "max_name_bytes", options.maxNameBytes(), header.geometry().maxNameBytes(), "");
         }
-        if (options.isHotThresholdSet() && options.hotThresholdNs() != header.hotThresholdNs()) {
-            throw mismatch(file, "hot_threshold_ns", options.hotThresholdNs(), header.hotThresholdNs());
+        if (options.isHotThresholdSet() && !options.readOnly() && options.hotThresholdNs() != header.hotThresholdNs()) {
+            throw mismatch(file, "hot_threshold_ns", options.hotThresholdNs(), header.hotThresholdNs(),
+                    ", or read-only, where a threshold is the reader's own");
         }
     }
 
-    private static HintFileException mismatch(Path file, String field, long asked, long actual) {
+    /**
+     * The threshold a read-only store answers "hot" by (§5 "Options"): the one its options set, else
+     * the file's. A reader's threshold changes no byte of the file, so it is the reader's to choose;
+     * a writer's options describe the file it would create, so there it must match.
+     */
+    private static long readerThreshold(Header header, HintStoreOptions options) {
+        return options.isHotThresholdSet() ? options.hotThresholdNs() : header.hotThresholdNs();
+    }
+
+    private static HintFileException mismatch(Path file, String field, long asked, long actual, String advice) {
         return new HintFileException(file, Problem.OPTIONS_MISMATCH, field,
                 "options ask for " + field + " " + asked + " but the existing file has " + actual
-                        + " (an existing file's layout wins; open it without that option)");
+                        + " (an existing file's layout wins; open it without that option" + advice + ")");
     }
 }

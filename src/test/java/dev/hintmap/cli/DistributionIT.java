@@ -115,7 +115,7 @@ class DistributionIT {
         Process bash = new ProcessBuilder("bash", "-n", completion.toString()).redirectErrorStream(true).start();
         assertTrue(bash.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, bash.exitValue());
-        for (String jar : new String[] {"hintmap.jar", "picocli.jar", "jackson-databind.jar", "jline-terminal.jar"}) {
+        for (String jar : new String[] {"hintmap.jar", "hintmap-cli.jar", "picocli.jar", "jackson-databind.jar", "jline-terminal.jar"}) {
             assertTrue(Files.isRegularFile(home.resolve("lib").resolve(jar)), jar);
         }
     }

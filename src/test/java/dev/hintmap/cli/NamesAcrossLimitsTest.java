@@ -107,7 +107,7 @@ class NamesAcrossLimitsTest {
         try (HintStore store = HintStore.open(out, HintStoreOptions.defaults().readOnly(true))) {
             assertEquals(1024, store.maxNameBytes(), "the largest limit of the inputs");
             for (int k = 0; k < KERNELS.size(); k++) {
-                assertEquals(3L * (k + 1), TestStores.dispatchCount(store, KERNELS.get(k)), "found by its whole name: " + KERNELS.get(k));
+                assertEquals(3L * (k + 1), store.dispatchCount(KERNELS.get(k)), "found by its whole name: " + KERNELS.get(k));
             }
         }
     }
@@ -134,7 +134,7 @@ class NamesAcrossLimitsTest {
             assertEquals(KERNELS.size(), store.size());
             for (int k = 0; k < KERNELS.size(); k++) {
                 long want = (k + 1) * (k < 2 ? 2L : 1L);
-                assertEquals(want, TestStores.dispatchCount(store, KERNELS.get(k)), KERNELS.get(k));
+                assertEquals(want, store.dispatchCount(KERNELS.get(k)), KERNELS.get(k));
             }
         }
         Cli.run("merge", small.toString(), "-o", dir.resolve("bad.hints").toString(), "--max-name-bytes", "0")

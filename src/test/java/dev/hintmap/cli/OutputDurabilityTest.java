@@ -107,7 +107,7 @@ class OutputDurabilityTest {
         target.publish(regions, options, quiet);
         assertEquals(List.of("file " + dir, "directory " + dir), second.calls, "published by rename(2) over the old one");
         try (HintStore store = HintStore.open(created, HintStoreOptions.defaults().readOnly(true))) {
-            assertEquals(3, TestStores.dispatchCount(store, CUTLASS));
+            assertEquals(3, store.dispatchCount(CUTLASS));
         }
     }
 

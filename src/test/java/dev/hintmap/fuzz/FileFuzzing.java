@@ -498,15 +498,15 @@ public final class FileFuzzing {
             if (!fits(name, maxNameBytes)) {
                 continue;
             }
-            long count = TestStores.dispatchCount(store, name);
-            long mean = TestStores.meanKernelNs(store, name);
+            long count = store.dispatchCount(name);
+            long mean = store.meanKernelNs(name);
             boolean hot = store.isHot(name);
             check(count >= 0 && mean >= 0, "count and mean >= 0");
             store.recordFor(name).ifPresent(r -> {
                 checkRecord(r);
                 check(r.name().equals(name), "recordFor returns the name asked for");
             });
-            check(!hot || store.recordFor(name).isPresent() || TestStores.dispatchCount(store, name) == 0, "hot only when present");
+            check(!hot || store.recordFor(name).isPresent() || store.dispatchCount(name) == 0, "hot only when present");
         }
     }
 

@@ -118,7 +118,7 @@ class CrossLanguageCreationRaceTest {
                 "and it is the file at the path");
         assertTrue(header.getLong((int) Layouts.HDR_CREATED_EPOCH_MS) >= startAt - 50, "created by one of the racers");
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
-            assertEquals((long) JAVA_CREATORS * JAVA_RECORDS + (long) C_CREATORS * C_RECORDS, TestStores.dispatchCount(store, "race"),
+            assertEquals((long) JAVA_CREATORS * JAVA_RECORDS + (long) C_CREATORS * C_RECORDS, store.dispatchCount("race"),
                     "no process of either language recorded into a file of its own");
         }
         try (var files = Files.list(dir)) {

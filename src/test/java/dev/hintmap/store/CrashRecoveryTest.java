@@ -142,12 +142,12 @@ class CrashRecoveryTest {
                 Await.until("the writer checked the live holder " + LIVENESS_CHECKS + " times",
                         () -> checks.get() >= LIVENESS_CHECKS || !writer.isAlive());
                 assertTrue(writer.isAlive(), "the writer waits while the holder lives: " + failure.get());
-                assertEquals(1, TestStores.dispatchCount(store, "busy"), "readers are not blocked by the lock");
+                assertEquals(1, store.dispatchCount("busy"), "readers are not blocked by the lock");
                 holder.kill();
                 writer.join(TimeUnit.SECONDS.toMillis(Await.LIMIT_SECONDS));
                 assertFalse(writer.isAlive(), "the writer took the lock over once its holder died");
                 assertEquals(null, failure.get());
-                assertEquals(2, TestStores.dispatchCount(store, "busy"));
+                assertEquals(2, store.dispatchCount("busy"));
             }
         } finally {
             holder.kill();
@@ -169,7 +169,7 @@ class CrashRecoveryTest {
             });
             try (HintStore store = HintStore.open(file, LAYOUT)) {
                 store.record("reused", 1, 1);
-                assertEquals(2, TestStores.dispatchCount(store, "reused"));
+                assertEquals(2, store.dispatchCount("reused"));
             }
         } finally {
             alive.destroyForcibly();
@@ -267,7 +267,7 @@ class CrashRecoveryTest {
             store.record("e", 7, 7);
             assertEquals(new RegionRecord("e", 1, 7, 7, 7), store.recordFor("e").orElseThrow());
             store.region("e").record(7, 7);
-            assertEquals(2, TestStores.dispatchCount(store, "e"), "a handle records where readers look");
+            assertEquals(2, store.dispatchCount("e"), "a handle records where readers look");
             List<String> names = new ArrayList<>();
             store.snapshot().regions().forEach(r -> names.add(r.name()));
             assertEquals(store.size(), names.size(), names.toString());
@@ -316,7 +316,7 @@ class CrashRecoveryTest {
         try (HintStore store = HintStore.open(file, LAYOUT.readOnly(true))) {
             assertTrue(store.recordFor("neg").isEmpty());
             assertTrue(store.recordFor("torn").isEmpty());
-            assertEquals(0, TestStores.dispatchCount(store, "neg"));
+            assertEquals(0, store.dispatchCount("neg"));
             List<RegionRecord> all = new ArrayList<>();
             store.snapshot().regions().forEach(all::add); // never throws on damaged content
             assertEquals(List.of(new RegionRecord("ok", 1, 100, 100, 10)), all);
@@ -376,7 +376,7 @@ class CrashRecoveryTest {
             store.record("zzz", 1, 1); // meets it under the structure lock: recovers, resolves again, inserts
             assertEquals(3, store.size());
             assertEquals(1, store.info().recoveries());
-            assertEquals(1, TestStores.dispatchCount(store, "zzz"));
+            assertEquals(1, store.dispatchCount("zzz"));
         }
         assertEquals(0, entriesNamingNoSlot(file));
     }
@@ -435,7 +435,7 @@ class CrashRecoveryTest {
             assertEquals(128, store.size());
             assertEquals(0, store.info().evictions());
             for (int i = 0; i < 128; i++) {
-                assertEquals(1, TestStores.dispatchCount(store, colliding.get(i)));
+                assertEquals(1, store.dispatchCount(colliding.get(i)));
             }
             store.record("other", 1, 1);
             assertEquals(129, store.size());
@@ -457,7 +457,7 @@ class CrashRecoveryTest {
         HintFileException e = assertThrows(HintFileException.class, () -> HintStore.open(file, LAYOUT));
         assertEquals(HintFileException.Problem.WRITER_TABLE_FULL, e.problem());
         try (HintStore reader = HintStore.open(file, LAYOUT.readOnly(true))) {
-            assertEquals(1, TestStores.dispatchCount(reader, "x"), "readers claim nothing and still open");
+            assertEquals(1, reader.dispatchCount("x"), "readers claim nothing and still open");
         }
     }
 

@@ -111,8 +111,8 @@ class DamagedWordsTest {
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
             store.record("a", 100, 10);
             store.record("b", 100, 10);
-            assertEquals(2, TestStores.dispatchCount(store, "a"));
-            assertEquals(1, TestStores.dispatchCount(store, "b"));
+            assertEquals(2, store.dispatchCount("a"));
+            assertEquals(1, store.dispatchCount("b"));
         }
         withRawMapping(file, m -> assertEquals(2, Memory.plainLong(m.segment, Layouts.HDR_STOLEN_LOCKS)));
     }

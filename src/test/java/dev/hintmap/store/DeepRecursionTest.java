@@ -67,20 +67,20 @@ class DeepRecursionTest {
             assertNoLockHeld(churn, new FileGeometry(2, 64));
             try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
                 long handleOk = ok.remove("handle");
-                long deepA = TestStores.dispatchCount(store, "deep_a");
+                long deepA = store.dispatchCount("deep_a");
                 assertTrue(deepA >= ok.get("deep_a") + handleOk, "deep_a kept every sample whose record() returned");
                 for (Map.Entry<String, Long> e : ok.entrySet()) {
-                    long count = TestStores.dispatchCount(store, e.getKey());
+                    long count = store.dispatchCount(e.getKey());
                     assertTrue(count >= e.getValue(), e.getKey() + ": " + count + " counted, " + e.getValue() + " returned");
                     store.record(e.getKey(), 5, 5); // another process, while the child lives
-                    assertEquals(count + 1, TestStores.dispatchCount(store, e.getKey()), e.getKey() + " recorded without a drop");
+                    assertEquals(count + 1, store.dispatchCount(e.getKey()), e.getKey() + " recorded without a drop");
                 }
             }
             try (HintStore store = HintStore.open(churn, HintStoreOptions.defaults())) {
                 long dropsBefore = store.info().droppedInserts();
                 for (int i = 0; i < 5; i++) {
                     store.record("churn_" + i, 5, 5);
-                    assertTrue(TestStores.dispatchCount(store, "churn_" + i) >= 1, "churn_" + i + " inserted without a wait or a drop");
+                    assertTrue(store.dispatchCount("churn_" + i) >= 1, "churn_" + i + " inserted without a wait or a drop");
                 }
                 assertEquals(dropsBefore, store.info().droppedInserts());
             }

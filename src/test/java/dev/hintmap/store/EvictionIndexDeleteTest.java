@@ -82,7 +82,7 @@ class EvictionIndexDeleteTest {
         });
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().maxNameBytes(64).capacity(2))) {
             store.record("c", 100, 10);
-            assertEquals(1, TestStores.dispatchCount(store, "c"), "the new region is indexed");
+            assertEquals(1, store.dispatchCount("c"), "the new region is indexed");
             assertEquals(1, store.info().evictions());
             assertEquals(2, store.size());
             VerifyReport report = HintFiles.verify(store);

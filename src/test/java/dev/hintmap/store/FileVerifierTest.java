@@ -523,7 +523,7 @@ class FileVerifierTest {
         try (HintStore store = HintStore.open(file, LAYOUT)) {
             store.record(gemm256, 180_000, 1 << 19);
             assertEquals(5, store.size(), "the 4 regions verify counted, and the new one");
-            assertEquals(1, TestStores.dispatchCount(store, kernels[1]), "flash keeps its own slot's record, not slot 3's");
+            assertEquals(1, store.dispatchCount(kernels[1]), "flash keeps its own slot's record, not slot 3's");
         }
         VerifyReport repaired = verify(file);
         assertTrue(repaired.ok(), repaired.findings().toString());

@@ -83,7 +83,7 @@ class GroupSharedAclTest {
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw----"));
         HintStoreOptions shared = HintStoreOptions.defaults().groupShared(true);
         try (HintStore ok = HintStore.open(file, shared)) {
-            assertEquals(1, TestStores.dispatchCount(ok, "a"), "no ACL: the group rule accepts it");
+            assertEquals(1, ok.dispatchCount("a"), "no ACL: the group rule accepts it");
         }
         int[] owner = {ACL_USER_OBJ, RW};
         int[] group = {ACL_GROUP_OBJ, RW};
@@ -97,7 +97,7 @@ class GroupSharedAclTest {
         assertEquals(0, setAccessAcl(file, acl(owner, new int[] {ACL_USER, RW, 23456}, new int[] {ACL_GROUP_OBJ, R},
                 new int[] {ACL_MASK, R}, other)));
         try (HintStore masked = HintStore.open(file, shared.readOnly(true))) {
-            assertEquals(1, TestStores.dispatchCount(masked, "a"), "a grant the mask takes away is no grant");
+            assertEquals(1, masked.dispatchCount("a"), "a grant the mask takes away is no grant");
         }
     }
 

@@ -77,7 +77,7 @@ class HandleReadTest {
 
         assertEquals(1, gemm.dispatchCount(), "the generation, not the name, decides (§7.2.2)");
         assertTrue(gemm.isHot());
-        assertEquals(1, TestStores.dispatchCount(store, GEMM), "the name cache's pair is a handle too");
+        assertEquals(1, store.dispatchCount(GEMM), "the name cache's pair is a handle too");
         assertEquals(0, store.region(GEMM).dispatchCount(), "a new handle compares the name, which no slot holds now");
     }
 
@@ -114,10 +114,10 @@ class HandleReadTest {
 
         Memory.plainLong(raw, Slots.gen(slot0()), gen | 1); // a writer inside §7.4 steps 7-11
         assertEquals(0, gemm.dispatchCount());
-        assertEquals(0, TestStores.dispatchCount(store, GEMM));
+        assertEquals(0, store.dispatchCount(GEMM));
         Memory.plainLong(raw, Slots.gen(slot0()), gen);
         assertEquals(1, gemm.dispatchCount());
-        assertEquals(1, TestStores.dispatchCount(store, GEMM));
+        assertEquals(1, store.dispatchCount(GEMM));
     }
 
     @Test
@@ -136,7 +136,7 @@ class HandleReadTest {
         assertEquals(0, gemm.meanKernelNs());
         assertFalse(gemm.isHot(), "hot only when present (FileFuzzing's check)");
         assertFalse(store.readInto(GEMM, into));
-        assertEquals(0, TestStores.dispatchCount(store, GEMM));
+        assertEquals(0, store.dispatchCount(GEMM));
         assertFalse(store.isHot(GEMM));
 
         Memory.plainLong(raw, currentCopy() + Layouts.REC_KERNEL_NS_MAX, 3_000); // whole again
@@ -179,7 +179,7 @@ class HandleReadTest {
 
         assertEquals(1, gemm.dispatchCount(), "the record's pair answers the query (§7.2.2)");
         assertTrue(gemm.isHot());
-        assertEquals(0, TestStores.dispatchCount(store, GEMM), "a lookup by name misses: the handle did not look up");
+        assertEquals(0, store.dispatchCount(GEMM), "a lookup by name misses: the handle did not look up");
     }
 
     /** The other way round: a record after the handle's query goes where the query found the region. */

@@ -46,7 +46,7 @@ class IndexDistanceTest {
                     assertTrue(report.ok(), "after op " + op + ": " + report.findings());
                     store.snapshot().regions().forEach(r -> counts.put(r.name(), r.dispatchCount()));
                     for (Map.Entry<String, Long> e : counts.entrySet()) {
-                        assertEquals(e.getValue(), TestStores.dispatchCount(store, e.getKey()), e.getKey() + " findable by name");
+                        assertEquals(e.getValue(), store.dispatchCount(e.getKey()), e.getKey() + " findable by name");
                     }
                     counts.clear();
                     maxDistanceSeen = Math.max(maxDistanceSeen, maxDistance(file, new FileGeometry(capacity, 64)));

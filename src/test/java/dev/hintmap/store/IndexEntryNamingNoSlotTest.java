@@ -75,15 +75,15 @@ class IndexEntryNamingNoSlotTest {
     void aLookupPassesAnEntryNamingNoSlotAndLeavesNothingForAnInsertionThatNeverMeetsIt() throws IOException {
         Path file = fileWithEntriesNamingNoSlot();
         try (HintStore store = HintStore.open(file, OPTIONS)) {
-            assertEquals(0, TestStores.dispatchCount(store, LAYER_NORM), "an entry naming no slot is no match");
+            assertEquals(0, store.dispatchCount(LAYER_NORM), "an entry naming no slot is no match");
             assertFalse(store.isHot(LAYER_NORM));
             assertFalse(store.readInto(LAYER_NORM, new MutableRecord()));
-            assertEquals(1, TestStores.dispatchCount(store, GEMM));
+            assertEquals(1, store.dispatchCount(GEMM));
 
             store.record(ATTENTION, 500, 8); // its lookups follow neither entry
             assertEquals(0, store.info().recoveries(), "the lookups of LAYER_NORM remembered nothing of what they passed");
             assertEquals(2, store.size());
-            assertEquals(1, TestStores.dispatchCount(store, ATTENTION));
+            assertEquals(1, store.dispatchCount(ATTENTION));
         }
     }
 
@@ -93,11 +93,11 @@ class IndexEntryNamingNoSlotTest {
         try (HintStore store = HintStore.open(file, OPTIONS)) {
             store.record(LAYER_NORM, 2_000, 64);
             assertEquals(1, store.info().recoveries(), "recovered before inserting (§8)");
-            assertEquals(1, TestStores.dispatchCount(store, LAYER_NORM));
-            assertEquals(1, TestStores.dispatchCount(store, GEMM));
+            assertEquals(1, store.dispatchCount(LAYER_NORM));
+            assertEquals(1, store.dispatchCount(GEMM));
             assertEquals(2, store.size());
             store.record(LAYER_NORM, 2_000, 64);
-            assertEquals(2, TestStores.dispatchCount(store, LAYER_NORM), "found again: one region, not a second copy");
+            assertEquals(2, store.dispatchCount(LAYER_NORM), "found again: one region, not a second copy");
             assertEquals(1, store.info().recoveries());
         }
         var report = HintFiles.verify(file, HintStoreOptions.defaults());

@@ -161,8 +161,8 @@ class IndexRebuildTest {
             assertTrue(failures.isEmpty(), failures::toString);
             assertEquals(0, overlaps.get(), "no second holder of the structure lock during the rebuild");
             assertEquals(regions + 2, store.size());
-            assertEquals(1, TestStores.dispatchCount(store, kernel(regions)));
-            assertEquals(1, TestStores.dispatchCount(store, kernel(regions + 1)));
+            assertEquals(1, store.dispatchCount(kernel(regions)));
+            assertEquals(1, store.dispatchCount(kernel(regions + 1)));
         }
         assertVerifiesClean(file);
     }

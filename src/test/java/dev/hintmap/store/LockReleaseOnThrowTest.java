@@ -192,7 +192,7 @@ class LockReleaseOnThrowTest {
 
     private static long[] counts(Path file, List<String> regions) throws IOException {
         try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
-            return regions.stream().mapToLong(name -> TestStores.dispatchCount(store, name)).toArray();
+            return regions.stream().mapToLong(name -> store.dispatchCount(name)).toArray();
         }
     }
 

@@ -55,13 +55,13 @@ class OperatorActionsTest {
             // another process opens the copy while this writer lives: it must not wait for it (5 s)
             assertEquals("recorded", ChildJvm.run(FileChild.class, "record", copy.toString(), "1", "a").strip());
             try (HintStore onCopy = HintStore.open(copy, HintStoreOptions.defaults().readOnly(true))) {
-                assertEquals(2, TestStores.dispatchCount(onCopy, "a"), "the sample on the copy was counted, not dropped");
+                assertEquals(2, onCopy.dispatchCount("a"), "the sample on the copy was counted, not dropped");
                 assertEquals(1, onCopy.info().stolenLocks(), "the copied lock was taken over at once");
                 // The copied writer entry stays until this JVM exits (§6.1 reclaims by pid and start
                 // time only); it holds nothing, and its locks are judged by the full rule of §6.3.
             }
             writer.record("a", 1_000, 1); // the original is untouched by all this
-            assertEquals(2, TestStores.dispatchCount(writer, "a"));
+            assertEquals(2, writer.dispatchCount("a"));
         }
     }
 
@@ -91,7 +91,7 @@ class OperatorActionsTest {
             });
             assertEquals("recorded", ChildJvm.run(FileChild.class, "record", file.toString(), "1", "a").strip());
             try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
-                assertEquals(2, TestStores.dispatchCount(store, "a"), "recorded, not dropped after a 5 s wait");
+                assertEquals(2, store.dispatchCount("a"), "recorded, not dropped after a 5 s wait");
                 assertEquals(1, store.info().stolenLocks());
             }
         } finally {

@@ -62,11 +62,11 @@ class SparseFileTest {
         assertTrue(refused.getMessage().contains("open it once for writing"), refused.getMessage());
 
         try (HintStore writer = HintStore.open(copy, HintStoreOptions.defaults())) {
-            assertEquals(1, TestStores.dispatchCount(writer, "gemm"));
+            assertEquals(1, writer.dispatchCount("gemm"));
         }
         assertTrue(allocatedBytes(copy) >= size, "the writer's open allocated every page");
         try (HintStore reader = HintStore.open(copy, HintStoreOptions.defaults().readOnly(true))) {
-            assertEquals(420_000, TestStores.meanKernelNs(reader, "gemm"));
+            assertEquals(420_000, reader.meanKernelNs("gemm"));
         }
         try (HintStore a = HintStore.open(original, HintStoreOptions.defaults().readOnly(true));
                 HintStore b = HintStore.open(copy, HintStoreOptions.defaults().readOnly(true))) {

@@ -110,19 +110,22 @@ public final class TruncationChild {
         System.out.flush();
     }
 
-    /**
-     * Every method that touches the mapping, on a file truncated before the call (the deprecated
-     * ones are wrappers of these: {@code DeprecatedApiTest}).
-     */
+    /** Every method that touches the mapping, on a file truncated before the call. */
     private static final Map<String, BiConsumer<HintStore, Region>> OPERATIONS = new LinkedHashMap<>();
 
     static {
         OPERATIONS.put("record existing", (s, r) -> s.record(NAMES[0], 10, 1));
         OPERATIONS.put("record new (evicts)", (s, r) -> s.record(NAMES[NAMES.length - 1], 10, 1));
         OPERATIONS.put("isHot", (s, r) -> s.isHot(NAMES[0]));
+        OPERATIONS.put("isHot(threshold)", (s, r) -> s.isHot(NAMES[0], 10));
+        OPERATIONS.put("dispatchCount", (s, r) -> s.dispatchCount(NAMES[0]));
+        OPERATIONS.put("meanKernelNs", (s, r) -> s.meanKernelNs(NAMES[0]));
         OPERATIONS.put("readInto", (s, r) -> s.readInto(NAMES[0], new MutableRecord()));
         OPERATIONS.put("recordFor", (s, r) -> s.recordFor(NAMES[0]));
         OPERATIONS.put("size", (s, r) -> s.size());
+        OPERATIONS.put("isEmpty", (s, r) -> s.isEmpty());
+        OPERATIONS.put("evictions", (s, r) -> s.evictions());
+        OPERATIONS.put("forEach", (s, r) -> s.forEach(record -> { }));
         OPERATIONS.put("forEachView", (s, r) -> s.forEachView(v -> { }));
         OPERATIONS.put("hottest", (s, r) -> s.hottest(3, RegionOrder.TOTAL_NS));
         OPERATIONS.put("hotSet", (s, r) -> s.hotSet(0.95, 1));
@@ -135,6 +138,7 @@ public final class TruncationChild {
         OPERATIONS.put("Region.dispatchCount", (s, r) -> r.dispatchCount());
         OPERATIONS.put("Region.meanKernelNs", (s, r) -> r.meanKernelNs());
         OPERATIONS.put("Region.isHot", (s, r) -> r.isHot());
+        OPERATIONS.put("Region.isHot(threshold)", (s, r) -> r.isHot(10));
     }
 
     private static void every(Path dir) throws Exception {
