@@ -63,7 +63,8 @@ const char *hmc_memcpy_region(const hmc_memcpy_record *m) {
     }
 }
 
-/* Appends src (sanitised: ill-formed bytes become '?') to buf at *len, at most cap bytes in all; returns 0, or -1 when it did not fit. */
+/* Appends src (sanitised: each maximal ill-formed subpart becomes one '?', as a reader shows one U+FFFD
+ * for it, FORMAT §9.1) to buf at *len, at most cap bytes in all; returns 0, or -1 when it did not fit. */
 static int append_utf8(char *buf, size_t *len, size_t cap, const char *src) {
     const unsigned char *s = (const unsigned char *)src;
     size_t n = strlen(src);
@@ -74,7 +75,7 @@ static int append_utf8(char *buf, size_t *len, size_t cap, const char *src) {
         if (k) memcpy(buf + *len, s + i, k);
         else buf[*len] = '?';
         *len += take;
-        i += take;
+        i += k ? k : hmi_utf8_malformed(s + i, n - i);
     }
     return 0;
 }

@@ -167,6 +167,7 @@ class UpgradeConversionTest {
         assertTrue(byName(old).entrySet().containsAll(now.entrySet()));
         try (HintStore store = HintStore.open(out, HintStoreOptions.defaults().readOnly(true))) {
             assertEquals(1, store.info().droppedInserts());
+            assertEquals(CAPACITY - 1, store.info().structuralChanges(), "index_seq / 2: one change per region inserted, none for it");
         }
         assertArrayEquals(before, Files.readAllBytes(file), "-o NEW leaves the old file alone");
     }

@@ -126,6 +126,20 @@ class UpgradeInPlaceTest {
         assertEquals(new TreeSet<>(List.of("f.hints")), entries());
     }
 
+    /** In place through a followed link, the file it leads to is converted and kept beside it; the link stays. */
+    @Test
+    void anInPlaceUpgradeThroughAFollowedLinkConvertsItsTargetAndKeepsTheLink() throws IOException {
+        Path file = ownedV2("f.hints");
+        byte[] v2Bytes = Files.readAllBytes(file);
+        String before = ownerGroupMode(file);
+        Path link = Files.createSymbolicLink(dir.resolve("current.hints"), file.getFileName());
+        Cli.run("upgrade", "-q", "--allow-foreign-owner", "--follow-symlinks", link.toString()).expect(ExitCode.OK);
+        assertTrue(Files.isSymbolicLink(link));
+        assertEquals(file.getFileName(), Files.readSymbolicLink(link));
+        assertConvertedInPlace(file.toRealPath(), v2Bytes, before);
+        assertEquals(new TreeSet<>(List.of("current.hints", "f.hints", "f.hints.v2")), entries());
+    }
+
     /** FORMAT.md §12 step 4: the backup is linked at publication, so while the new file is written there is none. */
     @Test
     void theBackupIsLinkedWhenTheNewFileIsPublishedNotBeforeConverting() throws IOException {
