@@ -332,8 +332,8 @@ final class OutputFile {
                     try {
                         Files.createLink(destination, tmp); // fails rather than replace a file created meanwhile
                     } catch (FileAlreadyExistsException e) {
-                        throw new IOException(path + " appeared while " + command + " ran; nothing replaced"
-                                + (replace == null ? "" : " (use --force)"), e);
+                        throw new FileSystemException(path.toString(), null, "appeared while " + command + " ran;"
+                                + " nothing replaced" + (replace == null ? "" : " (use --force)"));
                     }
                 }
                 return null;
@@ -341,6 +341,8 @@ final class OutputFile {
             durability.syncDirectory(destination);
             progress.step(command + ": wrote " + path + " (" + Units.bytes(Files.size(destination)) + ")");
             return dropped;
+        } catch (IOException e) {
+            throw namingTheOutput(e);
         } finally {
             Temporaries.discard(tmp);
         }
@@ -395,14 +397,8 @@ final class OutputFile {
 
     private long fill(Path tmp, List<RegionRecord> regions, HintStoreOptions options, Path like, Progress progress)
             throws IOException {
-        HintStore created;
-        try {
-            created = Temporaries.create(tmp, () -> HintFiles.createNew(tmp, options, like));
-        } catch (HintFileException e) {
-            // Say which output failed first: the temporary name alone would puzzle (permission, full disk).
-            throw new IOException("cannot write " + path + ": " + HintFileErrors.message(e), e);
-        }
-        try (HintStore store = created) {
+        // An error here names the temporary: publish says which output failed first (permission, full disk).
+        try (HintStore store = Temporaries.create(tmp, () -> HintFiles.createNew(tmp, options, like))) {
             int written = 0;
             for (RegionRecord r : regions) {
                 if (written == regions.size() / 2) {
@@ -443,10 +439,8 @@ final class OutputFile {
             case STREAM -> {
                 try (FileChannel stream = StreamOutput.open(path, files.followSymlinks)) {
                     writeAll(stream, text);
-                } catch (FileSystemException e) {
-                    throw e; // names the output already
                 } catch (IOException e) {
-                    throw new IOException("cannot write " + path + ": " + HintmapCli.describe(e), e);
+                    throw namingTheOutput(e); // "No space left on device" alone names nothing
                 }
             }
             case FILE -> publishTextFile(text, progress);
@@ -468,16 +462,24 @@ final class OutputFile {
                 return null;
             });
             durability.syncDirectory(destination);
-        } catch (HintFileException e) {
-            throw new IOException("cannot write " + path + ": " + HintFileErrors.message(e), e);
-        } catch (DataLossRefused | FileSystemException e) {
-            throw e; // they name the output already
         } catch (IOException e) {
-            // Name the output first: the error alone names the temporary file.
-            throw new IOException("cannot write " + path + ": " + HintmapCli.describe(e), e);
+            throw namingTheOutput(e);
         } finally {
             Temporaries.discard(tmp);
         }
+    }
+
+    /**
+     * {@code e} as an error that names the output first ("cannot write OUT: ..."): a write, sync or
+     * rename error alone names the temporary file, or nothing ({@code write}'s ENOSPC, {@code fsync}'s
+     * EIO). One about the output path itself (the rules' refusals) is kept as it is.
+     */
+    private IOException namingTheOutput(IOException e) {
+        if (e instanceof FileSystemException f && path.toString().equals(f.getFile())) {
+            return e;
+        }
+        String why = e instanceof HintFileException h ? HintFileErrors.message(h) : HintmapCli.describe(e);
+        return new IOException("cannot write " + path + ": " + why, e);
     }
 
     private static void holdForTests(Path tmp) {
