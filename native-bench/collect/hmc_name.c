@@ -20,7 +20,8 @@ int hmc_duration_ns(uint64_t start, uint64_t end, uint64_t *ns) {
     return HMC_SAMPLE;
 }
 
-/* Appends src (sanitised: ill-formed bytes become '?') to buf at *len, at most cap bytes in all; returns 0, or -1 when it did not fit. */
+/* Appends src (sanitised: each maximal ill-formed subpart becomes one '?', as a reader shows one U+FFFD
+ * for it, FORMAT §9.1) to buf at *len, at most cap bytes in all; returns 0, or -1 when it did not fit. */
 static int append_utf8(char *buf, size_t *len, size_t cap, const char *src) {
     const unsigned char *s = (const unsigned char *)src;
     size_t n = strlen(src);
@@ -31,7 +32,7 @@ static int append_utf8(char *buf, size_t *len, size_t cap, const char *src) {
         if (k) memcpy(buf + *len, s + i, k);
         else buf[*len] = '?';
         *len += take;
-        i += take;
+        i += k ? k : hmi_utf8_malformed(s + i, n - i);
     }
     return 0;
 }

@@ -3,7 +3,8 @@
  * vectors that Java's Utf8Test and FileGeometryTest answer too (src/test/resources/vectors):
  * which bytes are a valid UTF-8 name (utf8.txt: hm_utf8.h's hmi_utf8_char, the library's
  * hmi_utf8_valid behind every name-taking function, and the CUPTI collector's sanitiser, which
- * walks with hmi_utf8_char) and the parameter ranges of §2 (limits.txt: hintmap.h).
+ * walks with hmi_utf8_char), what a reader shows for the rest (utf8-replacement.txt: one U+FFFD per
+ * maximal subpart, hmi_utf8_malformed) and the parameter ranges of §2 (limits.txt: hintmap.h).
  */
 #define _GNU_SOURCE 1
 #include "hintmap.h"
@@ -161,9 +162,48 @@ static void test_limits_are_the_shared_vectors(void) {
     CHECK_EQ(seen, 3);
 }
 
+/* FORMAT §9.1: a name that is not valid UTF-8 is shown with one U+FFFD per maximal ill-formed subpart
+ * (hmi_utf8_malformed), well-formed characters kept (hmi_utf8_char): every line of utf8-replacement.txt,
+ * which Java's Utf8Test and Python's test_names read too. */
+static void test_utf8_replacement_is_one_per_maximal_subpart_as_the_shared_vectors_say(void) {
+    size_t len;
+    char *txt = read_vectors("utf8-replacement.txt", &len);
+    CHECK(txt != NULL);
+    size_t at = 0, ll, seen = 0;
+    const char *line;
+    while (next_line(txt, len, &at, &line, &ll)) {
+        const char *f[3];
+        size_t fl[3];
+        CHECK(fields(line, ll, f, fl, 3) == 3 && fl[0] % 2 == 0 && fl[1] % 2 == 0 && fl[0] / 2 <= 64 && fl[1] / 2 <= 192);
+        unsigned char in[64], want[192], shown[192];
+        size_t n = fl[0] / 2, wn = fl[1] / 2, sn = 0;
+        for (size_t i = 0; i < n; i++) in[i] = (unsigned char)(hex_digit(f[0][2 * i]) << 4 | hex_digit(f[0][2 * i + 1]));
+        for (size_t i = 0; i < wn; i++) want[i] = (unsigned char)(hex_digit(f[1][2 * i]) << 4 | hex_digit(f[1][2 * i + 1]));
+        for (size_t i = 0; i < n;) {
+            size_t k = hmi_utf8_char(in + i, n - i);
+            if (k) {
+                memcpy(shown + sn, in + i, k);
+                sn += k;
+                i += k;
+            } else {
+                memcpy(shown + sn, "\xef\xbf\xbd", 3); /* U+FFFD */
+                sn += 3;
+                i += hmi_utf8_malformed(in + i, n - i);
+            }
+        }
+        if (sn != wn || memcmp(shown, want, wn) != 0) fprintf(stderr, "  %.*s: shown differently\n", (int)ll, line);
+        CHECK(sn == wn && memcmp(shown, want, wn) == 0);
+        seen++;
+    }
+    free(txt);
+    CHECK_EQ(seen, 28);
+}
+
 const hm_test_case *hm_t_rules_cases(size_t *n, const char *vectors_dir) {
     static const hm_test_case cases[] = {
         {"utf8_validity_is_the_shared_vectors_in_every_name_path", test_utf8_validity_is_the_shared_vectors_in_every_name_path},
+        {"utf8_replacement_is_one_per_maximal_subpart_as_the_shared_vectors_say",
+         test_utf8_replacement_is_one_per_maximal_subpart_as_the_shared_vectors_say},
         {"limits_are_the_shared_vectors", test_limits_are_the_shared_vectors},
         {"a_name_over_the_limit_and_not_utf8_is_a_bad_name_even_when_long_names_are_refused",
          test_a_name_over_the_limit_and_not_utf8_is_a_bad_name_even_when_long_names_are_refused},

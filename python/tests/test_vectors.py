@@ -1,4 +1,5 @@
-"""The vectors Java and C check, checked through Python: stored names, the hash, codes, layout, version."""
+"""The vectors Java and C check, checked through Python: stored names, the hash, codes, layout, version, the
+replacement of ill-formed UTF-8 in a name shown."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 from collections import defaultdict
 
 import hintmap
-from hintmap import _native
+from hintmap import _names, _native
 
 from .support import HEADER, PYTHON_DIR, REPO, TempDirTest, vector_lines
 
@@ -19,6 +20,25 @@ def stored_name_rows():
         limit, stored, name = line.split("\t")
         rows.append((int(limit), stored, name))
     return rows
+
+
+class Utf8ReplacementVectorsTest(TempDirTest):
+    """FORMAT §9.1: a name that is not valid UTF-8 is shown with one U+FFFD per maximal ill-formed subpart
+    (utf8-replacement.txt, which Java's Utf8Test and C's test_rules read). The module keeps such a name's bytes
+    (``surrogateescape``, one lone surrogate per byte that is not part of a character); shown with
+    ``errors="replace"`` it reads as Java's listing and the vectors say."""
+
+    def test_a_name_read_from_a_file_is_shown_as_the_vectors_say_and_keeps_its_bytes(self):
+        lines = vector_lines("utf8-replacement.txt")
+        self.assertEqual(len(lines), 28)
+        for line in lines:
+            raw_hex, shown_hex, what = line.split("\t")
+            raw, shown = bytes.fromhex(raw_hex), bytes.fromhex(shown_hex).decode("utf-8")
+            with self.subTest(what=what):
+                name = _names.decode(raw)
+                self.assertEqual(name.encode("utf-8", "surrogateescape"), raw)
+                self.assertEqual(name.encode("utf-8", "surrogateescape").decode("utf-8", "replace"), shown)
+                self.assertEqual(raw.decode("utf-8", "replace"), shown)
 
 
 class StoredNameVectorsTest(TempDirTest):

@@ -4,7 +4,6 @@ import dev.hintmap.format.RecordRules;
 import dev.hintmap.format.Utf8;
 import dev.hintmap.store.SlotRecord;
 import dev.hintmap.store.StoreEngine;
-import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
@@ -134,12 +133,13 @@ public final class RegionView {
      * The region's name, decoded; allocates a {@code String}.
      *
      * @return the stored name, as {@link #toRecord()} and {@link HintStore#snapshot()} give it (bytes
-     *     that are not UTF-8, found only in a damaged file, decode to U+FFFD)
+     *     that are not UTF-8, found only in a damaged file, decode to one U+FFFD for each maximal
+     *     ill-formed subpart, FORMAT.md §9.1: {@code Utf8.decodeReplacing})
      */
     public String name() {
         byte[] bytes = new byte[nameLength];
         nameBytes(bytes);
-        return new String(bytes, StandardCharsets.UTF_8);
+        return Utf8.decodeReplacing(bytes, nameLength);
     }
 
     private byte byteAt(int i) {

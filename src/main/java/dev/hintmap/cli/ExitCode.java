@@ -23,10 +23,11 @@ final class ExitCode {
     static final int OK = 0;
     /**
      * The command refused, or found problems: an output exists (without {@code --force};
-     * {@code create} never replaces one), live writers are attached to an output (without
+     * {@code create} never replaces one; an in-place {@code upgrade}'s {@code FILE.v1} or
+     * {@code FILE.v2} that is another file), live writers are attached to an output (without
      * {@code --replace-live}), an output would keep none of the regions read; {@code verify}
      * found problems in the file, {@code decay} left regions unaged, {@code copy} or
-     * {@code merge} could not index every region; a text output
+     * {@code merge} could not index every region, {@code upgrade} could not carry every sound region over; a text output
      * ({@code export}) would replace a hint file without {@code --force} ({@link OutputFile}).
      */
     static final int PROBLEMS = 1;

@@ -120,6 +120,9 @@ public final class HintmapCli implements Runnable {
 
     public static void main(String[] args) {
         CommandLine cli = onScreen(commandLine(args), Screen.standardOutput());
+        // Over System.out itself, so that checkError() sees a failed write (picocli's own writer wraps it in a
+        // stream writer, whose errors System.out keeps to itself): -o - reports a full disk (OutputFile).
+        cli.setOut(new PrintWriter(System.out, true, System.out.charset()));
         int exit = cli.execute(args);
         cli.getOut().flush();
         System.exit(exit);

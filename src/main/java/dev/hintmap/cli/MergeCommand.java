@@ -2,9 +2,7 @@ package dev.hintmap.cli;
 
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -180,23 +178,12 @@ final class MergeCommand implements Callable<Integer> {
     private void refuseRepeatedInputs() {
         for (int i = 0; i < inputs.size(); i++) {
             for (int j = 0; j < i; j++) {
-                if (sameFile(inputs.get(j), inputs.get(i))) {
+                if (SameFile.of(inputs.get(j), inputs.get(i))) {
                     throw new ParameterException(spec.commandLine(), "input " + inputs.get(i) + " is given twice"
                             + (inputs.get(i).equals(inputs.get(j)) ? "" : " (as " + inputs.get(j) + ")")
                             + ": its counts would be added twice; to weigh a profile more, use --weight IN=W");
                 }
             }
-        }
-    }
-
-    private static boolean sameFile(Path a, Path b) {
-        if (a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize())) {
-            return true;
-        }
-        try {
-            return Files.exists(a) && Files.exists(b) && Files.isSameFile(a, b);
-        } catch (IOException e) {
-            return false; // cannot tell: opening it will report what is wrong
         }
     }
 

@@ -23,9 +23,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.security.SecureRandom;
-import java.util.HexFormat;
 import java.util.List;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 
@@ -59,13 +58,17 @@ import picocli.CommandLine.ParameterException;
  * <p>A name ending in {@code .json} is refused for a hint-file output: {@code merge} and
  * {@code diff} read such a name as a JSON profile, so a hint file there would be refused by the
  * very commands that read profiles (the format follows the name; {@code dump --format json}
- * writes JSON).
+ * writes JSON). The rule holds for the output path and for the file actually written, the file
+ * a followed link leads to.
  *
  * <p>The temporary file is created the way the library creates a hint file (docs/SECURITY.md,
- * "The {@code hintmap} command"): at a name with 64 random bits ({@link SecureRandom}), exclusively
- * ({@code O_CREAT|O_EXCL|O_NOFOLLOW}: nothing planted at the name is opened, written or followed),
- * mode 0600, or 0660 with {@code --group-shared}, set on the descriptor. An in-place
- * {@code upgrade} gives the new file the owner, group and mode of the file it replaces.
+ * "The {@code hintmap} command"): at a name with 64 random bits, the writer's pid and start time
+ * ({@link Temporaries}, which also removes it when the command is interrupted, and removes those
+ * of killed commands), exclusively ({@code O_CREAT|O_EXCL|O_NOFOLLOW}: nothing planted at the name
+ * is opened, written or followed), mode 0600, or 0660 with {@code --group-shared}, set on the
+ * descriptor. An in-place {@code upgrade} gives the new file the owner, group and mode of the file
+ * it replaces, and keeps that file under a second name linked at publication
+ * ({@link #keepingReplacedFileAs}).
  */
 final class OutputFile {
     /** The output rules as every writing command's help and man page state them. */
@@ -90,7 +93,6 @@ final class OutputFile {
     private enum Mode { FILE, STREAM, STANDARD_OUTPUT }
 
     private static final int PROGRESS_EVERY = 1 << 16;
-    private static final SecureRandom RANDOM = new SecureRandom();
     /** The magic every format version starts with, as the file's first 8 bytes hold it (FORMAT.md §3.1). */
     private static final long MAGIC = Layouts.MAGIC_VALUE;
 
@@ -103,6 +105,14 @@ final class OutputFile {
     /** Where the file is published: the output path, or the file a followed link leads to. */
     private Path destination;
     private Mode mode = Mode.FILE;
+    /** An in-place conversion's suffix ({@code .v2}): the replaced file is kept at its name plus this; null: none kept. */
+    private String backupSuffix;
+
+    /**
+     * A test's hold on a command whose temporary file is half written (so that it can be
+     * interrupted there, deterministically); null outside tests.
+     */
+    static volatile Consumer<Path> halfWritten;
 
     /**
      * @param replace the command's {@code --force}/{@code --replace-live}; null for a command that never
@@ -120,6 +130,26 @@ final class OutputFile {
         this.files = files;
         this.durability = durability;
         this.destination = path;
+    }
+
+    /**
+     * Makes this output an in-place conversion of the file at the output path: at publication, the
+     * file replaced is first linked to its own name plus {@code suffix} ({@code FILE.v2}) and kept
+     * there (FORMAT.md §12 step 4), then replaced.
+     */
+    OutputFile keepingReplacedFileAs(String suffix) {
+        this.backupSuffix = suffix;
+        return this;
+    }
+
+    /** Where the file is published: the output path, or the file a link there leads to ({@link #check} decides). */
+    Path destination() {
+        return destination;
+    }
+
+    /** Where an in-place conversion keeps the file it replaces ({@link #keepingReplacedFileAs}). */
+    Path backup() {
+        return destination.resolveSibling(destination.getFileName() + backupSuffix);
     }
 
     /** Whether {@code path} names standard output ({@code -o -}). */
@@ -143,17 +173,20 @@ final class OutputFile {
             mode = Mode.STANDARD_OUTPUT;
             return;
         }
-        if (content == Content.HINT_FILE && path.getFileName() != null
-                && path.getFileName().toString().endsWith(".json")) {
+        if (content == Content.HINT_FILE && isJsonName(path)) {
             throw new ParameterException(cli, path + ": " + command + " writes a hint file, and merge and diff read a"
-                    + " name ending in .json as a JSON profile: name it otherwise (dump --format json writes a JSON"
-                    + " profile)");
+                    + " name ending in .json as a JSON profile: " + jsonAdvice());
         }
         if (replace == null && FileKind.of(path, false) != FileKind.MISSING) {
             throw new DataLossRefused(path + " exists: " + command + " never replaces a file (merge or copy with"
                     + " --force do, with their checks for live writers)");
         }
         FileKind kind = inspect();
+        if (content == Content.HINT_FILE && isJsonName(destination)) {
+            // the rule is about the file written: a link's target is read by that name too
+            throw new FileSystemException(path.toString(), null, "leads to " + destination + ": " + command + " writes a"
+                    + " hint file, and merge and diff read a name ending in .json as a JSON profile: " + jsonAdvice());
+        }
         switch (kind) {
             case MISSING -> checkDirectory(destination);
             case REGULAR_FILE -> checkReplaceable(cli);
@@ -167,6 +200,15 @@ final class OutputFile {
             }
             default -> throw notWritable(kind);
         }
+    }
+
+    private static boolean isJsonName(Path file) {
+        return file.getFileName() != null && file.getFileName().toString().endsWith(".json");
+    }
+
+    private String jsonAdvice() {
+        return backupSuffix != null ? "convert it with -o NEW, to a name that does not end in .json"
+                : "name it otherwise (dump --format json writes a JSON profile)";
     }
 
     /**
@@ -275,43 +317,93 @@ final class OutputFile {
      * mode of {@code like} (an in-place conversion: the file it replaces); null: this process's.
      */
     long publish(List<RegionRecord> regions, HintStoreOptions options, Path like, Progress progress) throws IOException {
-        Path tmp = temporaryName();
+        reclaimStaleTemporaries(progress);
+        Path tmp = Temporaries.nameBeside(destination, command);
         try {
             long dropped = fill(tmp, regions, options, like, progress);
             try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
                 durability.syncFile(tmp, channel); // the store's msync wrote the pages; fsync makes the file whole
             }
-            if (replace != null && replace.mayReplace()) {
-                checkBeforeReplacing(progress);
-                Files.move(tmp, destination, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } else {
-                try {
-                    Files.createLink(destination, tmp); // fails rather than replace a file created meanwhile
-                } catch (FileAlreadyExistsException e) {
-                    throw new IOException(path + " appeared while " + command + " ran; nothing replaced"
-                            + (replace == null ? "" : " (use --force)"), e);
+            Temporaries.publish(tmp, () -> {
+                if (replace != null && replace.mayReplace()) {
+                    checkBeforeReplacing(progress);
+                    replaceKeepingBackup(tmp);
+                } else {
+                    try {
+                        Files.createLink(destination, tmp); // fails rather than replace a file created meanwhile
+                    } catch (FileAlreadyExistsException e) {
+                        throw new FileSystemException(path.toString(), null, "appeared while " + command + " ran;"
+                                + " nothing replaced" + (replace == null ? "" : " (use --force)"));
+                    }
                 }
-            }
+                return null;
+            });
             durability.syncDirectory(destination);
             progress.step(command + ": wrote " + path + " (" + Units.bytes(Files.size(destination)) + ")");
             return dropped;
+        } catch (IOException e) {
+            throw namingTheOutput(e);
         } finally {
-            Files.deleteIfExists(tmp);
+            Temporaries.discard(tmp);
+        }
+    }
+
+    /**
+     * Renames {@code tmp} over the destination; for an in-place conversion, first links the file
+     * it replaces to {@link #backup()} (FORMAT.md §12 step 4), and unlinks that again when the
+     * rename fails. A backup that is already this very file (hard-linked by a conversion that was
+     * interrupted before its rename) is kept as it is; any other file there is refused.
+     */
+    private void replaceKeepingBackup(Path tmp) throws IOException {
+        boolean linked = false;
+        if (backupSuffix != null) {
+            try {
+                Files.createLink(backup(), destination); // fails rather than replace whatever is there
+                linked = true;
+            } catch (FileAlreadyExistsException e) {
+                if (!SameFile.sameRegularFile(backup(), destination)) {
+                    throw new DataLossRefused(backupRefusal());
+                }
+            }
+        }
+        boolean renamed = false;
+        try {
+            Files.move(tmp, destination, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            renamed = true;
+        } finally {
+            if (linked && !renamed) {
+                Files.deleteIfExists(backup()); // the old file is still at the destination: nothing to keep twice
+            }
+        }
+    }
+
+    /** Why an in-place conversion does not start, or not publish: another file is where it keeps the old one. */
+    String backupRefusal() {
+        return backup() + " exists and is not " + destination + ": move it away, or convert with -o NEW";
+    }
+
+    /**
+     * Removes the temporaries that interrupted commands left in the output's directory and says so
+     * ({@link Temporaries#reclaimStale}).
+     */
+    private void reclaimStaleTemporaries(Progress progress) {
+        Path directory = destination.toAbsolutePath().getParent();
+        Temporaries.Reclaimed reclaimed = Temporaries.reclaimStale(directory);
+        if (reclaimed.files() > 0) {
+            progress.step(command + ": removed " + reclaimed.files() + " temporary file(s) of " + Units.bytes(reclaimed.bytes())
+                    + " in " + directory + " that interrupted hintmap commands had left");
         }
     }
 
     private long fill(Path tmp, List<RegionRecord> regions, HintStoreOptions options, Path like, Progress progress)
             throws IOException {
-        HintStore created;
-        try {
-            created = HintFiles.createNew(tmp, options, like);
-        } catch (HintFileException e) {
-            // Say which output failed first: the temporary name alone would puzzle (permission, full disk).
-            throw new IOException("cannot write " + path + ": " + HintFileErrors.message(e), e);
-        }
-        try (HintStore store = created) {
+        // An error here names the temporary: publish says which output failed first (permission, full disk).
+        try (HintStore store = Temporaries.create(tmp, () -> HintFiles.createNew(tmp, options, like))) {
             int written = 0;
             for (RegionRecord r : regions) {
+                if (written == regions.size() / 2) {
+                    holdForTests(tmp);
+                }
                 store.add(r);
                 if (++written % PROGRESS_EVERY == 0) {
                     progress.update(command + ": writing " + Units.count(written) + " of "
@@ -339,10 +431,16 @@ final class OutputFile {
             case STANDARD_OUTPUT -> {
                 stdout.print(new String(text, StandardCharsets.UTF_8));
                 stdout.flush();
+                if (stdout.checkError()) { // a PrintWriter keeps its errors: ask, or a full disk passes unseen
+                    throw new IOException("cannot write standard output (-o -): the write failed (a full disk,"
+                            + " a closed pipe or another error of what it is connected to)");
+                }
             }
             case STREAM -> {
                 try (FileChannel stream = StreamOutput.open(path, files.followSymlinks)) {
                     writeAll(stream, text);
+                } catch (IOException e) {
+                    throw namingTheOutput(e); // "No space left on device" alone names nothing
                 }
             }
             case FILE -> publishTextFile(text, progress);
@@ -350,24 +448,44 @@ final class OutputFile {
     }
 
     private void publishTextFile(byte[] text, Progress progress) throws IOException {
-        Path tmp = temporaryName();
+        reclaimStaleTemporaries(progress);
+        Path tmp = Temporaries.nameBeside(destination, command);
         try {
-            try (FileChannel channel = HintFiles.createNewFile(tmp, files.options())) {
+            try (FileChannel channel = Temporaries.create(tmp, () -> HintFiles.createNewFile(tmp, files.options()))) {
                 writeAll(channel, text);
+                holdForTests(tmp);
                 durability.syncFile(tmp, channel);
             }
-            checkBeforeReplacing(progress);
-            Files.move(tmp, destination, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            Temporaries.publish(tmp, () -> {
+                checkBeforeReplacing(progress);
+                Files.move(tmp, destination, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                return null;
+            });
             durability.syncDirectory(destination);
-        } catch (HintFileException e) {
-            throw new IOException("cannot write " + path + ": " + HintFileErrors.message(e), e);
-        } catch (DataLossRefused | FileSystemException e) {
-            throw e; // they name the output already
         } catch (IOException e) {
-            // Name the output first: the error alone names the temporary file.
-            throw new IOException("cannot write " + path + ": " + HintmapCli.describe(e), e);
+            throw namingTheOutput(e);
         } finally {
-            Files.deleteIfExists(tmp);
+            Temporaries.discard(tmp);
+        }
+    }
+
+    /**
+     * {@code e} as an error that names the output first ("cannot write OUT: ..."): a write, sync or
+     * rename error alone names the temporary file, or nothing ({@code write}'s ENOSPC, {@code fsync}'s
+     * EIO). One about the output path itself (the rules' refusals) is kept as it is.
+     */
+    private IOException namingTheOutput(IOException e) {
+        if (e instanceof FileSystemException f && path.toString().equals(f.getFile())) {
+            return e;
+        }
+        String why = e instanceof HintFileException h ? HintFileErrors.message(h) : HintmapCli.describe(e);
+        return new IOException("cannot write " + path + ": " + why, e);
+    }
+
+    private static void holdForTests(Path tmp) {
+        Consumer<Path> hold = halfWritten;
+        if (hold != null) {
+            hold.accept(tmp);
         }
     }
 
@@ -409,16 +527,6 @@ final class OutputFile {
         progress.warn(command + ": warning: replacing " + path + " while " + live.size()
                 + " writer(s) are attached to it (pid " + join(live) + "): they keep writing the replaced"
                 + " file, and what they record from now on is not in " + path);
-    }
-
-    /**
-     * A temporary name beside the output that nobody can plant a file at in advance:
-     * {@code .OUT.COMMAND.<16 random hex digits>.tmp}, starting with a dot so that collectors
-     * that read {@code *.prom} never see it.
-     */
-    private Path temporaryName() {
-        return destination.toAbsolutePath().resolveSibling("." + destination.getFileName() + "." + command + "."
-                + HexFormat.of().toHexDigits(RANDOM.nextLong()) + ".tmp");
     }
 
     /**

@@ -2,14 +2,17 @@ package dev.hintmap.cli;
 
 import dev.hintmap.HintFiles;
 import dev.hintmap.HintStoreOptions;
+import dev.hintmap.RegionRecord;
+import dev.hintmap.format.FileGeometry;
+import dev.hintmap.store.ConversionOrder;
 import dev.hintmap.store.OldVersionProfile;
 import dev.hintmap.store.OldVersionReader;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,13 +29,23 @@ import picocli.CommandLine.Spec;
  * <p>A file with live writers is never converted: at the start, and again just before an in-place
  * conversion replaces FILE. {@code --replace-live} and {@code --force} are about {@code -o NEW}
  * only (an existing NEW, and its own writers, as for {@code merge} and {@code copy}); in place they
- * are usage errors, so that no message advises an option the command would then refuse
- * (issue 32, finding 9).
+ * are usage errors, so that no message advises an option the command would then refuse.
+ * {@code -o} naming FILE itself ({@link SameFile}: another spelling, a hard link, a followed link)
+ * is the in-place conversion, backup, owner, group and mode included; {@code --force} is then
+ * accepted, since it is what an existing NEW needs.
+ *
+ * <p>An in-place conversion links FILE to {@code FILE.vN} at publication, just before the rename
+ * (FORMAT.md §12 step 4), so a conversion interrupted before that leaves FILE as it was and no
+ * backup; one interrupted between the link and the rename leaves {@code FILE.vN} a second name of
+ * FILE, which the next run takes as its own backup and finishes; one interrupted after it leaves a
+ * converted FILE, which the next run says is converted.
  */
 @Command(name = "upgrade", versionProvider = HintmapCli.Version.class, description = {
             "Convert a hint file of format version 1 or 2 to the current version (" + HintFiles.FORMAT_VERSION + "),"
                     + " keeping every region and record.",
-            "In place (no -o), FILE is kept beside the new file as FILE.v1 or FILE.v2; with -o NEW, FILE is left alone."
+            "In place (no -o, or -o naming FILE itself: the same file, or the same path), FILE is kept beside the new"
+                    + " file as FILE.v1 or FILE.v2, linked there when the new file replaces it (an interrupted upgrade"
+                    + " leaves FILE as it was, and running it again finishes it); with -o NEW, FILE is left alone."
                     + " Capacity, maximum name length and hot threshold are FILE's (a name limit below "
                     + HintStoreOptions.MIN_NAME_BYTES + " becomes " + HintStoreOptions.MIN_NAME_BYTES + "); in place,"
                     + " so are its owner, group and mode. FILE is opened under the rules of every command (no symbolic"
@@ -42,6 +55,9 @@ import picocli.CommandLine.Spec;
             "A region whose name version 2 had shortened (a prefix, '~' and 16 hex digits) keeps that name: the"
                     + " whole name is not in FILE, and version 3 shortens it differently, so its next records start a"
                     + " new region. A file already of version " + HintFiles.FORMAT_VERSION + " is left as it is (exit 0).",
+            "Regions are inserted in the order of their place in the new index, so every region the old index held"
+                    + " finds room in the new one; a region that still finds none (a damaged old file) is not carried"
+                    + " over, and upgrade names the count, says that the old file still holds it and exits 1.",
             OutputFile.RULES,
         })
 final class UpgradeCommand implements Callable<Integer> {
@@ -68,10 +84,12 @@ final class UpgradeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (output == null && replace.mayReplace()) {
+        boolean inPlace = output == null || SameFile.of(output, file);
+        if (inPlace && (output == null ? replace.mayReplace() : replace.replaceLive)) {
             throw new ParameterException(spec.commandLine(), (replace.replaceLive ? "--replace-live" : "--force")
-                    + " is about -o NEW: an in-place upgrade always replaces FILE (keeping its old bytes as FILE.v1"
-                    + " or FILE.v2), and never while writers are attached to it: stop them first");
+                    + " is about -o NEW: an in-place upgrade" + (output == null ? "" : " (-o " + output + " is " + file + ")")
+                    + " always replaces FILE (keeping its old bytes as FILE.v1 or FILE.v2), and never while writers are"
+                    + " attached to it: stop them first");
         }
         OldVersionProfile old = OldVersionReader.read(file, files.options()); // not API: the tool's own (DESIGN §1)
         PrintWriter out = spec.commandLine().getOut();
@@ -89,34 +107,31 @@ final class UpgradeCommand implements Callable<Integer> {
         int maxNameBytes = Math.max(old.maxNameBytes(), HintStoreOptions.MIN_NAME_BYTES);
         HintStoreOptions options = files.options().capacity(old.capacity()).maxNameBytes(maxNameBytes)
                 .hotThresholdNs(old.hotThresholdNs());
+        List<RegionRecord> regions = ConversionOrder.byHome(old.regions(), new FileGeometry(old.capacity(), maxNameBytes));
         Path target = output != null ? output : file;
         Path kept = null;
         long dropped;
-        if (output != null) {
+        if (!inPlace) {
             OutputFile newFile = new OutputFile("upgrade", output, OutputFile.Content.HINT_FILE, replace, files);
             newFile.check(spec.commandLine());
-            dropped = newFile.publish(old.regions(), options, progress);
+            dropped = newFile.publish(regions, options, progress);
         } else {
-            kept = file.resolveSibling(file.getFileName() + ".v" + old.formatVersion());
-            try {
-                Files.createLink(kept, file); // keeps the old bytes under a second name; fails rather than replace
-            } catch (FileAlreadyExistsException e) {
-                throw new IOException(kept + " exists: move it away, or convert with -o NEW", e);
-            }
-            ReplaceOptions inPlace = ReplaceOptions.neverLive("stop them, then run upgrade again (an in-place upgrade"
-                    + " never replaces a file that writers are attached to)"); // the old file at FILE: its bytes stay at kept
-            boolean published = false;
-            try {
-                // The new file keeps FILE's owner, group and mode: its writers (another user's GPU runtime,
-                // when root converts) must still be able to open it.
-                dropped = new OutputFile("upgrade", file, OutputFile.Content.HINT_FILE, inPlace, files)
-                        .publish(old.regions(), options, file, progress);
-                published = true;
-            } finally {
-                if (!published) {
-                    Files.deleteIfExists(kept); // FILE is still the old file: nothing to keep twice
+            ReplaceOptions inPlaceOptions = ReplaceOptions.neverLive("stop them, then run upgrade again (an in-place"
+                    + " upgrade never replaces a file that writers are attached to)"); // the old file's bytes stay at kept
+            OutputFile newFile = new OutputFile("upgrade", target, OutputFile.Content.HINT_FILE, inPlaceOptions, files)
+                    .keepingReplacedFileAs(".v" + old.formatVersion());
+            newFile.check(spec.commandLine());
+            kept = newFile.backup();
+            if (Files.exists(kept, LinkOption.NOFOLLOW_LINKS)) {
+                if (!SameFile.sameRegularFile(kept, newFile.destination())) {
+                    throw new DataLossRefused(newFile.backupRefusal()); // refused before any work (exit 1, ExitCode)
                 }
+                progress.step("upgrade: " + kept + " is already a second name of " + newFile.destination() + " (an"
+                        + " interrupted upgrade linked it): finishing that upgrade");
             }
+            // The new file keeps FILE's owner, group and mode: its writers (another user's GPU runtime,
+            // when root converts) must still be able to open it.
+            dropped = newFile.publish(regions, options, newFile.destination(), progress);
         }
         out.println("upgraded " + file + " (format version " + old.formatVersion() + ", created "
                 + Instant.ofEpochMilli(old.createdEpochMs()) + ") to " + target + ": "
@@ -145,9 +160,12 @@ final class UpgradeCommand implements Callable<Integer> {
         }
         out.flush();
         if (dropped > 0) {
-            spec.commandLine().getErr().println("upgrade: " + dropped + " region(s) could not be indexed within the"
-                    + " probe bound of " + target + " and are missing from it"
-                    + (kept == null ? "" : "; " + kept + " still holds them"));
+            // Only a damaged old file gets here (ConversionOrder): more regions in one stretch of the index than
+            // any index of this size holds within max_probe. Never silent: counted, named, exit 1 (FORMAT.md §12).
+            spec.commandLine().getErr().println("upgrade: " + dropped + " sound region(s) were not carried over: no"
+                    + " index entry within max_probe of their home was free in " + target + " (the old file held more"
+                    + " regions in one stretch of its index than an index of this size can); "
+                    + (kept == null ? file : kept) + " still holds them");
             return ExitCode.PROBLEMS;
         }
         return ExitCode.OK;

@@ -9,7 +9,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * The one home in Java of UTF-8 for region names (FORMAT.md §1): a String to UTF-8 ({@link #encode}),
  * its length and validity ({@link #length}), and bytes back to a String only when they are strictly
- * valid ({@link #decodeStrict}). Every caller uses these: the record path's {@code EncodedName}, the
+ * valid ({@link #decodeStrict}), or for display with U+FFFD for each maximal ill-formed subpart
+ * ({@link #decodeReplacing}). Every caller uses these: the record path's {@code EncodedName}, the
  * stored-name rule ({@link StoredName}, its {@code Shortener}), {@code RegionView}'s allocation-free
  * name compares, the slot soundness of recovery, verify and upgrade, and the CLI's JSON input. C's
  * twin is {@code hmi_utf8_char} (native-bench/src/hm_utf8.h), under {@code hmi_utf8_valid} and the
@@ -116,6 +117,92 @@ public final class Utf8 {
         char high = s.charAt(i);
         char low = i + 1 < s.length() ? s.charAt(i + 1) : 0;
         return Character.isHighSurrogate(high) && Character.isLowSurrogate(low) ? Character.toCodePoint(high, low) : -1;
+    }
+
+    /**
+     * {@code bytes[0, length)} as a String for display, each ill-formed part replaced by U+FFFD
+     * (FORMAT.md §9.1): a well-formed character (RFC 3629, as {@link #decodeStrict} accepts) is
+     * kept; elsewhere one U+FFFD stands for each <em>maximal subpart</em> — the longest run of
+     * bytes from that point that begins some well-formed character (a valid lead byte and the
+     * continuation bytes it allows, short of a whole character), or the single byte where no
+     * character can begin. This is Unicode's recommended practice (chapter 3, "U+FFFD
+     * Substitution of Maximal Subparts"), the WHATWG encoding standard's and Python's
+     * {@code errors="replace"}: {@code ED A0 80} (a surrogate) gives three U+FFFD, {@code E2 82}
+     * (a character cut short) one. The JDK's own decoder gives one for a surrogate's three bytes,
+     * so listings do not use it. C's twin is {@code hmi_utf8_malformed} (hm_utf8.h); the shared
+     * vectors {@code vectors/utf8-replacement.txt} hold the cases.
+     */
+    public static String decodeReplacing(byte[] bytes, int length) {
+        StringBuilder out = new StringBuilder(length);
+        int i = 0;
+        while (i < length) {
+            int n = charLength(bytes, i, length);
+            if (n == 0) {
+                out.append('\uFFFD');
+                i += malformedLength(bytes, i, length);
+                continue;
+            }
+            int cp = n == 1 ? bytes[i] : bytes[i] & (0xFF >>> (n + 1));
+            for (int k = 1; k < n; k++) {
+                cp = cp << 6 | (bytes[i + k] & 0x3F);
+            }
+            out.appendCodePoint(cp);
+            i += n;
+        }
+        return out.toString();
+    }
+
+    /**
+     * Bytes of the well-formed character at {@code b[i]}, 1 to 4, or 0 when none starts there
+     * (C's {@code hmi_utf8_char}): no overlong form, no surrogate, nothing above U+10FFFF, none cut short.
+     */
+    private static int charLength(byte[] b, int i, int end) {
+        int c = b[i] & 0xFF;
+        if (c < 0x80) {
+            return 1;
+        }
+        int n = leadLength(c);
+        if (n == 0 || end - i < n || !secondByteFits(c, b[i + 1] & 0xFF)) {
+            return 0;
+        }
+        for (int k = 2; k < n; k++) {
+            if ((b[i + k] & 0xC0) != 0x80) {
+                return 0;
+            }
+        }
+        return n;
+    }
+
+    /** Where {@link #charLength} is 0: the bytes of the maximal subpart at {@code b[i]}, at least 1. */
+    private static int malformedLength(byte[] b, int i, int end) {
+        int c = b[i] & 0xFF;
+        int n = leadLength(c);
+        if (n == 0 || i + 1 >= end || !secondByteFits(c, b[i + 1] & 0xFF)) {
+            return 1; // no character starts here, or none goes on with the next byte
+        }
+        int k = 2;
+        while (k < n - 1 && i + k < end && (b[i + k] & 0xC0) == 0x80) {
+            k++; // short of a whole character: charLength found none
+        }
+        return k;
+    }
+
+    /** The length a lead byte announces (C2..DF: 2, E0..EF: 3, F0..F4: 4), or 0 for a byte no character starts with. */
+    private static int leadLength(int c) {
+        if (c >= 0xC2 && c <= 0xDF) {
+            return 2;
+        }
+        if (c >= 0xE0 && c <= 0xEF) {
+            return 3;
+        }
+        return c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    }
+
+    /** Whether {@code second} may follow lead byte {@code c}: 80..BF, narrower after E0, ED, F0, F4. */
+    private static boolean secondByteFits(int c, int second) {
+        int lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80; // below: overlong forms
+        int hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF; // above: surrogates, beyond U+10FFFF
+        return second >= lo && second <= hi;
     }
 
     /**

@@ -450,7 +450,7 @@ public final class HintFileOpener {
             throw switch (e.errno) {
                 case PosixFiles.ENOSPC, PosixFiles.EDQUOT -> noSpace(file, "creating " + tmp.getFileName() + ": " + e.getMessage(), e);
                 case PosixFiles.ENOENT -> new HintFileException(file, Problem.MISSING, null,
-                        "cannot create hint file: no directory " + file.toAbsolutePath().getParent(), missing(file, e));
+                        "cannot create hint file: " + NewFiles.noNewFileIn(file), missing(file, e));
                 default -> new HintFileException(file, Problem.IO, null,
                         "cannot create hint file: temporary " + tmp.getFileName() + ": " + e.getMessage(), e);
             };

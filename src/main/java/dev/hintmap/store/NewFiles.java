@@ -6,6 +6,7 @@ import dev.hintmap.store.PosixFiles.PosixException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -75,8 +76,8 @@ public final class NewFiles {
         } catch (PosixException e) {
             throw switch (e.errno) {
                 case PosixFiles.EEXIST -> new FileAlreadyExistsException(path.toString());
-                case PosixFiles.ENOENT -> new HintFileException(path, Problem.MISSING, null, "cannot create: no directory "
-                        + path.toAbsolutePath().getParent(), new NoSuchFileException(path.toString()));
+                case PosixFiles.ENOENT -> new HintFileException(path, Problem.MISSING, null, "cannot create: "
+                        + noNewFileIn(path), new NoSuchFileException(path.toString()));
                 case PosixFiles.ENOSPC, PosixFiles.EDQUOT -> new HintFileException(path, Problem.NO_SPACE, null,
                         "cannot create: " + e.getMessage(), e);
                 default -> new HintFileException(path, Problem.IO, null, "cannot create: " + e.getMessage(), e);
@@ -109,6 +110,32 @@ public final class NewFiles {
             channel.force(true);
         } catch (IOException | RuntimeException e) {
             // best effort (FORMAT.md §5 creation step 5, "Durability")
+        }
+    }
+
+    /**
+     * Why {@code open(O_CREAT)} of {@code path} failed with {@code ENOENT}: its directory is missing,
+     * or it exists and takes no new files ({@code /proc}, {@code /sys}: their files can be written
+     * in place, but nothing can be created beside them, so none of them can be replaced).
+     */
+    static String noNewFileIn(Path path) {
+        Path dir = path.toAbsolutePath().getParent();
+        return dir != null && Files.isDirectory(dir)
+                ? "no new file can be created in " + dir + " (it exists, but its file system takes no new files, as"
+                        + " /proc and /sys do not: nothing there can be replaced by a new file)"
+                : "no directory " + dir;
+    }
+
+    /**
+     * Whether the file at {@code path} (a symbolic link itself, not followed) is a regular file
+     * owned by this process's effective user: what a command may remove as its own leftover.
+     */
+    public static boolean isOwnRegularFile(Path path) {
+        try {
+            PosixFiles.Stat stat = PosixFiles.stat(path, false);
+            return stat.isRegularFile() && stat.uid() == PosixFiles.geteuid();
+        } catch (PosixException | RuntimeException e) {
+            return false;
         }
     }
 

@@ -11,7 +11,7 @@ import java.nio.file.Path;
  * whether the process a token names is still running and using the file (§6.3). Linux only:
  * both read {@code /proc/<pid>/stat} (and {@link MappedFileSighting} {@code /proc/<pid>/maps}).
  */
-final class ProcessIdentity {
+public final class ProcessIdentity {
     static final int START_BITS = 42;
     static final long START_MASK = (1L << START_BITS) - 1;
     private static final int STATE_FIELD = 3;
@@ -27,6 +27,27 @@ final class ProcessIdentity {
             throw new IOException("cannot read /proc/" + pid + "/stat: hintmap writers need Linux /proc");
         }
         return token(pid, stat.startTicks);
+    }
+
+    /**
+     * This process's start time in clock ticks since boot ({@code /proc/self/stat} field 22): with
+     * the pid, a name no later process has (the {@code hintmap} command's temporary files).
+     *
+     * @throws IOException when {@code /proc} cannot be read
+     */
+    public static long currentStartTicks() throws IOException {
+        return currentToken() & START_MASK;
+    }
+
+    /**
+     * Whether process {@code pid}, started at {@code startTicks} (as {@link #currentStartTicks}
+     * gave it), is still running, by §6.3's process rules: not when there is no such process, when
+     * the pid now names a process started at another time, or a zombie with no thread left; yes
+     * when {@code /proc} cannot tell. Without the maps rule: for files a process writes without
+     * mapping them as a writer (temporary files).
+     */
+    public static boolean isRunning(long pid, long startTicks) {
+        return pid > 0 && pid < (1L << (Long.SIZE - START_BITS)) && isAlive(token(pid, startTicks), null);
     }
 
     static long token(long pid, long startTicks) {

@@ -114,6 +114,43 @@ class Utf8Test {
         assertEquals(22, invalid);
     }
 
+    /**
+     * FORMAT.md §9.1: a name that is not valid UTF-8 is shown with one U+FFFD per maximal
+     * ill-formed subpart, as every line of {@code vectors/utf8-replacement.txt} says (C's
+     * test_rules and Python's test_names read the same lines); the JDK's decoder gives one U+FFFD
+     * for a surrogate's three bytes, where the vectors say three.
+     */
+    @Test
+    void decodesForDisplayWithOneReplacementPerMaximalIllFormedSubpartAsTheSharedVectorsSay() throws IOException {
+        int cases = 0;
+        for (String line : resource("/vectors/utf8-replacement.txt").split("\n")) {
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            String[] f = line.split("\t", -1);
+            assertEquals(3, f.length, line);
+            byte[] in = HexFormat.of().parseHex(f[0]);
+            String shown = Utf8.decodeReplacing(in, in.length);
+            assertEquals(f[1], HexFormat.of().formatHex(shown.getBytes(StandardCharsets.UTF_8)), line);
+            cases++;
+        }
+        assertEquals(28, cases);
+        byte[] surrogate = {(byte) 0xED, (byte) 0xA0, (byte) 0x80};
+        assertEquals("\uFFFD\uFFFD\uFFFD", Utf8.decodeReplacing(surrogate, 3));
+        assertEquals("\uFFFD", new String(surrogate, StandardCharsets.UTF_8), "the JDK's own decoder differs here");
+    }
+
+    /** Valid UTF-8 decodes for display to exactly its string; only the first {@code length} bytes count. */
+    @Property
+    void decodingValidBytesForDisplayGivesTheirString(@ForAll("names") String name) {
+        if (!encodable(name)) {
+            return;
+        }
+        byte[] bytes = (name + "\u00FF").getBytes(StandardCharsets.UTF_8);
+        assertEquals(name, Utf8.decodeReplacing(bytes, bytes.length - 2));
+        assertEquals(name, Utf8.decodeStrict(bytes, bytes.length - 2));
+    }
+
     private static String resource(String path) throws IOException {
         try (InputStream in = Utf8Test.class.getResourceAsStream(path)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
