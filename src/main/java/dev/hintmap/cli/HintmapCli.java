@@ -110,6 +110,11 @@ public final class HintmapCli implements Runnable {
         cli.setExecutionExceptionHandler(HintmapCli::handle);
         cli.setParameterExceptionHandler(HintmapCli::usageError);
         cli.setCaseInsensitiveEnumValuesAllowed(true);
+        if (cli.getCommandSpec().userObject() instanceof HintmapCli) {
+            // The exit statuses, their text wrapped under itself at the help's width (not back to column 0).
+            cli.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER,
+                    help -> ExitCode.helpText(help.commandSpec().usageMessage().width()));
+        }
         return cli;
     }
 

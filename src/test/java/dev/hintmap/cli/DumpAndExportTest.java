@@ -164,6 +164,15 @@ class DumpAndExportTest {
     }
 
     @Test
+    void exportWithoutAFormatOptionWritesThePrometheusTextAsWithIt() {
+        Cli.Result plain = Cli.run("export", file.toString()).expect(0);
+        assertEquals("", plain.err());
+        assertEquals(Cli.run("export", "--prometheus", file.toString()).expect(0).out(), plain.out(),
+                "Prometheus is the only format, so the default; --prometheus stays accepted");
+        assertEquals(20, PrometheusTextParser.parse(plain.out()).get("hintmap_region_dispatches").samples().size());
+    }
+
+    @Test
     void theStrictParserRejectsWhatTheFormatForbids() {
         assertThrows(IllegalArgumentException.class, () -> PrometheusTextParser.parse("a{b=\"x\\t\"} 1\n"), "bad escape");
         assertThrows(IllegalArgumentException.class, () -> PrometheusTextParser.parse("a{b=\"x\"} 1"), "no final LF");

@@ -80,7 +80,7 @@ class ExitStatusRuleTest {
         c.put("decay", new Cases(a("decay", h, "--factor", "1.5"), a("decay", d, "--factor", "0.5"), null));
         c.put("verify", new Cases(a("verify", "--no-such-option", h), a("verify", d), a("verify", damaged.toString())));
         // export's text replaces a metrics file, but a hint file at OUT only with --force (OutputFile.RULES)
-        c.put("export", new Cases(a("export", h), a("export", "--prometheus", d),
+        c.put("export", new Cases(a("export", h, "--top", "-1"), a("export", d),
                 a("export", "--prometheus", h, "-o", precious.toString())));
         c.put("hot", new Cases(a("hot", h, "--coverage", "1.5"), a("hot", d), null)); // reads only: nothing to refuse
         c.put("diff", new Cases(a("diff", h, h, "-n", "-1"), a("diff", d, h), null));

@@ -199,7 +199,7 @@ class StatAndErrorsTest {
         Cli.run("decay", "--factor", "1.5", file.toString()).expect(ExitCode.USAGE);
         Cli.run("decay", "--factor", "0", file.toString()).expect(ExitCode.USAGE);
         Cli.run("decay", file.toString()).expect(ExitCode.USAGE);
-        Cli.run("export", file.toString()).expect(ExitCode.USAGE);
+        Cli.run("export", "--top", "-1", file.toString()).expect(ExitCode.USAGE);
         Cli.run("demo", "--seconds", "0").expect(ExitCode.USAGE);
     }
 }
