@@ -31,8 +31,8 @@ import picocli.CommandLine.Spec;
                     + " opened as a writer like any program's: created with the default layout when it does not exist"
                     + " (hintmap create sets another first), recorded into while other writers record, the file's own"
                     + " layout kept. It is opened under the rules of every command (no symbolic link, no other"
-                    + " user's file, unless the options below say so; only a hint file), and a new one is not"
-                    + " created under a name ending in .json, which merge and diff read as a JSON profile.",
+                    + " user's file, unless the options below say so; only a hint file), and a name ending in .json,"
+                    + " which merge and diff read as a JSON profile, is refused (exit 2).",
             "IN (- for standard input) is UTF-8 text: JSON Lines, one object per line with the keys name,"
                     + " kernel_ns and bytes_touched, or CSV (RFC 4180) whose first line names those three columns and"
                     + " whose rows are the samples (quote a name that holds a comma). A name follows the library's"
