@@ -76,7 +76,7 @@ if [ $java_ok = 1 ]; then
   while kill -0 $pid 2>/dev/null; do
     sleep 0.5
     [ -f "$W/cupti.hints" ] || continue
-    c=$($HINTMAP dump "$W/cupti.hints" --format json 2>/dev/null | grep -o '"dispatchCount" *: *[0-9]*' | awk -F: '{s+=$2} END {print s+0}')
+    c=$($HINTMAP dump "$W/cupti.hints" --format json 2>/dev/null | grep -o '"dispatch_count" *: *[0-9]*' | awk -F: '{s+=$2} END {print s+0}')
     polls=$((polls + 1))
     [ $polls -lt 120 ] || break
     if kill -0 $pid 2>/dev/null && [ "${c:-0}" -gt 0 ]; then

@@ -65,7 +65,7 @@ cli() { "$tmp/check/jre/bin/java" --enable-native-access=ALL-UNNAMED -cp "$dir/j
 "$tmp/check/jre/bin/java" -version 2>&1 | head -n 1
 cli --version
 "$dir/bin/hm-bench" -f "$tmp/check/a.hints" -r 16 -n 2000 -q >/dev/null
-cli dump "$tmp/check/a.hints" --format json | grep -c '"dispatchCount"' | sed 's/^/dump --format json: regions /'
+cli dump "$tmp/check/a.hints" --format json | grep -c '"dispatch_count"' | sed 's/^/dump --format json: regions /'
 cli verify "$tmp/check/a.hints"
 cli top "$tmp/check/a.hints" -n 3
 

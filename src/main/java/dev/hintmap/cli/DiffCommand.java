@@ -2,6 +2,7 @@ package dev.hintmap.cli;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.hintmap.RegionRecord;
 import java.io.PrintWriter;
@@ -88,7 +89,8 @@ final class DiffCommand implements Callable<Integer> {
         if (json) {
             Report report = new Report(side(a, inA), side(b, inB), overlap, both, onlyA, onlyB,
                     shown.stream().map(DiffCommand::region).toList());
-            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report));
+            out.println(new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+                    .enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report));
         } else {
             table(out, inA, inB, overlap, both, onlyA, onlyB, changes.size(), shown, nameLimit, layout);
         }
@@ -152,7 +154,7 @@ final class DiffCommand implements Callable<Integer> {
         return r == null ? null : new Values(r.dispatchCount(), r.kernelNsTotal(), r.meanKernelNs());
     }
 
-    /** The JSON document; field names follow dump --format json. */
+    /** The JSON document; its keys snake_case, as dump --format json spells them (inBoth: in_both). */
     @JsonPropertyOrder({"a", "b", "overlap", "inBoth", "onlyInA", "onlyInB", "regions"})
     record Report(Side a, Side b, double overlap, long inBoth, long onlyInA, long onlyInB, List<Region> regions) {}
 

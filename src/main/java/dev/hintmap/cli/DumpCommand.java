@@ -31,9 +31,10 @@ import picocli.CommandLine.Spec;
                     + " verify reports, or a region evicted and inserted again during the read) is reported once with its"
                     + " records combined as merge combines them, and a warning, so that the JSON is always an input merge"
                     + " accepts.",
-            "The same fields in two spellings: the CSV columns are the format's field names, snake_case as FORMAT.md"
-                    + " and the C library spell them (dispatch_count, kernel_ns_total, ...); the JSON keys are the Java"
-                    + " API's, camelCase (dispatchCount, kernelNsTotal, ...), the profile that merge and diff read back.",
+            "The fields have one spelling in every output: snake_case, as FORMAT.md, the C library, the Python module"
+                    + " and the CSV columns spell them (dispatch_count, kernel_ns_total, ...). The JSON is the profile"
+                    + " that merge and diff read back; they also read the camelCase keys (dispatchCount, ...) that"
+                    + " hintmap 0.1.0 wrote.",
             "The table (--format table) fits the terminal (its width, else the COLUMNS environment variable, else 100 columns;"
                     + " --width sets it): every number is shown whole, and a long kernel name is shortened where it"
                     + " says least (--name-style; a name stored shortened keeps its ~hash tag); where the numbers leave"
@@ -52,7 +53,7 @@ final class DumpCommand implements Callable<Integer> {
 
     enum Sort { name, total, mean, count, max }
 
-    /** The CSV columns, also the JSON field order. */
+    /** The CSV columns, also the JSON keys of a region, in order: one spelling for both. */
     static final List<String> COLUMNS = List.of("name", "dispatch_count", "kernel_ns_total", "kernel_ns_max",
             "bytes_total", "mean_kernel_ns", "mean_bytes", "hot");
 
@@ -135,20 +136,20 @@ final class DumpCommand implements Callable<Integer> {
             g.useDefaultPrettyPrinter();
             g.writeStartObject();
             g.writeStringField("file", snapshot.file().map(Object::toString).orElse(null));
-            g.writeStringField("takenAt", snapshot.takenAt().toString());
+            g.writeStringField("taken_at", snapshot.takenAt().toString());
             g.writeNumberField("capacity", snapshot.capacity());
-            g.writeNumberField("hotThresholdNs", snapshot.hotThresholdNs());
-            g.writeNumberField("maxNameBytes", snapshot.maxNameBytes());
+            g.writeNumberField("hot_threshold_ns", snapshot.hotThresholdNs());
+            g.writeNumberField("max_name_bytes", snapshot.maxNameBytes());
             g.writeArrayFieldStart("regions");
             for (RegionRecord r : regions) {
                 g.writeStartObject();
                 g.writeStringField("name", r.name());
-                g.writeNumberField("dispatchCount", r.dispatchCount());
-                g.writeNumberField("kernelNsTotal", r.kernelNsTotal());
-                g.writeNumberField("kernelNsMax", r.kernelNsMax());
-                g.writeNumberField("bytesTotal", r.bytesTotal());
-                g.writeNumberField("meanKernelNs", r.meanKernelNs());
-                g.writeNumberField("meanBytes", r.meanBytes());
+                g.writeNumberField("dispatch_count", r.dispatchCount());
+                g.writeNumberField("kernel_ns_total", r.kernelNsTotal());
+                g.writeNumberField("kernel_ns_max", r.kernelNsMax());
+                g.writeNumberField("bytes_total", r.bytesTotal());
+                g.writeNumberField("mean_kernel_ns", r.meanKernelNs());
+                g.writeNumberField("mean_bytes", r.meanBytes());
                 g.writeBooleanField("hot", hot(snapshot, r));
                 g.writeEndObject();
             }

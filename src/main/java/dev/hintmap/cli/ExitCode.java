@@ -56,6 +56,33 @@ final class ExitCode {
             + " that cannot be written there (a directory, a device or FIFO for a hint file, a symbolic link without"
             + " --follow-symlinks)";
 
+    /**
+     * The exit statuses as {@code --help} prints them at {@code width} columns: each status's text
+     * wrapped under itself (a hanging indent), so the numbers stand alone at the left as in
+     * {@code man}'s tagged paragraphs. picocli wraps a footer line back to column 0.
+     */
+    static String helpText(int width) {
+        StringBuilder b = new StringBuilder();
+        for (String status : helpLines()) {
+            int text = status.indexOf("  ", 2) + 2; // "  1  refused ...": the text starts after the number's gap
+            String indent = " ".repeat(text);
+            StringBuilder line = new StringBuilder(status.substring(0, text));
+            boolean first = true;
+            for (String word : status.substring(text).split(" ")) {
+                if (!first && line.length() + 1 + word.length() > width) {
+                    b.append(line).append(System.lineSeparator());
+                    line.setLength(0);
+                    line.append(indent).append(word);
+                } else {
+                    line.append(first ? "" : " ").append(word);
+                }
+                first = false;
+            }
+            b.append(line).append(System.lineSeparator());
+        }
+        return b.toString();
+    }
+
     /** The exit statuses as {@code --help} prints them, in order. */
     static List<String> helpLines() {
         return List.of(HELP_OK, HELP_PROBLEMS, HELP_USAGE, HELP_BAD_FILE, HELP_IO_ERROR);

@@ -31,13 +31,15 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code hintmap export FILE --prometheus}: the file's regions and counters in the Prometheus text
- * exposition format (version 0.0.4), written by the Prometheus Java client's own writer, for the
- * node exporter's textfile collector. Times are in seconds, Prometheus's base unit.
+ * {@code hintmap export FILE}: the file's regions and counters in the Prometheus text exposition
+ * format (version 0.0.4), written by the Prometheus Java client's own writer, for the node
+ * exporter's textfile collector. Times are in seconds, Prometheus's base unit. Prometheus is the
+ * only format, so it is the default; {@code --prometheus} stays accepted (scripts written when it
+ * was required keep working, and a second format would be a second such flag).
  */
 @Command(name = "export", versionProvider = HintmapCli.Version.class, description = {
             "Export regions and counters for Prometheus.",
-            "Writes the Prometheus text exposition format (0.0.4), e.g. for the node"
+            "Writes the Prometheus text exposition format (0.0.4), the only format and so the default, e.g. for the node"
                     + " exporter's textfile collector (-o DIR/hintmap.prom: written to a new temporary file and renamed"
                     + " into place, as the collector requires; created 0600, 0660 with --group-shared: give the"
                     + " collector's user the file's group). Metrics per region carry the labels file and region.",
@@ -65,7 +67,8 @@ final class ExportCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "the hint file")
     Path file;
 
-    @Option(names = "--prometheus", required = true, description = "the Prometheus text format (the only format so far)")
+    @Option(names = "--prometheus",
+            description = "the Prometheus text format: the default, and the only format so far (accepted for scripts)")
     boolean prometheus;
 
     @Option(names = {"-o", "--output"}, paramLabel = "OUT",
@@ -85,9 +88,6 @@ final class ExportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!prometheus) {
-            throw new ParameterException(spec.commandLine(), "choose a format: --prometheus");
-        }
         if (top != null && top < 0) {
             throw new ParameterException(spec.commandLine(), "--top must be >= 0, not " + top);
         }

@@ -18,19 +18,19 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code hintmap}: create, inspect, watch, merge, copy, age, verify and export hint files. Every command
+ * {@code hintmap}: create, record into, inspect, watch, merge, copy, age, verify, compare and export hint files. Every command
  * prints its result on standard output and problems on standard error, and exits with one of the
  * {@link ExitCode} values.
  */
 @Command(name = "hintmap",
         mixinStandardHelpOptions = true,
         versionProvider = HintmapCli.Version.class,
-        description = {"Create, inspect, watch, merge, copy, age, verify, compare and export hint files.",
+        description = {"Create, record into, inspect, watch, merge, copy, age, verify, compare and export hint files.",
             "Documents: README.md and docs/, the file format in docs/FORMAT.md, in share/doc/hintmap/ of the"
                     + " installation (and in the sources)."},
         subcommands = {
             StatCommand.class, TopCommand.class, HotCommand.class, DumpCommand.class, MergeCommand.class, CopyCommand.class,
-            CreateCommand.class, UpgradeCommand.class,
+            CreateCommand.class, RecordCommand.class, UpgradeCommand.class,
             DecayCommand.class, VerifyCommand.class, ExportCommand.class, DiffCommand.class, DemoCommand.class,
             CompletionCommand.class, CommandLine.HelpCommand.class,
         },
@@ -51,6 +51,7 @@ public final class HintmapCli implements Runnable {
             Map.entry("stat", StatCommand::new), Map.entry("top", TopCommand::new), Map.entry("hot", HotCommand::new),
             Map.entry("dump", DumpCommand::new), Map.entry("merge", MergeCommand::new),
             Map.entry("copy", CopyCommand::new), Map.entry("create", CreateCommand::new),
+            Map.entry("record", RecordCommand::new),
             Map.entry("upgrade", UpgradeCommand::new), Map.entry("decay", DecayCommand::new),
             Map.entry("verify", VerifyCommand::new), Map.entry("export", ExportCommand::new),
             Map.entry("diff", DiffCommand::new), Map.entry("demo", DemoCommand::new));
@@ -110,6 +111,11 @@ public final class HintmapCli implements Runnable {
         cli.setExecutionExceptionHandler(HintmapCli::handle);
         cli.setParameterExceptionHandler(HintmapCli::usageError);
         cli.setCaseInsensitiveEnumValuesAllowed(true);
+        if (cli.getCommandSpec().userObject() instanceof HintmapCli) {
+            // The exit statuses, their text wrapped under itself at the help's width (not back to column 0).
+            cli.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER,
+                    help -> ExitCode.helpText(help.commandSpec().usageMessage().width()));
+        }
         return cli;
     }
 

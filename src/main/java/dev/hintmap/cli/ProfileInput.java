@@ -33,12 +33,17 @@ import java.util.function.Consumer;
  * byte being <code>{</code> (a hint file starts with its magic, FORMAT.md §3.1).
  *
  * <p>A JSON dump is read strictly: one object, no trailing content, no duplicate keys, a
- * {@code regions} array whose every element has {@code name}, {@code dispatchCount},
- * {@code kernelNsTotal}, {@code kernelNsMax} and {@code bytesTotal} as a record a sequence of samples
- * can produce (count at least 1, total / count &lt;= max &lt;= total), each name once. The derived
- * fields ({@code meanKernelNs}, {@code meanBytes}, {@code hot}) and {@code file} and {@code takenAt} are
- * ignored. Anything else is a {@link HintFileException} of problem {@code NOT_A_HINT_FILE}: the input
- * is not a usable profile (exit 3), as a damaged hint file is.
+ * {@code regions} array whose every element has {@code name}, {@code dispatch_count},
+ * {@code kernel_ns_total}, {@code kernel_ns_max} and {@code bytes_total} as a record a sequence of
+ * samples can produce (count at least 1, total / count &lt;= max &lt;= total), each name once. The
+ * derived fields ({@code mean_kernel_ns}, {@code mean_bytes}, {@code hot}) and {@code file} and
+ * {@code taken_at} are ignored. Anything else is a {@link HintFileException} of problem
+ * {@code NOT_A_HINT_FILE}: the input is not a usable profile (exit 3), as a damaged hint file is.
+ *
+ * <p>Keys are snake_case, as {@code dump} writes them and as FORMAT.md, C and Python name the
+ * fields; each is also read in the camelCase that hintmap 0.1.0's {@code dump} wrote
+ * ({@code dispatchCount}, {@code hotThresholdNs}, ...), so that profiles kept from then still merge.
+ * One object giving a field in both spellings is refused: which one would count is not clear.
  *
  * @param capacity the capacity the profile was recorded with
  * @param maxNameBytes the longest region name its file stores whole (a JSON dump: its {@code maxNameBytes},
@@ -140,7 +145,7 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
         }
         int capacity = (int) number(path, root, "capacity", 0, HintStoreOptions.MAX_CAPACITY,
                 HintStoreOptions.DEFAULT_CAPACITY);
-        long threshold = number(path, root, "hotThresholdNs", 0, Long.MAX_VALUE, HintStoreOptions.DEFAULT_HOT_THRESHOLD_NS);
+        long threshold = number(path, root, "hot_threshold_ns", 0, Long.MAX_VALUE, HintStoreOptions.DEFAULT_HOT_THRESHOLD_NS);
         JsonNode array = root.get("regions");
         if (array == null || !array.isArray()) {
             throw bad(path, "regions", "not a JSON dump: no \"regions\" array");
@@ -164,14 +169,14 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
             if (!seen.add(name)) {
                 throw bad(path, field + ".name", "region " + name + " appears twice");
             }
-            long count = number(path, r, "dispatchCount", field);
-            long total = number(path, r, "kernelNsTotal", field);
-            long max = number(path, r, "kernelNsMax", field);
-            long bytes = number(path, r, "bytesTotal", field);
+            long count = number(path, r, "dispatch_count", field);
+            long total = number(path, r, "kernel_ns_total", field);
+            long max = number(path, r, "kernel_ns_max", field);
+            long bytes = number(path, r, "bytes_total", field);
             RegionRecord record = new RegionRecord(name, count, total, max, bytes);
             if (!record.isSound()) { // what HintStore.add would refuse, said with the JSON field
                 throw bad(path, field, "region " + name + " cannot come from any sequence of samples:"
-                        + " it needs dispatchCount >= 1 and kernelNsTotal / dispatchCount <= kernelNsMax <= kernelNsTotal");
+                        + " it needs dispatch_count >= 1 and kernel_ns_total / dispatch_count <= kernel_ns_max <= kernel_ns_total");
             }
             regions.add(record);
             longest = Math.max(longest, Math.min(utf8Bytes, HintStoreOptions.MAX_NAME_BYTES_LIMIT)); // longer: stored form
@@ -179,21 +184,49 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
         // The file's own limit when the dump says it (FORMAT.md §1.1: the stored forms depend on it). A dump
         // of a version-2 file may say less than today's minimum; its names, at most that long, fit the minimum.
         int maxNameBytes = Math.max(HintStoreOptions.MIN_NAME_BYTES,
-                (int) number(path, root, "maxNameBytes", 1, HintStoreOptions.MAX_NAME_BYTES_LIMIT, longest));
+                (int) number(path, root, "max_name_bytes", 1, HintStoreOptions.MAX_NAME_BYTES_LIMIT, longest));
         return new ProfileInput(capacity, maxNameBytes, threshold, regions);
     }
 
     /** Jackson's first message line without its notes on Java types and features (not the user's words). */
-    private static String plain(String message) {
+    static String plain(String message) {
         String line = message == null ? "" : message.lines().findFirst().orElse("");
         return line.replaceAll(" \\(start marker at \\[Source: [^;]*; (line: \\d+, column: \\d+)\\]\\)", " (opened at $1)")
                 .replaceAll(" \\(bound as `[^`]*`\\)", "")
                 .replaceAll(": not allowed as per `[^`]*`", "");
     }
 
+    /**
+     * The value of the field {@code key} (snake_case) of {@code node}, under that key or its
+     * camelCase spelling of hintmap 0.1.0; null when absent; refused when given in both spellings.
+     */
+    private static JsonNode field(Path path, JsonNode node, String key, String prefix) throws HintFileException {
+        String camel = camelCase(key);
+        JsonNode snake = node.get(key);
+        JsonNode old = camel.equals(key) ? null : node.get(camel);
+        if (snake != null && old != null) {
+            throw bad(path, prefix + key, "given twice, as \"" + key + "\" and as \"" + camel + "\"");
+        }
+        return snake != null ? snake : old;
+    }
+
+    /** {@code dispatch_count} as hintmap 0.1.0's JSON spelled it: {@code dispatchCount}. */
+    static String camelCase(String snake) {
+        StringBuilder b = new StringBuilder(snake.length());
+        for (int i = 0; i < snake.length(); i++) {
+            char c = snake.charAt(i);
+            if (c == '_' && i + 1 < snake.length()) {
+                b.append(Character.toUpperCase(snake.charAt(++i)));
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
+    }
+
     /** A required non-negative integer field of a region. */
     private static long number(Path path, JsonNode region, String name, String where) throws HintFileException {
-        JsonNode v = region.get(name);
+        JsonNode v = field(path, region, name, where + ".");
         if (v == null) {
             throw bad(path, where + "." + name, "a required field is missing");
         }
@@ -208,7 +241,7 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
 
     private static long number(Path path, JsonNode node, String name, long min, long max, long absent, String prefix)
             throws HintFileException {
-        JsonNode v = node.get(name);
+        JsonNode v = field(path, node, name, prefix);
         if (v == null) {
             return absent;
         }

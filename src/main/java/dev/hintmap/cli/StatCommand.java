@@ -118,27 +118,27 @@ final class StatCommand implements Callable<Integer> {
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         ObjectNode o = mapper.createObjectNode();
         o.put("file", String.valueOf(info.file()));
-        o.put("formatVersion", info.formatVersion());
-        o.put("layoutFingerprint", String.format(Locale.ROOT, "0x%016x", info.layoutFingerprint()));
-        o.put("fileBytes", info.fileBytes());
+        o.put("format_version", info.formatVersion());
+        o.put("layout_fingerprint", String.format(Locale.ROOT, "0x%016x", info.layoutFingerprint()));
+        o.put("file_bytes", info.fileBytes());
         o.put("created", info.created().toString());
         o.put("capacity", info.capacity());
-        o.put("maxNameBytes", info.maxNameBytes());
-        o.put("slotBytes", info.slotBytes());
-        o.put("indexEntries", info.indexEntries());
-        o.put("maxProbe", info.maxProbe());
-        o.put("hotThresholdNs", info.hotThresholdNs());
+        o.put("max_name_bytes", info.maxNameBytes());
+        o.put("slot_bytes", info.slotBytes());
+        o.put("index_entries", info.indexEntries());
+        o.put("max_probe", info.maxProbe());
+        o.put("hot_threshold_ns", info.hotThresholdNs());
         o.put("regions", info.regions());
-        o.put("hotRegions", hot);
-        o.put("highWater", info.highWater());
+        o.put("hot_regions", hot);
+        o.put("high_water", info.highWater());
         o.put("generation", info.structuralChanges());
-        o.put("changeInterrupted", info.changeInterrupted());
+        o.put("change_interrupted", info.changeInterrupted());
         o.put("evictions", info.evictions());
         o.put("recoveries", info.recoveries());
-        o.put("droppedInserts", info.droppedInserts());
-        o.put("stolenLocks", info.stolenLocks());
-        o.put("writerAttachments", info.writerAttachments());
-        o.put("writersAttached", liveWriters(info)); // running ones; "writers" also lists the entries of dead ones
+        o.put("dropped_inserts", info.droppedInserts());
+        o.put("stolen_locks", info.stolenLocks());
+        o.put("writer_attachments", info.writerAttachments());
+        o.put("writers_attached", liveWriters(info)); // running ones; "writers" also lists the entries of dead ones
         ArrayNode writers = o.putArray("writers");
         for (HintFileInfo.Writer w : info.writers()) {
             writers.addObject().put("pid", w.pid()).put("entry", w.entry()).put("alive", w.alive())

@@ -21,8 +21,8 @@ import org.jline.utils.WCWidth;
  * what is left is too narrow for a useful name (fewer than {@link #MIN_NAME_COLUMNS} columns, or
  * than a name's tag and {@link #MIN_TEXT_BESIDE_TAG} more; unless it keeps three quarters of the
  * widest name), each row takes two lines: the name, with the columns before it, on the whole
- * width; then the other columns, indented (one space apart and not indented where the width needs
- * it). Where the numbers are still too wide, column names wider than their numbers take two rows
+ * width; then the other columns, indented (where the width needs it: their names one word a row,
+ * then one space apart, then not indented; names of several words are never one space apart). Where the numbers are still too wide, column names wider than their numbers take two rows
  * ({@code DISPATCHES} over {@code A}). The numbers' line can only be wider than the layout when
  * the numbers alone are: then they win.
  */
@@ -139,27 +139,87 @@ final class Table {
         int before = nameColumn == 0 ? 0 : total(Arrays.copyOf(width, nameColumn), GAP) + GAP.length();
         int[] named = width.clone();
         named[nameColumn] = Math.max(1, layout.width() - before);
-        // The numbers' line: indented under the name, its columns two spaces apart; where that is too wide, one
-        // space apart, then not indented.
+        // The numbers' line: indented under the name, its columns two spaces apart; where that is too wide, its
+        // column names one word a row (narrower columns), then one space apart, then not indented. Column names
+        // of several words are never one space apart: "KERNEL NS TOTAL MEAN NS" would not say where one ends.
         String indent = before == 0 ? INDENT : " ".repeat(before);
-        int[] after = Arrays.copyOfRange(width, nameColumn + 1, width.length);
-        String gap = indent.length() + total(after, GAP) <= layout.width() ? GAP : " ";
-        if (indent.length() + total(after, gap) > layout.width()) {
+        String[][] numbersHead = head;
+        int[] numbersWidth = width;
+        if (indent.length() + total(after(numbersWidth), GAP) > layout.width() && severalWords()) {
+            numbersHead = stackedHeader();
+            numbersWidth = widths(numbersHead);
+        }
+        String gap = indent.length() + total(after(numbersWidth), GAP) <= layout.width() ? GAP : " ";
+        if (indent.length() + total(after(numbersWidth), gap) > layout.width()) {
             indent = "";
         }
         boolean numbers = nameColumn + 1 < header.length;
-        List<String> lines = new ArrayList<>(2 * rows.size() + head.length + 1);
+        List<String> lines = new ArrayList<>(2 * rows.size() + numbersHead.length + 1);
         lines.add(line(head[head.length - 1], named, 0, nameColumn + 1, GAP));
-        for (int h = 0; h < head.length && numbers; h++) {
-            lines.add((indent + line(head[h], width, nameColumn + 1, header.length, gap)).stripTrailing());
+        for (int h = 0; h < numbersHead.length && numbers; h++) {
+            String names = line(numbersHead[h], numbersWidth, nameColumn + 1, header.length, gap);
+            if (!names.isBlank()) {
+                lines.add((indent + names).stripTrailing());
+            }
         }
         for (Object[] row : fitted(named[nameColumn], layout)) {
             lines.add(line(row, named, 0, nameColumn + 1, GAP));
             if (numbers) {
-                lines.add(indent + line(row, width, nameColumn + 1, header.length, gap));
+                lines.add(indent + line(row, numbersWidth, nameColumn + 1, header.length, gap));
             }
         }
         return lines;
+    }
+
+    /** The widths of the columns after the name column. */
+    private int[] after(int[] width) {
+        return Arrays.copyOfRange(width, nameColumn + 1, width.length);
+    }
+
+    /** Whether a column after the name column has a name of several words. */
+    private boolean severalWords() {
+        for (int i = nameColumn + 1; i < header.length; i++) {
+            if (header[i].indexOf(' ') >= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The names of the columns after the name column one word a row, the last words on the last
+     * row ({@code KERNEL} over {@code NS} over {@code TOTAL}); the other columns' names whole on
+     * the last row.
+     */
+    private String[][] stackedHeader() {
+        String[][] words = new String[header.length][];
+        int rowsNeeded = 1;
+        for (int i = 0; i < header.length; i++) {
+            words[i] = i > nameColumn ? header[i].split(" ") : new String[] {header[i]};
+            rowsNeeded = Math.max(rowsNeeded, words[i].length);
+        }
+        String[][] stacked = new String[rowsNeeded][header.length];
+        for (int i = 0; i < header.length; i++) {
+            for (int r = 0; r < rowsNeeded; r++) {
+                int word = r - (rowsNeeded - words[i].length);
+                stacked[r][i] = word >= 0 ? words[i][word] : "";
+            }
+        }
+        return stacked;
+    }
+
+    /** Each column's width: its widest name row or cell. */
+    private int[] widths(String[][] head) {
+        int[] width = new int[header.length];
+        for (int i = 0; i < header.length; i++) {
+            for (String[] h : head) {
+                width[i] = Math.max(width[i], h[i].length());
+            }
+            for (Object[] row : rows) {
+                width[i] = Math.max(width[i], columns(row[i].toString()));
+            }
+        }
+        return width;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.hintmap.cli;
 
 import dev.hintmap.RegionOrder;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -42,11 +43,23 @@ record WatchKeys(RegionOrder order, boolean paused, boolean quit) {
         return new WatchKeys(newOrder, paused, quit);
     }
 
-    /** The footer line: the keys, the order in effect, and PAUSED while paused. */
-    String footer(int refresh, int iterations) {
-        return "q quit  p pause  sort: t total, m mean, c count, x max (now " + orderName(order) + ")"
-                + (paused ? "   PAUSED" : "")
-                + (iterations > 0 ? "   (refresh " + refresh + " of " + iterations + ")" : "");
+    /**
+     * The footer line, at most {@code width} columns (0: no limit): the keys and the order in
+     * effect, then PAUSED while paused and the refresh count when {@code --iterations} bounds
+     * them. The state is what the footer is for, so it stays whole: where the line is too wide
+     * (80 columns), the keys are said shorter, and only then cut.
+     */
+    String footer(int refresh, int iterations, int width) {
+        String state = (paused ? "   PAUSED" : "") + (iterations > 0 ? "   (refresh " + refresh + " of " + iterations + ")" : "");
+        String now = "(now " + orderName(order) + ")";
+        List<String> keys = List.of("q quit  p pause  sort: t total, m mean, c count, x max " + now,
+                "q quit  p pause  sort t/m/c/x " + now, "q quit  p pause  " + now, "q quit " + now);
+        for (String k : keys) {
+            if (width <= 0 || Table.columns(k + state) <= width) {
+                return k + state;
+            }
+        }
+        return Table.cut(state.strip(), width);
     }
 
     /** The name {@code --by} and the keys use for an order. */

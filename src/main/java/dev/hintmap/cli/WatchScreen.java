@@ -106,7 +106,7 @@ final class WatchScreen {
             HintSnapshot current = source.take();
             int refresh = 1;
             draw(terminal, view.render(current, previous, state.order(), terminal.getColumns(), terminal.getRows()),
-                    state.footer(refresh, iterations));
+                    state.footer(refresh, iterations, terminal.getColumns()));
             long deadline = System.nanoTime() + intervalMs * 1_000_000;
             while (!interrupted[0] && !(iterations > 0 && refresh >= iterations && !state.paused())) {
                 int key = readKey(keys, deadline, interrupted);
@@ -132,7 +132,7 @@ final class WatchScreen {
                     state = next;
                 }
                 draw(terminal, view.render(current, previous, state.order(), terminal.getColumns(), terminal.getRows()),
-                        state.footer(refresh, iterations));
+                        state.footer(refresh, iterations, terminal.getColumns()));
             }
         } finally {
             terminal.puts(Capability.cursor_visible);

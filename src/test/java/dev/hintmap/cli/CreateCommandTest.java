@@ -29,10 +29,10 @@ class CreateCommandTest {
         assertEquals("created " + file + ": capacity 100, names up to 40 bytes, hot threshold 5000 ns\n", r.out());
         JsonNode stat = new ObjectMapper().readTree(Cli.run("stat", "--json", file.toString()).expect(0).out());
         assertEquals(100, stat.get("capacity").asInt());
-        assertEquals(40, stat.get("maxNameBytes").asInt());
-        assertEquals(5000, stat.get("hotThresholdNs").asLong());
+        assertEquals(40, stat.get("max_name_bytes").asInt());
+        assertEquals(5000, stat.get("hot_threshold_ns").asLong());
         assertEquals(0, stat.get("regions").asInt());
-        assertEquals(0, stat.get("writersAttached").asInt(), "create leaves no writer attached");
+        assertEquals(0, stat.get("writers_attached").asInt(), "create leaves no writer attached");
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
         Cli.run("verify", file.toString()).expect(ExitCode.OK);
         // A runtime that opens it with its defaults gets the file's layout (an existing file's layout wins).
@@ -50,8 +50,8 @@ class CreateCommandTest {
         Cli.run("create", file.toString(), "--capacity", "7").expect(ExitCode.OK);
         JsonNode stat = new ObjectMapper().readTree(Cli.run("stat", "--json", file.toString()).expect(0).out());
         assertEquals(7, stat.get("capacity").asInt());
-        assertEquals(HintStoreOptions.DEFAULT_MAX_NAME_BYTES, stat.get("maxNameBytes").asInt());
-        assertEquals(HintStoreOptions.DEFAULT_HOT_THRESHOLD_NS, stat.get("hotThresholdNs").asLong());
+        assertEquals(HintStoreOptions.DEFAULT_MAX_NAME_BYTES, stat.get("max_name_bytes").asInt());
+        assertEquals(HintStoreOptions.DEFAULT_HOT_THRESHOLD_NS, stat.get("hot_threshold_ns").asLong());
     }
 
     @Test

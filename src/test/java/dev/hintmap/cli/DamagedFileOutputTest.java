@@ -145,7 +145,7 @@ class DamagedFileOutputTest {
         warnedOnceEscaped(diff);
         JsonNode report = new ObjectMapper().readTree(diff.out());
         assertEquals(1.0, report.get("overlap").asDouble(), diff.out());
-        assertEquals(2, report.get("inBoth").asInt(), diff.out());
+        assertEquals(2, report.get("in_both").asInt(), diff.out());
     }
 
     /** Messages of every kind go through one escaping: an error naming a region, and a path. */

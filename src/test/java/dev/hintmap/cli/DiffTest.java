@@ -46,10 +46,10 @@ class DiffTest {
         Path c = Cli.writtenByC(dir.resolve("c.hints"));
         JsonNode d = json(a, c);
         assertEquals(1.0, d.get("overlap").asDouble());
-        assertEquals(0, d.get("onlyInA").asLong() + d.get("onlyInB").asLong());
+        assertEquals(0, d.get("only_in_a").asLong() + d.get("only_in_b").asLong());
         for (JsonNode r : d.get("regions")) {
             assertEquals("both", r.get("in").asText());
-            assertEquals(0, r.get("kernelNsTotalChange").asLong() | r.get("dispatchCountChange").asLong());
+            assertEquals(0, r.get("kernel_ns_total_change").asLong() | r.get("dispatch_count_change").asLong());
         }
     }
 
@@ -59,8 +59,8 @@ class DiffTest {
         Path b = profile("b.hints", new RegionRecord("y", 2, 40, 30, 0));
         JsonNode d = json(a, b);
         assertEquals(0.0, d.get("overlap").asDouble());
-        assertEquals(1, d.get("onlyInA").asLong());
-        assertEquals(1, d.get("onlyInB").asLong());
+        assertEquals(1, d.get("only_in_a").asLong());
+        assertEquals(1, d.get("only_in_b").asLong());
     }
 
     /**
@@ -73,17 +73,17 @@ class DiffTest {
         Path a = profile("a.hints", new RegionRecord("x", 3, 300, 120, 30), new RegionRecord("y", 1, 100, 100, 0));
         Path b = profile("b.hints", new RegionRecord("x", 1, 100, 100, 10), new RegionRecord("z", 2, 100, 60, 0));
         String want = """
-                {"a": {"file": "A", "regions": 2, "kernelNsTotal": 400},
-                 "b": {"file": "B", "regions": 2, "kernelNsTotal": 200},
-                 "overlap": 0.5, "inBoth": 1, "onlyInA": 1, "onlyInB": 1,
+                {"a": {"file": "A", "regions": 2, "kernel_ns_total": 400},
+                 "b": {"file": "B", "regions": 2, "kernel_ns_total": 200},
+                 "overlap": 0.5, "in_both": 1, "only_in_a": 1, "only_in_b": 1,
                  "regions": [
-                   {"name": "x", "in": "both", "a": {"dispatchCount": 3, "kernelNsTotal": 300, "meanKernelNs": 100},
-                    "b": {"dispatchCount": 1, "kernelNsTotal": 100, "meanKernelNs": 100},
-                    "dispatchCountChange": -2, "kernelNsTotalChange": -200, "meanKernelNsChange": 0},
-                   {"name": "y", "in": "a", "a": {"dispatchCount": 1, "kernelNsTotal": 100, "meanKernelNs": 100},
-                    "b": null, "dispatchCountChange": -1, "kernelNsTotalChange": -100, "meanKernelNsChange": -100},
-                   {"name": "z", "in": "b", "a": null, "b": {"dispatchCount": 2, "kernelNsTotal": 100, "meanKernelNs": 50},
-                    "dispatchCountChange": 2, "kernelNsTotalChange": 100, "meanKernelNsChange": 50}]}
+                   {"name": "x", "in": "both", "a": {"dispatch_count": 3, "kernel_ns_total": 300, "mean_kernel_ns": 100},
+                    "b": {"dispatch_count": 1, "kernel_ns_total": 100, "mean_kernel_ns": 100},
+                    "dispatch_count_change": -2, "kernel_ns_total_change": -200, "mean_kernel_ns_change": 0},
+                   {"name": "y", "in": "a", "a": {"dispatch_count": 1, "kernel_ns_total": 100, "mean_kernel_ns": 100},
+                    "b": null, "dispatch_count_change": -1, "kernel_ns_total_change": -100, "mean_kernel_ns_change": -100},
+                   {"name": "z", "in": "b", "a": null, "b": {"dispatch_count": 2, "kernel_ns_total": 100, "mean_kernel_ns": 50},
+                    "dispatch_count_change": 2, "kernel_ns_total_change": 100, "mean_kernel_ns_change": 50}]}
                 """.replace("\"A\"", new ObjectMapper().writeValueAsString(a.toString()))
                 .replace("\"B\"", new ObjectMapper().writeValueAsString(b.toString()));
         assertEquals(new ObjectMapper().readTree(want), json(a, b));

@@ -60,18 +60,18 @@ class DumpAndExportTest {
         JsonNode json = new ObjectMapper().readTree(Cli.run("dump", "--format", "json", file.toString()).expect(0).out());
         assertEquals(file.toString(), json.get("file").asText());
         assertEquals(256, json.get("capacity").asInt());
-        assertEquals(5_000, json.get("hotThresholdNs").asLong());
+        assertEquals(5_000, json.get("hot_threshold_ns").asLong());
         Map<String, RegionRecord> parsed = new HashMap<>();
         List<String> order = new ArrayList<>();
         for (JsonNode r : json.get("regions")) {
-            RegionRecord record = new RegionRecord(r.get("name").asText(), r.get("dispatchCount").asLong(),
-                    r.get("kernelNsTotal").asLong(), r.get("kernelNsMax").asLong(), r.get("bytesTotal").asLong());
+            RegionRecord record = new RegionRecord(r.get("name").asText(), r.get("dispatch_count").asLong(),
+                    r.get("kernel_ns_total").asLong(), r.get("kernel_ns_max").asLong(), r.get("bytes_total").asLong());
             parsed.put(record.name(), record);
             order.add(record.name());
-            assertEquals(record.meanKernelNs(), r.get("meanKernelNs").asLong());
-            assertEquals(record.meanBytes(), r.get("meanBytes").asLong());
+            assertEquals(record.meanKernelNs(), r.get("mean_kernel_ns").asLong());
+            assertEquals(record.meanBytes(), r.get("mean_bytes").asLong());
             assertEquals(record.meanKernelNs() >= 5_000, r.get("hot").asBoolean());
-            assertTrue(r.get("dispatchCount").isIntegralNumber() && r.get("kernelNsTotal").canConvertToLong());
+            assertTrue(r.get("dispatch_count").isIntegralNumber() && r.get("kernel_ns_total").canConvertToLong());
         }
         assertEquals(expected, parsed);
         assertEquals(order.stream().sorted().toList(), order, "sorted by name by default");
@@ -161,6 +161,15 @@ class DumpAndExportTest {
                     families.get("hintmap_evictions_created").samples().get(0).value(), 1e-3,
                     "a per-file counter starts at the file's creation");
         }
+    }
+
+    @Test
+    void exportWithoutAFormatOptionWritesThePrometheusTextAsWithIt() {
+        Cli.Result plain = Cli.run("export", file.toString()).expect(0);
+        assertEquals("", plain.err());
+        assertEquals(Cli.run("export", "--prometheus", file.toString()).expect(0).out(), plain.out(),
+                "Prometheus is the only format, so the default; --prometheus stays accepted");
+        assertEquals(20, PrometheusTextParser.parse(plain.out()).get("hintmap_region_dispatches").samples().size());
     }
 
     @Test

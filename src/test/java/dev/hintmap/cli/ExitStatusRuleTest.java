@@ -73,6 +73,8 @@ class ExitStatusRuleTest {
         c.put("copy", new Cases(a("copy", h), a("copy", d, out), a("copy", "-q", h, x)));
         // create reads no input: a directory at FILE is a file in the way, refused as any existing FILE is
         c.put("create", new Cases(a("create", out, "--capacity", "0"), null, a("create", x, "--capacity", "4")));
+        // record writes into FILE in place, as a runtime does (other writers may be attached): nothing it would replace
+        c.put("record", new Cases(a("record", h, KERNEL, "-5", "0"), a("record", d, KERNEL, "5", "0"), null));
         c.put("upgrade", new Cases(a("upgrade", v1.toString(), "--no-such-option"), a("upgrade", d),
                 a("upgrade", "-q", v1.toString(), "-o", x)));
         // decay's refusal (a region a stopped writer's lock kept it from ageing) waits out the 5 s lock
@@ -80,7 +82,7 @@ class ExitStatusRuleTest {
         c.put("decay", new Cases(a("decay", h, "--factor", "1.5"), a("decay", d, "--factor", "0.5"), null));
         c.put("verify", new Cases(a("verify", "--no-such-option", h), a("verify", d), a("verify", damaged.toString())));
         // export's text replaces a metrics file, but a hint file at OUT only with --force (OutputFile.RULES)
-        c.put("export", new Cases(a("export", h), a("export", "--prometheus", d),
+        c.put("export", new Cases(a("export", h, "--top", "-1"), a("export", d),
                 a("export", "--prometheus", h, "-o", precious.toString())));
         c.put("hot", new Cases(a("hot", h, "--coverage", "1.5"), a("hot", d), null)); // reads only: nothing to refuse
         c.put("diff", new Cases(a("diff", h, h, "-n", "-1"), a("diff", d, h), null));

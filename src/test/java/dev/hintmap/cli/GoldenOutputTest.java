@@ -58,7 +58,7 @@ class GoldenOutputTest {
     static String mask(String output, Path file) {
         return output.replace(file.toString(), "FILE")
                 .replaceAll("\\b\\d{2}:\\d{2}:\\d{2}\\b", "HH:MM:SS")
-                .replaceAll("\"takenAt\" : \"[^\"]+\"", "\"takenAt\" : \"TIME\"")
+                .replaceAll("\"taken_at\" : \"[^\"]+\"", "\"taken_at\" : \"TIME\"")
                 .replaceAll("(?m)^(\\w+_created\\{[^}]*\\}) \\S+$", "$1 CREATED");
     }
 

@@ -113,6 +113,15 @@ class LauncherFreshnessTest {
     }
 
     @Test
+    void theBuildItStartsMakesTheManPagesTheReadmesInstallLinesLink() throws Exception {
+        Files.setLastModifiedTime(source, FileTime.from(Instant.now()));
+        run("stat", "/dev/shm/app.hints"); // the same build as before `demo` (which then also builds the C tools)
+        String build = calls().stream().filter(c -> c.startsWith("mvnw ")).findFirst().orElseThrow();
+        assertTrue(build.contains(" package "), build);
+        assertFalse(build.contains("hintmap.man.skip"), "the distribution ./hintmap demo builds has its man pages: " + build);
+    }
+
+    @Test
     void javaHomeNamesTheJdkWithoutLookingAtTheBuild() throws Exception {
         Files.setLastModifiedTime(source, FileTime.from(Instant.now())); // stale: still nothing is built
         assertEquals("/opt/jdk-25\n", run("--java-home"));

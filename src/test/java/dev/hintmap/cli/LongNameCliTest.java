@@ -74,13 +74,13 @@ class LongNameCliTest {
         Path shortened = file("short.hints", 64);
         JsonNode d = new ObjectMapper().readTree(
                 Cli.run("diff", whole.toString(), shortened.toString(), "--json").expect(0).out());
-        assertEquals(3, d.get("inBoth").asLong(), d.toPrettyString());
-        assertEquals(0, d.get("onlyInA").asLong() + d.get("onlyInB").asLong(), d.toPrettyString());
+        assertEquals(3, d.get("in_both").asLong(), d.toPrettyString());
+        assertEquals(0, d.get("only_in_a").asLong() + d.get("only_in_b").asLong(), d.toPrettyString());
         assertEquals(1.0, d.get("overlap").asDouble());
         Path json = dir.resolve("whole.json"); // a JSON dump says its file's limit: the same comparison from it
         Files.writeString(json, Cli.run("dump", "--format", "json", whole.toString()).expect(0).out());
         d = new ObjectMapper().readTree(Cli.run("diff", json.toString(), shortened.toString(), "--json").expect(0).out());
-        assertEquals(3, d.get("inBoth").asLong(), d.toPrettyString());
+        assertEquals(3, d.get("in_both").asLong(), d.toPrettyString());
     }
 
     /**
@@ -105,7 +105,7 @@ class LongNameCliTest {
             JsonNode json = new ObjectMapper().readTree(
                     Cli.run("dump", "--format", "json", "--name", pair[i], file.toString()).expect(0).out());
             assertEquals(1, json.get("regions").size(), json.toPrettyString());
-            assertEquals(i == 0 ? 60 : 1, json.get("regions").get(0).get("dispatchCount").asLong(), json.toPrettyString());
+            assertEquals(i == 0 ? 60 : 1, json.get("regions").get(0).get("dispatch_count").asLong(), json.toPrettyString());
         }
     }
 }

@@ -42,9 +42,9 @@ class MergeJsonInputTest {
             duplicate key        | {"regions": [], "regions": []}          | Duplicate field
             not an object        | [1, 2]                                  | expected one object
             no regions           | {"capacity": 4}                         | no "regions" array
-            missing field        | {"regions": [{"name": "a", "dispatchCount": 1, "kernelNsTotal": 5, "bytesTotal": 0}]} | regions[0].kernelNsMax
-            fraction             | {"regions": [{"name": "a", "dispatchCount": 1.5, "kernelNsTotal": 5, "kernelNsMax": 5, "bytesTotal": 0}]} | regions[0].dispatchCount
-            beyond a long        | {"regions": [{"name": "a", "dispatchCount": 1, "kernelNsTotal": 99999999999999999999, "kernelNsMax": 5, "bytesTotal": 0}]} | regions[0].kernelNsTotal
+            missing field        | {"regions": [{"name": "a", "dispatchCount": 1, "kernelNsTotal": 5, "bytesTotal": 0}]} | regions[0].kernel_ns_max
+            fraction             | {"regions": [{"name": "a", "dispatchCount": 1.5, "kernelNsTotal": 5, "kernelNsMax": 5, "bytesTotal": 0}]} | regions[0].dispatch_count
+            beyond a long        | {"regions": [{"name": "a", "dispatchCount": 1, "kernelNsTotal": 99999999999999999999, "kernelNsMax": 5, "bytesTotal": 0}]} | regions[0].kernel_ns_total
             max above total      | {"regions": [{"name": "a", "dispatchCount": 1, "kernelNsTotal": 5, "kernelNsMax": 6, "bytesTotal": 0}]} | cannot come from any sequence
             zero dispatches      | {"regions": [{"name": "a", "dispatchCount": 0, "kernelNsTotal": 0, "kernelNsMax": 0, "bytesTotal": 0}]} | cannot come from any sequence
             name twice           | {"regions": [{"name": "a", "dispatchCount": 1, "kernelNsTotal": 5, "kernelNsMax": 5, "bytesTotal": 0}, {"name": "a", "dispatchCount": 1, "kernelNsTotal": 5, "kernelNsMax": 5, "bytesTotal": 0}]} | appears twice

@@ -149,13 +149,13 @@ class NamesAcrossLimitsTest {
         for (Path[] pair : new Path[][] {{a, b}, {c, a}, {b, c}}) {
             JsonNode d = new ObjectMapper().readTree(
                     Cli.run("diff", pair[0].toString(), pair[1].toString(), "--json").expect(0).out());
-            assertEquals(KERNELS.size(), d.get("inBoth").asLong(), d.toPrettyString());
-            assertEquals(0, d.get("onlyInA").asLong() + d.get("onlyInB").asLong(), d.toPrettyString());
+            assertEquals(KERNELS.size(), d.get("in_both").asLong(), d.toPrettyString());
+            assertEquals(0, d.get("only_in_a").asLong() + d.get("only_in_b").asLong(), d.toPrettyString());
             assertEquals(1.0, d.get("overlap").asDouble(), 1e-12);
         }
         Path json = Files.writeString(dir.resolve("l1024.json"),
                 Cli.run("dump", "--format", "json", b.toString()).expect(0).out());
         JsonNode d = new ObjectMapper().readTree(Cli.run("diff", json.toString(), a.toString(), "--json").expect(0).out());
-        assertEquals(KERNELS.size(), d.get("inBoth").asLong(), "from a JSON dump too: " + d.toPrettyString());
+        assertEquals(KERNELS.size(), d.get("in_both").asLong(), "from a JSON dump too: " + d.toPrettyString());
     }
 }

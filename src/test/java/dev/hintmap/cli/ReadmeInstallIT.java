@@ -89,4 +89,34 @@ class ReadmeInstallIT {
         assertEquals(0, bash.exit(), bash.out());
         assertTrue(bash.out().contains("_complete_hintmap hintmap"), bash.out());
     }
+
+    /**
+     * A distribution without man pages (built with {@code -Dhintmap.man.skip}): the same lines install the
+     * command and link no page, where a glob that matched nothing left a dangling link named {@code *.1}.
+     */
+    @Test
+    void theReadmeInstallLinesLinkNoPageFromADistributionWithoutManPages() throws Exception {
+        String dist = "hintmap-" + HintFiles.version();
+        Path built = Cli.home().resolve("target").resolve(dist);
+        assertTrue(Files.isDirectory(built.resolve("man/man1")), built + " is built by the package phase");
+        // A checkout whose target/ holds only that distribution, its man pages removed, packed as the build packs it.
+        Path checkout = Files.createDirectories(home.resolve("checkout/target"));
+        ProcessBuilder pack = new ProcessBuilder("sh", "-ec", "cp -a \"$1\" \"$2\" && rm -f \"$2\"/" + dist
+                + "/man/man1/*.1 && tar -C \"$2\" -czf \"$2\"/" + dist + "-bin.tar.gz " + dist + " && rm -rf \"$2\"/"
+                + dist, "sh", built.toString(), checkout.toString()).redirectErrorStream(true);
+        Process p = pack.start();
+        String packed = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), packed);
+
+        List<String> lines = installLines(Cli.home().resolve("README.md"));
+        Run install = sh(String.join("\n", lines), checkout.getParent(), Map.of());
+        assertEquals(0, install.exit(), "the README's install lines:\n" + lines + "\n" + install.out());
+        Path local = home.resolve(".local");
+        try (var pages = Files.list(local.resolve("share/man/man1"))) {
+            assertEquals(List.of(), pages.map(Path::toString).toList(), "no page to link, no link (none dangling)");
+        }
+        Run version = sh("hintmap --version", home, Map.of("PATH", local.resolve("bin") + ":/usr/local/bin:/usr/bin:/bin"));
+        assertEquals(0, version.exit(), version.out());
+    }
 }

@@ -46,14 +46,14 @@ class StatAndErrorsTest {
             HintFileInfo info = store.info();
             JsonNode json = new ObjectMapper().readTree(Cli.run("stat", "--json", file.toString()).expect(0).out());
             assertEquals(file.toString(), json.get("file").asText());
-            assertEquals(HintFiles.FORMAT_VERSION, json.get("formatVersion").asInt());
+            assertEquals(HintFiles.FORMAT_VERSION, json.get("format_version").asInt());
             assertEquals(5, json.get("capacity").asInt());
-            assertEquals(50, json.get("hotThresholdNs").asLong());
+            assertEquals(50, json.get("hot_threshold_ns").asLong());
             assertEquals(2, json.get("regions").asInt());
-            assertEquals(1, json.get("hotRegions").asInt());
+            assertEquals(1, json.get("hot_regions").asInt());
             assertEquals(2, json.get("generation").asLong());
             assertEquals(info.created().toString(), json.get("created").asText());
-            assertEquals(Files.size(file), json.get("fileBytes").asLong());
+            assertEquals(Files.size(file), json.get("file_bytes").asLong());
             assertEquals(1, json.get("writers").size(), "this process is attached as a writer");
             assertEquals(ProcessHandle.current().pid(), json.get("writers").get(0).get("pid").asLong());
             assertTrue(json.get("writers").get(0).get("alive").asBoolean());
@@ -78,7 +78,7 @@ class StatAndErrorsTest {
             String alive = Cli.run("stat", file.toString()).expect(ExitCode.OK).out();
             assertTrue(alive.contains("writers          1 attached now, 2 attachments since creation\n"), alive);
             assertEquals(1, new ObjectMapper().readTree(Cli.run("stat", "--json", file.toString()).expect(0).out())
-                    .get("writersAttached").asInt());
+                    .get("writers_attached").asInt());
             Cli.signal(writer, "KILL");
             assertTrue(writer.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
         } finally {
@@ -90,7 +90,7 @@ class StatAndErrorsTest {
                 + " 1 entry left by processes no longer running\n"), out);
         assertTrue(out.contains("pid " + writer.pid()) && out.contains("no longer running"), out);
         JsonNode json = new ObjectMapper().readTree(Cli.run("stat", "--json", file.toString()).expect(0).out());
-        assertEquals(0, json.get("writersAttached").asInt());
+        assertEquals(0, json.get("writers_attached").asInt());
         assertEquals(1, json.get("writers").size(), "the dead entry is still listed");
         assertFalse(json.get("writers").get(0).get("alive").asBoolean());
         String prom = Cli.run("export", "--prometheus", file.toString()).expect(0).out();
@@ -137,7 +137,7 @@ class StatAndErrorsTest {
     @Test
     void helpListsEveryCommandAndEachCommandHasHelp() {
         String help = Cli.run("--help").expect(ExitCode.OK).out();
-        for (String command : new String[] {"stat", "top", "dump", "merge", "copy", "create", "decay", "verify", "export", "diff", "demo",
+        for (String command : new String[] {"stat", "top", "dump", "merge", "copy", "create", "record", "decay", "verify", "export", "diff", "demo",
                 "completion"}) {
             assertTrue(help.contains("  " + command + " "), command + " in\n" + help);
             String own = Cli.run(command, "--help").expect(ExitCode.OK).out();
@@ -199,7 +199,7 @@ class StatAndErrorsTest {
         Cli.run("decay", "--factor", "1.5", file.toString()).expect(ExitCode.USAGE);
         Cli.run("decay", "--factor", "0", file.toString()).expect(ExitCode.USAGE);
         Cli.run("decay", file.toString()).expect(ExitCode.USAGE);
-        Cli.run("export", file.toString()).expect(ExitCode.USAGE);
+        Cli.run("export", "--top", "-1", file.toString()).expect(ExitCode.USAGE);
         Cli.run("demo", "--seconds", "0").expect(ExitCode.USAGE);
     }
 }

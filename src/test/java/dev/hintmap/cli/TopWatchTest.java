@@ -160,10 +160,14 @@ class TopWatchTest {
         Files.delete(file);
         screen.await(err::toString, "waiting for " + file, top);
         String kernel = "void at::native::vectorized_elementwise_kernel<4, CUDAFunctor_add<float>>(int)";
-        try (HintStore next = HintStore.open(file,
+        // Made beside and renamed into place: a view that read the new file between its creation and its
+        // first record would take that empty file for the previous refresh and show rates, as it should.
+        Path made = dir.resolve("next.hints");
+        try (HintStore next = HintStore.open(made,
                 HintStoreOptions.defaults().maxNameBytes(128))) {
             next.record(kernel, 250_000, 1 << 20);
         }
+        Files.move(made, file, StandardCopyOption.ATOMIC_MOVE);
         screen.await(screen::text, "vectorized_elementwise_kernel", top);
         screen.hangUp();
         top.join(TimeUnit.SECONDS.toMillis(60));

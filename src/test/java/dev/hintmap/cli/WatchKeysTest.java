@@ -53,8 +53,8 @@ class WatchKeysTest {
     @Test
     void theFooterShowsTheKeysTheOrderAndPause() {
         WatchKeys start = WatchKeys.start(RegionOrder.TOTAL_NS);
-        assertEquals("q quit  p pause  sort: t total, m mean, c count, x max (now total)", start.footer(1, 0));
+        assertEquals("q quit  p pause  sort: t total, m mean, c count, x max (now total)", start.footer(1, 0, 0));
         assertEquals("q quit  p pause  sort: t total, m mean, c count, x max (now max)   PAUSED   (refresh 2 of 5)",
-                press(start, "xp").footer(2, 5));
+                press(start, "xp").footer(2, 5, 0));
     }
 }

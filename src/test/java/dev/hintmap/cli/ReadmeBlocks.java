@@ -1,0 +1,79 @@
+package dev.hintmap.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The code of README.md as {@link ReadmeCodeBlocksTest} checks it: the fenced blocks, each with its
+ * language (the fence's tag) and how it is checked (the {@code <!-- readme-check: KIND -->} comment
+ * on the line above the fence, invisible where the README is shown), and the lines of the indented
+ * blocks (shell command lines).
+ */
+final class ReadmeBlocks {
+    private ReadmeBlocks() {}
+
+    /** The marker above a fence: {@code <!-- readme-check: KIND -->}. */
+    static final Pattern MARKER = Pattern.compile("<!-- readme-check: ([a-z-]+) -->");
+
+    /**
+     * One fenced block.
+     *
+     * @param line the fence's line, 1-based
+     * @param language the fence's tag ({@code java}, {@code c}, ...), "" when it has none
+     * @param check the marker's KIND, "" when there is no marker above the fence
+     * @param text the lines between the fences
+     */
+    record Block(int line, String language, String check, String text) {
+        String where() {
+            return "README.md:" + line + " (```" + language + (check.isEmpty() ? "" : ", " + check) + ")";
+        }
+    }
+
+    static List<String> lines(Path readme) throws IOException {
+        return Files.readAllLines(readme, StandardCharsets.UTF_8);
+    }
+
+    static List<Block> fenced(List<String> lines) {
+        List<Block> blocks = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            if (!lines.get(i).startsWith("```")) {
+                continue;
+            }
+            int start = i;
+            StringBuilder text = new StringBuilder();
+            for (i++; i < lines.size() && !lines.get(i).startsWith("```"); i++) {
+                text.append(lines.get(i)).append('\n');
+            }
+            Matcher marker = start > 0 ? MARKER.matcher(lines.get(start - 1).strip()) : MARKER.matcher("");
+            blocks.add(new Block(start + 1, lines.get(start).substring(3).strip(), marker.matches() ? marker.group(1) : "",
+                    text.toString()));
+        }
+        return blocks;
+    }
+
+    /** The lines of the indented (four-space) code blocks outside fences, without the indent, each with its line number. */
+    static List<String> indented(List<String> lines) {
+        List<String> out = new ArrayList<>();
+        boolean fence = false;
+        boolean inBlock = false;
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.startsWith("```")) {
+                fence = !fence;
+                continue;
+            }
+            boolean starts = line.startsWith("    ") && (inBlock || i == 0 || lines.get(i - 1).isBlank());
+            inBlock = !fence && starts;
+            if (inBlock) {
+                out.add((i + 1) + ": " + line.substring(4));
+            }
+        }
+        return out;
+    }
+}
