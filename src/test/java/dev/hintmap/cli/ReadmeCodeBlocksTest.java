@@ -306,7 +306,7 @@ class ReadmeCodeBlocksTest {
                     }
                     checked.add(String.join(" ", command));
                 } else if (program.equals("make") && args.size() >= 2 && args.get(0).equals("-C")) {
-                    String makefile = Files.readString(home.resolve(args.get(1)).resolve("Makefile"));
+                    String makefile = makefileWithIncludes(home.resolve(args.get(1)));
                     for (String target : args.subList(2, args.size())) {
                         if (!target.contains("=") && !target.startsWith("-")) {
                             assertTrue(makefile.contains("\n" + target + ":"), where + ": make target " + target);
@@ -321,6 +321,20 @@ class ReadmeCodeBlocksTest {
         }
         assertTrue(checked.stream().anyMatch(c -> c.startsWith("./hintmap top")), "the hintmap lines are checked: " + checked);
         assertTrue(checked.stream().anyMatch(c -> c.startsWith("./mvnw -Pjmh")), "the mvnw lines are checked: " + checked);
+    }
+
+    /** The Makefile of {@code dir} with the files its {@code include} lines name (relative to dir), where targets also live. */
+    private static String makefileWithIncludes(Path dir) throws Exception {
+        String makefile = Files.readString(dir.resolve("Makefile"));
+        StringBuilder all = new StringBuilder(makefile);
+        for (String line : makefile.lines().toList()) {
+            if (line.startsWith("include ")) {
+                for (String included : line.substring("include ".length()).trim().split("\\s+")) {
+                    all.append('\n').append(Files.readString(dir.resolve(included)));
+                }
+            }
+        }
+        return all.toString();
     }
 
     private static boolean testClassExists(Path home, String test) throws Exception {
