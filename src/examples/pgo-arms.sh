@@ -94,7 +94,7 @@ make -s -C "$root/src/examples/$tuner" HINTMAP_PREFIX="$out/prefix" OUT="$out/bi
   { tail -20 "$out/build.log"; exit 1; }
 "$root/hintmap" --version >>"$out/build.log" 2>&1 # builds target/hintmap.jar and the CLI when stale
 "$jdk/bin/javac" -d "$out/classes" -cp "$root/target/hintmap.jar" "$root"/src/examples/java/com/example/tuner/*.java
-hintmap() { "$jdk/bin/java" --enable-native-access=ALL-UNNAMED -jar "$root/target/hintmap.jar" "$@"; }
+hintmap() { "$root/hintmap" "$@"; } # the launcher: the CLI ships in target/hintmap-cli.jar, the library jar has no Main-Class
 if [ $tuner = fftw ]; then
   runtime=$out/bin/fftw-runtime
   optimizer() { "$jdk/bin/java" --enable-native-access=ALL-UNNAMED -cp "$out/classes:$root/target/hintmap.jar" \

@@ -75,7 +75,7 @@ trap 'kill $runtime_pid $optimizer_pid 2>/dev/null || true' INT TERM
 while kill -0 $runtime_pid 2>/dev/null; do # the ager: old profile weighs half as much every $every s
   sleep $every
   [ -e "$hints" ] && kill -0 $runtime_pid 2>/dev/null || continue
-  "$jdk/bin/java" --enable-native-access=ALL-UNNAMED -jar "$root/target/hintmap.jar" decay "$hints" --factor 0.5 \
+  "$root/hintmap" decay "$hints" --factor 0.5 \
     >>"$out/decay.out" 2>&1 && echo "$(date +%s.%N | cut -c1-14) event decay factor=0.5" >>"$out/decay.log"
 done
 rc=0
