@@ -592,7 +592,7 @@ public final class HintStore implements AutoCloseable {
                     continue;
                 }
                 if (top.size() == k
-                        && order.key(s.dispatchCount(), s.kernelNsTotal(), s.kernelNsMax()) < order.key(top.peek())) {
+                        && order.rank(s) < order.key(top.peek())) {
                     continue; // colder than everything kept: its name is never decoded
                 }
                 if (!view.read(engine, slot)) {

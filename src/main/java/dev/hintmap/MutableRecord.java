@@ -1,6 +1,5 @@
 package dev.hintmap;
 
-import dev.hintmap.format.RecordRules;
 import dev.hintmap.store.SlotRecord;
 import java.util.Objects;
 
@@ -15,6 +14,9 @@ import java.util.Objects;
  * update, never a mix of two). A query of an absent region {@linkplain #clear() clears} the
  * holder, so it reads as zero, as {@link Region#dispatchCount()} does for an absent region.
  *
+ * <p>Its mean and hot answers are {@link RecordFigures}'s, as for {@link RegionRecord}; a cleared holder
+ * has no dispatch, so its means are 0 and it is never hot.
+ *
  * <p>Not thread-safe: one thread fills and reads it at a time.
  *
  * <pre>{@code
@@ -22,7 +24,7 @@ import java.util.Objects;
  * if (store.readInto("gemm_bf16_128x128", r) && r.isHot(store.hotThresholdNs())) { ... }
  * }</pre>
  */
-public final class MutableRecord {
+public final class MutableRecord implements RecordFigures {
     /** Filled by the store's read protocol directly, so a query copies each field once. */
     final SlotRecord values = new SlotRecord();
 
@@ -34,6 +36,7 @@ public final class MutableRecord {
      *
      * @return the dispatch count, {@code >= 1} after a successful query, 0 when cleared
      */
+    @Override
     public long dispatchCount() {
         return values.dispatchCount();
     }
@@ -43,6 +46,7 @@ public final class MutableRecord {
      *
      * @return the total in ns, {@code >= 0}
      */
+    @Override
     public long kernelNsTotal() {
         return values.kernelNsTotal();
     }
@@ -52,6 +56,7 @@ public final class MutableRecord {
      *
      * @return the maximum in ns, {@code >= 0}
      */
+    @Override
     public long kernelNsMax() {
         return values.kernelNsMax();
     }
@@ -61,38 +66,9 @@ public final class MutableRecord {
      *
      * @return the total in bytes, {@code >= 0}
      */
+    @Override
     public long bytesTotal() {
         return values.bytesTotal();
-    }
-
-    /**
-     * Mean kernel time per dispatch, as {@link RegionRecord#meanKernelNs()}.
-     *
-     * @return {@code kernelNsTotal / dispatchCount} in ns, rounded down; 0 when cleared
-     */
-    public long meanKernelNs() {
-        return RecordRules.mean(values.kernelNsTotal(), values.dispatchCount());
-    }
-
-    /**
-     * Mean bytes touched per dispatch, as {@link RegionRecord#meanBytes()}.
-     *
-     * @return {@code bytesTotal / dispatchCount} in bytes, rounded down; 0 when cleared
-     */
-    public long meanBytes() {
-        return RecordRules.mean(values.bytesTotal(), values.dispatchCount());
-    }
-
-    /**
-     * Whether the record is hot for {@code thresholdNs}, as {@link HintStore#isHot(String)} decides
-     * with the store's {@link HintStore#hotThresholdNs()}.
-     *
-     * @param thresholdNs the hot threshold in ns
-     * @return true when the record holds at least one dispatch and its mean kernel time is at least
-     *     {@code thresholdNs}; false when cleared
-     */
-    public boolean isHot(long thresholdNs) {
-        return RecordRules.isHot(values.dispatchCount(), values.kernelNsTotal(), thresholdNs);
     }
 
     /**

@@ -21,15 +21,16 @@ public enum RegionOrder {
      *     or its dispatch count, {@code >= 0}
      */
     public long key(RegionRecord record) {
-        return key(record.dispatchCount(), record.kernelNsTotal(), record.kernelNsMax());
+        return rank(record);
     }
 
-    long key(long count, long total, long max) {
+    /** {@link #key(RegionRecord)} of any shape of a record; the mean is {@link RecordFigures#meanKernelNs()}. */
+    long rank(RecordFigures figures) {
         return switch (this) {
-            case TOTAL_NS -> total;
-            case MEAN_NS -> count == 0 ? 0 : total / count;
-            case COUNT -> count;
-            case MAX_NS -> max;
+            case TOTAL_NS -> figures.kernelNsTotal();
+            case MEAN_NS -> figures.meanKernelNs();
+            case COUNT -> figures.dispatchCount();
+            case MAX_NS -> figures.kernelNsMax();
         };
     }
 

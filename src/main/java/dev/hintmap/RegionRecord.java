@@ -6,7 +6,8 @@ import dev.hintmap.format.Saturating;
 
 /**
  * What a store knows about one region: running sums since the region was (last) inserted.
- * Sums saturate at {@link Long#MAX_VALUE}.
+ * Sums saturate at {@link Long#MAX_VALUE}. Its mean and hot answers are {@link RecordFigures}'s, the same
+ * as every other shape of a record gives.
  *
  * @param name the region's name, as its generator gave it
  * @param dispatchCount samples recorded
@@ -14,7 +15,8 @@ import dev.hintmap.format.Saturating;
  * @param kernelNsMax largest kernel time, ns
  * @param bytesTotal sum of bytes touched
  */
-public record RegionRecord(String name, long dispatchCount, long kernelNsTotal, long kernelNsMax, long bytesTotal) {
+public record RegionRecord(String name, long dispatchCount, long kernelNsTotal, long kernelNsMax, long bytesTotal)
+        implements RecordFigures {
 
     /**
      * Checks the components: any non-null name and non-negative sums are accepted. Whether the
@@ -39,16 +41,6 @@ public record RegionRecord(String name, long dispatchCount, long kernelNsTotal, 
     }
 
     /**
-     * Mean kernel time per dispatch.
-     *
-     * @return {@code kernelNsTotal / dispatchCount} in ns, rounded down; 0 when
-     *     {@code dispatchCount} is 0
-     */
-    public long meanKernelNs() {
-        return RecordRules.mean(kernelNsTotal, dispatchCount);
-    }
-
-    /**
      * Whether the record is sound: the condition every record that samples produce meets, the
      * one FORMAT.md §7.2.1 gives readers to tell a damaged record from one a writer left: at
      * least one dispatch, and {@code kernelNsTotal / dispatchCount <= kernelNsMax <= kernelNsTotal}
@@ -58,28 +50,6 @@ public record RegionRecord(String name, long dispatchCount, long kernelNsTotal, 
      */
     public boolean isSound() {
         return RecordRules.isSound(dispatchCount, kernelNsTotal, kernelNsMax, bytesTotal);
-    }
-
-    /**
-     * Whether the record is hot for {@code thresholdNs}, as {@link HintStore#isHot(String)} and
-     * {@link HintSnapshot#isHot(String)} decide with the store's {@link HintStore#hotThresholdNs()}.
-     *
-     * @param thresholdNs the hot threshold in ns
-     * @return true when the record holds at least one dispatch and its mean kernel time (ns,
-     *     rounded down) is at least {@code thresholdNs}
-     */
-    public boolean isHot(long thresholdNs) {
-        return RecordRules.isHot(dispatchCount, kernelNsTotal, thresholdNs);
-    }
-
-    /**
-     * Mean bytes touched per dispatch.
-     *
-     * @return {@code bytesTotal / dispatchCount} in bytes, rounded down; 0 when
-     *     {@code dispatchCount} is 0
-     */
-    public long meanBytes() {
-        return RecordRules.mean(bytesTotal, dispatchCount);
     }
 
     /**

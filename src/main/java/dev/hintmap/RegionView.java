@@ -1,6 +1,5 @@
 package dev.hintmap;
 
-import dev.hintmap.format.RecordRules;
 import dev.hintmap.format.Utf8;
 import dev.hintmap.store.SlotRecord;
 import dev.hintmap.store.StoreEngine;
@@ -18,8 +17,11 @@ import java.util.Objects;
  * names with {@link #nameEquals(String)} or {@link #nameStartsWith(String)} (the scan's first
  * compare makes one buffer of {@link HintStore#maxNameBytes()} bytes), or copy the bytes out with
  * {@link #nameBytes(byte[])}, and decode a {@code String} only for the regions that need one.
+ *
+ * <p>Its mean and hot answers are {@link RecordFigures}'s, as for {@link RegionRecord}; {@link #isHot()}
+ * asks with the scanned store's threshold.
  */
-public final class RegionView {
+public final class RegionView implements RecordFigures {
     final SlotRecord values = new SlotRecord();
     /** The name as the slot stores it: UTF-8 bytes packed little-endian into words. */
     final long[] words;
@@ -183,30 +185,12 @@ public final class RegionView {
     }
 
     /**
-     * Mean kernel time per dispatch.
-     *
-     * @return {@code kernelNsTotal / dispatchCount} in ns, rounded down
-     */
-    public long meanKernelNs() {
-        return RecordRules.mean(values.kernelNsTotal(), values.dispatchCount());
-    }
-
-    /**
-     * Mean bytes touched per dispatch.
-     *
-     * @return {@code bytesTotal / dispatchCount} in bytes, rounded down
-     */
-    public long meanBytes() {
-        return RecordRules.mean(values.bytesTotal(), values.dispatchCount());
-    }
-
-    /**
      * Whether the region is hot, by the scanned store's {@link HintStore#hotThresholdNs()}.
      *
      * @return true when its mean kernel time is at least the threshold
      */
     public boolean isHot() {
-        return RecordRules.isHot(values.dispatchCount(), values.kernelNsTotal(), hotThresholdNs);
+        return isHot(hotThresholdNs);
     }
 
     /**

@@ -1,12 +1,14 @@
 package dev.hintmap.store;
 
+import dev.hintmap.RecordFigures;
 import dev.hintmap.format.RecordRules;
 
 /**
  * A consistent copy of one slot's record, filled in place by the read protocol (§7.2.1) so
- * queries allocate nothing. Also carries the resolved slot and generation.
+ * queries allocate nothing. Also carries the resolved slot and generation. Its mean and hot answers
+ * are {@link RecordFigures}'s, the API's shapes' own.
  */
-public final class SlotRecord {
+public final class SlotRecord implements RecordFigures {
     int slot = -1;
     long gen;
     long dispatchCount;
@@ -14,29 +16,24 @@ public final class SlotRecord {
     long kernelNsMax;
     long bytesTotal;
 
+    @Override
     public long dispatchCount() {
         return dispatchCount;
     }
 
+    @Override
     public long kernelNsTotal() {
         return kernelNsTotal;
     }
 
+    @Override
     public long kernelNsMax() {
         return kernelNsMax;
     }
 
+    @Override
     public long bytesTotal() {
         return bytesTotal;
-    }
-
-    public long meanKernelNs() {
-        return RecordRules.mean(kernelNsTotal, dispatchCount);
-    }
-
-    /** Whether the record is hot for {@code thresholdNs} ({@link RecordRules#isHot}); false when empty. */
-    public boolean isHot(long thresholdNs) {
-        return RecordRules.isHot(dispatchCount, kernelNsTotal, thresholdNs);
     }
 
     /** The generation the slot had at the last successful read (a handle's half, §7.2.2). */
