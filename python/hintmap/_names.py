@@ -39,6 +39,15 @@ def decode(raw: bytes) -> str:
     return raw.decode("utf-8", "surrogateescape")
 
 
+def order_key(name: str) -> bytes:
+    """The key of the one order of names (docs/FORMAT.md §1, "The order of names"), by which every ordering of
+    regions breaks ties: the name's bytes as the file holds them, compared unsigned (C's ``memcmp``, Java's
+    ``RegionOrder.compareNames``). For a valid name that is the order of ``str`` (code points); a damaged name
+    read with ``surrogateescape`` keeps its bytes' place, where ``str`` would put its escapes (U+DC80..U+DCFF)
+    below U+E000."""
+    return name.encode("utf-8", "surrogateescape")
+
+
 def as_str(name: Name) -> str:
     """The name as given, as ``str`` (for the records this module returns)."""
     return name if type(name) is str else decode(encode(name))

@@ -494,7 +494,7 @@ class HintStore:
                                rec.kernel_ns_max, rec.bytes_total)
 
     def hottest(self, k: int = 10, order: Union[Order, str] = Order.TOTAL_NS) -> List[RegionRecord]:
-        """The ``k`` hottest regions by ``order``, hottest first, equal keys by name (Java
+        """The ``k`` hottest regions by ``order``, hottest first, equal keys by name in UTF-8 byte order (Java
         ``HintStore.hottest``, the CLI's ``top``).
 
         Args:
@@ -511,7 +511,7 @@ class HintStore:
         rank = Order.of(order).key
         if k == 0:
             return []
-        return heapq.nsmallest(k, self, key=lambda r: (-rank(r), r.name))
+        return heapq.nsmallest(k, self, key=lambda r: (-rank(r), _names.order_key(r.name)))
 
     def hot_set(self, coverage: float = DEFAULT_COVERAGE, min_dispatches: int = DEFAULT_MIN_DISPATCHES) -> HotSet:
         """The hot set by coverage (docs/OPTIMIZER.md, "The hot set by coverage"; ``hm_hot_set``, Java

@@ -146,8 +146,8 @@ class SharedVectorsTest(TempDirTest):
                 for count, total, name in case.regions:
                     record_region(store, count, total, name)
                 asked += self.check_case(store, case)
-        self.assertEqual(len(cases), 13)
-        self.assertEqual(asked, 54, "questions in hot-set.txt (asks and refusals)")
+        self.assertEqual(len(cases), 14)
+        self.assertEqual(asked, 55, "questions in hot-set.txt (asks and refusals)")
 
     def test_answers_the_same_from_each_file_opened_read_only(self):
         cases = hot_set_cases()

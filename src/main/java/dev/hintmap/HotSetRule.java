@@ -17,12 +17,12 @@ import java.util.Map;
  */
 final class HotSetRule {
     /**
-     * Hottest first: larger total kernel time, then the stored name in UTF-8 byte order (unsigned,
-     * a proper prefix first), the order C's {@code memcmp} gives; Java's {@code String.compareTo}
-     * would differ from it for characters above U+FFFF.
+     * Hottest first: larger total kernel time, then the stored name in the one order of names
+     * ({@link RegionOrder#compareNames}: UTF-8 bytes, unsigned, a proper prefix first, as C's
+     * {@code memcmp} orders them). The order of {@link RegionOrder#TOTAL_NS}, which
+     * {@link HintStore#hottest} ranks by too.
      */
-    static final Comparator<RegionRecord> HOTTEST = Comparator.comparingLong(RegionRecord::kernelNsTotal).reversed()
-            .thenComparing(RegionRecord::name, HotSetRule::compareUtf8);
+    static final Comparator<RegionRecord> HOTTEST = RegionOrder.TOTAL_NS.comparator();
 
     private HotSetRule() {}
 
@@ -100,24 +100,5 @@ final class HotSetRule {
     /** {@code part / whole}, both already rounded to binary64, in binary64; 0 when {@code whole} is 0. */
     static double share(double part, double whole) {
         return whole == 0 ? 0 : part / whole;
-    }
-
-    /**
-     * Compares two names as their UTF-8 bytes compare, unsigned: by code point, which for strings
-     * without unpaired surrogates (every stored name) is the same order.
-     */
-    static int compareUtf8(String a, String b) {
-        int i = 0;
-        int j = 0;
-        while (i < a.length() && j < b.length()) {
-            int ca = a.codePointAt(i);
-            int cb = b.codePointAt(j);
-            if (ca != cb) {
-                return Integer.compare(ca, cb);
-            }
-            i += Character.charCount(ca);
-            j += Character.charCount(cb);
-        }
-        return Integer.compare(a.length() - i, b.length() - j);
     }
 }

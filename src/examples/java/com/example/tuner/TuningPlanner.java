@@ -4,6 +4,7 @@ import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.HotRegion;
 import dev.hintmap.HotSet;
+import dev.hintmap.RegionOrder;
 import dev.hintmap.RegionRecord;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -137,7 +138,7 @@ public final class TuningPlanner<T extends PlanTask> {
         try (HintStore store = open(hintFile)) {
             List<RegionRecord> all = store.snapshot().regions();
             List<RegionRecord> byName = new ArrayList<>(all);
-            byName.sort(Comparator.comparing(RegionRecord::name));
+            byName.sort(Comparator.comparing(RegionRecord::name, RegionOrder::compareNames)); // the library's order of names
             recorded = new Recorded(byName, all);
         } catch (IOException | UncheckedIOException | IllegalStateException e) {
             return TuningPlan.defaults(e.getMessage());
@@ -151,7 +152,7 @@ public final class TuningPlanner<T extends PlanTask> {
 
     private static List<RegionRecord> sortedHottestFirst(List<RegionRecord> regions) {
         List<RegionRecord> sorted = new ArrayList<>(regions);
-        sorted.sort(Comparator.comparingLong(RegionRecord::kernelNsTotal).reversed().thenComparing(RegionRecord::name));
+        sorted.sort(RegionOrder.TOTAL_NS.comparator()); // equal totals by name, as HintStore.hotSet orders them
         return sorted;
     }
 

@@ -77,8 +77,8 @@ final class DumpCommand implements Callable<Integer> {
     Format format;
 
     @Option(names = "--sort", paramLabel = "KEY", defaultValue = "name",
-            description = "order of the regions: ${COMPLETION-CANDIDATES}; numeric keys largest first"
-                    + " (default: ${DEFAULT-VALUE})")
+            description = "order of the regions: ${COMPLETION-CANDIDATES}; numeric keys largest first, equal keys"
+                    + " and names by their UTF-8 bytes (default: ${DEFAULT-VALUE})")
     Sort sort;
 
     @Override
@@ -108,7 +108,7 @@ final class DumpCommand implements Callable<Integer> {
 
     static Comparator<RegionRecord> comparator(Sort sort) {
         return switch (sort) {
-            case name -> Comparator.comparing(RegionRecord::name);
+            case name -> Comparator.comparing(RegionRecord::name, RegionOrder::compareNames);
             case total -> RegionOrder.TOTAL_NS.comparator();
             case mean -> RegionOrder.MEAN_NS.comparator();
             case count -> RegionOrder.COUNT.comparator();

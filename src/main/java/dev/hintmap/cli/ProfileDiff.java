@@ -1,5 +1,6 @@
 package dev.hintmap.cli;
 
+import dev.hintmap.RegionOrder;
 import dev.hintmap.RegionRecord;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -61,14 +62,15 @@ final class ProfileDiff {
     static List<Change> changes(List<RegionRecord> a, List<RegionRecord> b) {
         Map<String, RegionRecord> inA = byName(a);
         Map<String, RegionRecord> inB = byName(b);
-        TreeSet<String> names = new TreeSet<>(inA.keySet());
+        TreeSet<String> names = new TreeSet<>(RegionOrder::compareNames);
+        names.addAll(inA.keySet());
         names.addAll(inB.keySet());
         List<Change> changes = new ArrayList<>();
         for (String name : names) {
             changes.add(new Change(name, inA.get(name), inB.get(name)));
         }
         changes.sort(Comparator.comparingLong((Change c) -> Math.abs(c.totalDelta())).reversed()
-                .thenComparing(Change::name));
+                .thenComparing(Change::name, RegionOrder::compareNames));
         return changes;
     }
 

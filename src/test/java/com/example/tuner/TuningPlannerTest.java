@@ -108,6 +108,28 @@ class TuningPlannerTest {
                 plan.skipped().stream().map(TuningPlan.Skipped::reason).toList());
     }
 
+    /**
+     * Regions of equal time are considered in the library's order of names (FORMAT.md §1: UTF-8 bytes),
+     * the order the hot set ties in, not Java's String order, which puts U+1F600 before U+E000..U+FFFF.
+     */
+    @Test
+    void equalRegionsAreTakenInTheLibrarysOrderOfNames() throws Exception {
+        Path file = dir.resolve("ties.hints");
+        String kernel = " void gemm_bf16_128x128<float>(Params const&)";
+        List<String> inByteOrder = List.of("\uE000" + kernel, "\uFF21" + kernel, "\uFFFD" + kernel,
+                "\uD83D\uDE00" + kernel);
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            for (String name : inByteOrder.reversed()) {
+                store.add(new RegionRecord(name, 10, 100_000_000, 11_000_000, 0));
+            }
+        }
+        for (TuningPlan<ClblastTask> plan : List.of(planner().planAll(file), planner().planHot(file, 1, 2,
+                Duration.ofSeconds(1000)), planner().planLargest(file, Duration.ofSeconds(1000)))) {
+            assertEquals(inByteOrder, plan.skipped().stream().map(TuningPlan.Skipped::region).toList(),
+                    plan.describe().toString());
+        }
+    }
+
     @Test
     void planningEverythingTunesEveryRegionWhateverItsShareOrCount() throws Exception {
         TuningPlan<ClblastTask> all = planner().planAll(recorded());
