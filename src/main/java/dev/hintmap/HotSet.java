@@ -69,6 +69,21 @@ public record HotSet(List<HotRegion> regions, double coverage, long minDispatche
     }
 
     /**
+     * Checks the two parameters of a hot set as {@link HintStore#hotSet(double, long)} and
+     * {@link HintSnapshot#hotSet(double, long)} check them (the one check, docs/OPTIMIZER.md), so that
+     * a caller can refuse them before it opens a file: the command line tool's {@code hot} does.
+     *
+     * @param coverage the fraction of kernel time to cover, in {@code [0, 1]}
+     * @param minDispatches the fewest dispatches a region needs to count as hot, {@code >= 0}
+     * @throws IllegalArgumentException if {@code coverage} is NaN or outside {@code [0, 1]}, or
+     *     {@code minDispatches} is negative; the message begins with the parameter's name
+     *     ({@code coverage}, {@code minDispatches}) and then says what is wrong with it
+     */
+    public static void requireValid(double coverage, long minDispatches) {
+        HotSetRule.requireValid(coverage, minDispatches);
+    }
+
+    /**
      * Whether a region belongs to the set.
      *
      * @param storedName the region's stored name ({@link HintStore#storedName(String)}), as the

@@ -26,14 +26,17 @@ final class HotSetRule {
 
     private HotSetRule() {}
 
-    /** Checks the two parameters of {@link HintStore#hotSet(double, long)}. */
+    /**
+     * Checks the two parameters of {@link HintStore#hotSet(double, long)} ({@link HotSet#requireValid}):
+     * each message begins with the parameter's name, which the command line tool turns into its option's.
+     */
     static void requireValid(double coverage, long minDispatches) {
         if (!(coverage >= 0 && coverage <= 1)) { // NaN fails both
             throw new IllegalArgumentException("coverage " + coverage + " is not a fraction in [0, 1]"
                     + " (0.95: the regions that make up 95% of the kernel time)");
         }
         if (minDispatches < 0) {
-            throw new IllegalArgumentException("minDispatches " + minDispatches + " is negative");
+            throw new IllegalArgumentException("minDispatches must be >= 0, not " + minDispatches);
         }
     }
 

@@ -142,6 +142,26 @@ class HotSetTest {
         assertThrows(IllegalArgumentException.class, () -> store.hotSet(0.5, Long.MIN_VALUE));
     }
 
+    /** The one check, public for callers that refuse a question before they open a file (the tool's {@code hot}). */
+    @Test
+    void theParameterCheckIsTheStoresAndNamesTheParameter() {
+        try (HintStore store = fullStoreOfFour()) {
+            for (double coverage : new double[] {Double.NaN, -0.1, 1.5, 95}) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> HotSet.requireValid(coverage, 1));
+                assertTrue(e.getMessage().startsWith("coverage " + coverage + " is not a fraction in [0, 1]"), e.getMessage());
+                assertEquals(e.getMessage(), assertThrows(IllegalArgumentException.class, () -> store.hotSet(coverage, 1))
+                        .getMessage());
+            }
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> HotSet.requireValid(0.5, -1));
+            assertEquals("minDispatches must be >= 0, not -1", e.getMessage());
+            assertEquals(e.getMessage(), assertThrows(IllegalArgumentException.class, () -> store.hotSet(0.5, -1)).getMessage());
+            for (double coverage : new double[] {0, 0.95, 1}) {
+                HotSet.requireValid(coverage, 0); // accepted
+                HotSet.requireValid(coverage, Long.MAX_VALUE);
+            }
+        }
+    }
+
     @Test
     void aLongNameIsInTheSetByItsStoredForm() {
         String longName = GEMM + " ".repeat(20) + FLASH;

@@ -65,12 +65,12 @@ final class HotCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!(coverage >= 0 && coverage <= 1)) {
-            throw new ParameterException(spec.commandLine(), "--coverage " + coverage + " is not a fraction in [0, 1]"
-                    + " (0.95: the regions that make up 95% of the kernel time)");
-        }
-        if (minDispatches < 0) {
-            throw new ParameterException(spec.commandLine(), "--min-dispatches must be >= 0, not " + minDispatches);
+        try {
+            HotSet.requireValid(coverage, minDispatches); // the library's check, before the file is opened
+        } catch (IllegalArgumentException e) {
+            // The message begins with the parameter's name (HotSet.requireValid): say the option instead.
+            throw new ParameterException(spec.commandLine(),
+                    "--" + e.getMessage().replaceFirst("^minDispatches", "min-dispatches"), e);
         }
         TableLayout layout = table.layout(); // usage errors before the file is opened
         HotSet set;
