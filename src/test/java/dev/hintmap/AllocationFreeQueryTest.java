@@ -335,7 +335,7 @@ class AllocationFreeQueryTest {
      * A name over the limit is recorded and queried under its stored form (FORMAT.md §1.1: a
      * prefix, '~' and 32 hex digits of SHA-256): with a String the thread has not seen before each
      * call, every call digests the whole name, and still allocates nothing (the thread's
-     * {@code StoredName.Shortener}: a reused MessageDigest and buffers).
+     * {@code StoredName.Encoder}: a reused MessageDigest and buffer).
      */
     @ParameterizedTest
     @EnumSource(StoreKind.class)

@@ -18,9 +18,12 @@ import java.security.NoSuchAlgorithmException;
  * SHA-256 evaluations); or when someone records, as a name, a string that is another name's
  * stored form (FORMAT.md §4).
  *
- * <p>This class is the one home of the rule in Java: {@link #of} gives a String, and
- * {@link Shortener} writes the same bytes without allocating, for the record path
- * ({@code EncodedName}).
+ * <p>This class is the one home of the rule in Java, and of the one path from a name to the bytes a
+ * file stores for it: {@link Encoder#encode} checks the name (not null, not empty, no unpaired
+ * surrogate; not over the limit where long names are refused), encodes it to UTF-8 once
+ * ({@link Utf8#encode}) and shortens it in place when it is over the limit, allocating nothing. The
+ * record path ({@code EncodedName}, which then packs the bytes into words and hashes them) and
+ * {@link #of}, which gives the same bytes as a String, both go through it.
  */
 public final class StoredName {
     /** The separator between the kept prefix and the digest. */
@@ -47,14 +50,9 @@ public final class StoredName {
      *     {@code [33, 1024]}
      */
     public static String of(String name, int maxNameBytes) {
-        requireLimit(maxNameBytes);
-        int bytes = utf8Length(name);
-        if (bytes <= maxNameBytes) {
-            return name;
-        }
-        Shortener shortener = Shortener.ofThisThread();
-        int length = shortener.shorten(name, bytes, maxNameBytes);
-        return new String(shortener.storedForm(), 0, length, StandardCharsets.UTF_8);
+        Encoder encoder = Encoder.ofThisThread();
+        int length = encoder.encode(name, maxNameBytes, false);
+        return encoder.wasShortened() ? new String(encoder.bytes(), 0, length, StandardCharsets.UTF_8) : name;
     }
 
     private static void requireLimit(int maxNameBytes) {
@@ -70,18 +68,32 @@ public final class StoredName {
      * @throws IllegalArgumentException for a null or empty name, or an unpaired surrogate
      */
     public static int utf8Length(String name) {
+        requireNonEmpty(name);
+        try {
+            return Utf8.length(name);
+        } catch (IllegalArgumentException unpaired) {
+            throw notEncodable(name, unpaired);
+        }
+    }
+
+    private static void requireNonEmpty(String name) {
         if (name == null) {
             throw new IllegalArgumentException("region name is null");
         }
         if (name.isEmpty()) {
             throw new IllegalArgumentException("region name is empty");
         }
-        try {
-            return Utf8.length(name);
-        } catch (IllegalArgumentException unpaired) {
-            throw new IllegalArgumentException("region name " + quote(name) + " is not encodable as UTF-8: "
-                    + unpaired.getMessage(), unpaired);
-        }
+    }
+
+    private static IllegalArgumentException notEncodable(String name, IllegalArgumentException unpaired) {
+        return new IllegalArgumentException("region name " + quote(name) + " is not encodable as UTF-8: "
+                + unpaired.getMessage(), unpaired);
+    }
+
+    private static IllegalArgumentException tooLong(String name, int maxNameBytes) {
+        return new IllegalArgumentException("region name " + quote(name) + " is longer than "
+                + maxNameBytes + " UTF-8 bytes (names are shortened to their stored form unless the store was opened"
+                + " with rejectLongNames(true))");
     }
 
     /**
@@ -181,71 +193,122 @@ public final class StoredName {
     }
 
     /**
-     * Writes stored forms of long names into a buffer it keeps, allocating nothing after it is made
-     * (a name longer than any before grows its UTF-8 buffer once): a SHA-256 digest, the name's
-     * UTF-8 bytes and the stored form's bytes. Not thread-safe: each thread uses its own
-     * ({@link #ofThisThread}), one per thread however many names its name cache holds.
+     * The one path from a name to the bytes a file stores for it, allocating nothing once made (a name
+     * longer than any before grows its buffer once): the name is checked, encoded to UTF-8 once into
+     * {@link #bytes()}, and, when it is over the limit, shortened there to its stored form (SHA-256 of
+     * the bytes just encoded, the prefix cut on a character boundary, {@code '~'} and the tag). Each of
+     * those steps has its home here, and each runs once per name: the record path, which encodes a
+     * name it has not seen before, pays one encoding pass however long the name is. Not thread-safe:
+     * each thread uses its own ({@link #ofThisThread}), one per thread however many names its name
+     * cache holds.
      */
-    public static final class Shortener {
-        private static final ThreadLocal<Shortener> PER_THREAD = ThreadLocal.withInitial(Shortener::new);
-        private final MessageDigest sha256;
+    public static final class Encoder {
+        private static final ThreadLocal<Encoder> PER_THREAD = ThreadLocal.withInitial(Encoder::new);
+        /** Made on the first long name: a thread that records only short names never loads SHA-256. */
+        private MessageDigest sha256;
         private final byte[] digest = new byte[32];
-        private final byte[] stored = new byte[FileGeometry.MAX_NAME_BYTES_LIMIT];
-        private byte[] utf8 = new byte[FileGeometry.MAX_NAME_BYTES_LIMIT];
+        /** The UTF-8 of the last name, then its stored form; a multiple of 8 bytes, so a last word loads whole. */
+        private byte[] bytes = new byte[FileGeometry.MAX_NAME_BYTES_LIMIT];
+        /** The last name's own UTF-8 length: above the limit when {@link #bytes} holds its stored form. */
+        private int nameBytes;
+        private int limit;
 
-        /** This thread's shortener, made on its first long name (about 2.3 KB: two buffers and a digest). */
-        public static Shortener ofThisThread() {
+        /** This thread's encoder. */
+        public static Encoder ofThisThread() {
             return PER_THREAD.get();
         }
 
-        /** A shortener with its own digest and buffers. */
-        public Shortener() {
+        /** An encoder with its own buffer (and, from its first long name, its own digest). */
+        public Encoder() {}
+
+        /**
+         * Writes into {@link #bytes()}, from index 0, the bytes a file of limit {@code maxNameBytes}
+         * stores for {@code name}: its UTF-8 when it fits, else its stored form (FORMAT.md §1.1).
+         *
+         * @param name the region's name
+         * @param maxNameBytes the file's {@code max_name_bytes}, in {@code [33, 1024]}
+         * @param rejectLong whether a name over the limit is refused rather than shortened
+         * @return the number of bytes written, {@code [1, maxNameBytes]}
+         * @throws IllegalArgumentException for a null or empty name or one with an unpaired surrogate
+         *     (checked first, whatever its length), a name over the limit when {@code rejectLong}, or a
+         *     limit outside {@code [33, 1024]}
+         */
+        public int encode(String name, int maxNameBytes, boolean rejectLong) {
+            requireLimit(maxNameBytes);
+            requireNonEmpty(name);
+            int length = Utf8.encode(name, bytes, bytes.length);
+            if (length == Utf8.TOO_LONG) {
+                length = encodeGrown(name);
+            }
+            if (length == Utf8.UNPAIRED_SURROGATE) {
+                utf8Length(name); // throws, naming the surrogate's index
+                throw new IllegalStateException("Utf8.encode and Utf8.length disagree on " + quote(name));
+            }
+            nameBytes = length;
+            limit = maxNameBytes;
+            if (length <= maxNameBytes) {
+                return length;
+            }
+            if (rejectLong) {
+                throw tooLong(name, maxNameBytes);
+            }
+            return shortenInPlace(length, maxNameBytes);
+        }
+
+        /** Grows {@link #bytes} for a name longer than any this encoder has held, and encodes it there. */
+        private int encodeGrown(String name) {
+            int need = utf8Length(name); // validates too: an unpaired surrogate throws here
+            int size = (int) Math.min(Integer.MAX_VALUE - 7, Math.max(need, 2L * bytes.length));
+            bytes = new byte[(size + 7) & ~7];
+            return Utf8.encode(name, bytes, bytes.length);
+        }
+
+        /**
+         * Replaces the {@code length} bytes of a name over {@code maxNameBytes} in {@link #bytes} with
+         * its stored form: the digest of all of them first, then the kept prefix stays where it is and
+         * the tag is written after it, inside the bytes already digested.
+         */
+        private int shortenInPlace(int length, int maxNameBytes) {
+            MessageDigest sha = sha256 != null ? sha256 : (sha256 = newSha256());
+            sha.update(bytes, 0, length);
             try {
-                sha256 = MessageDigest.getInstance("SHA-256"); // every Java platform has it (java.security.MessageDigest)
+                sha.digest(digest, 0, digest.length); // resets the digest for the next name
+            } catch (DigestException e) {
+                throw new IllegalStateException(e); // the buffer holds 32 bytes: cannot happen
+            }
+            int at = prefixBytes(bytes, length, maxNameBytes - TAG_BYTES);
+            bytes[at++] = (byte) SEPARATOR;
+            for (int i = 0; i < DIGEST_BYTES; i++) { // most significant nibble first
+                bytes[at++] = HEX[(digest[i] >>> 4) & 0xF];
+                bytes[at++] = HEX[digest[i] & 0xF];
+            }
+            return at;
+        }
+
+        private static MessageDigest newSha256() {
+            try {
+                return MessageDigest.getInstance("SHA-256"); // every Java platform has it (java.security.MessageDigest)
             } catch (NoSuchAlgorithmException e) {
                 throw new IllegalStateException("this JVM has no SHA-256", e);
             }
         }
 
         /**
-         * Writes the stored form of {@code name}, {@code bytes > maxNameBytes} UTF-8 bytes long
-         * (its {@link #utf8Length}, already checked), into {@link #storedForm()}.
-         *
-         * @return the stored form's length in bytes, at most {@code maxNameBytes}
-         * @throws IllegalArgumentException for a limit outside {@code [33, 1024]}, or a name that
-         *     does not have {@code bytes > maxNameBytes} bytes
+         * The bytes the last {@link #encode} wrote, from index 0; valid until the next call. The array's
+         * length is a multiple of 8 and at least the written length, so its last word can be loaded whole.
          */
-        public int shorten(String name, int bytes, int maxNameBytes) {
-            requireLimit(maxNameBytes);
-            if (bytes <= maxNameBytes) {
-                throw new IllegalArgumentException("a name of " + bytes + " bytes fits max_name_bytes " + maxNameBytes);
-            }
-            if (utf8.length < bytes) {
-                utf8 = new byte[Math.max(bytes, 2 * utf8.length)];
-            }
-            if (Utf8.encode(name, utf8, bytes) != bytes) {
-                throw new IllegalArgumentException("region name " + quote(name) + " is not " + bytes + " UTF-8 bytes");
-            }
-            sha256.update(utf8, 0, bytes);
-            try {
-                sha256.digest(digest, 0, digest.length); // resets the digest for the next name
-            } catch (DigestException e) {
-                throw new IllegalStateException(e); // the buffer holds 32 bytes: cannot happen
-            }
-            int keep = prefixBytes(utf8, bytes, maxNameBytes - TAG_BYTES);
-            System.arraycopy(utf8, 0, stored, 0, keep);
-            int at = keep;
-            stored[at++] = (byte) SEPARATOR;
-            for (int i = 0; i < DIGEST_BYTES; i++) { // most significant nibble first
-                stored[at++] = HEX[(digest[i] >>> 4) & 0xF];
-                stored[at++] = HEX[digest[i] & 0xF];
-            }
-            return at;
+        public byte[] bytes() {
+            return bytes;
         }
 
-        /** The bytes the last {@link #shorten} wrote, from index 0; valid until the next call. */
-        public byte[] storedForm() {
-            return stored;
+        /** The UTF-8 length of the last name encoded, whole: above the limit when it was shortened. */
+        public int nameBytes() {
+            return nameBytes;
+        }
+
+        /** Whether the last {@link #encode} wrote a stored form rather than the name itself. */
+        public boolean wasShortened() {
+            return nameBytes > limit;
         }
     }
 }

@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
  * its length and validity ({@link #length}), and bytes back to a String only when they are strictly
  * valid ({@link #decodeStrict}), or for display with U+FFFD for each maximal ill-formed subpart
  * ({@link #decodeReplacing}). Every caller uses these: the record path's {@code EncodedName}, the
- * stored-name rule ({@link StoredName}, its {@code Shortener}), {@code RegionView}'s allocation-free
+ * stored-name rule ({@link StoredName}, its {@code Encoder}), {@code RegionView}'s allocation-free
  * name compares, the slot soundness of recovery, verify and upgrade, and the CLI's JSON input. C's
  * twin is {@code hmi_utf8_char} (native-bench/src/hm_utf8.h), under {@code hmi_utf8_valid} and the
  * CUPTI collector's sanitiser; the shared vectors {@code vectors/utf8.txt} prove that the two

@@ -10,6 +10,8 @@ import dev.hintmap.format.StoredName;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HexFormat;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -103,6 +105,36 @@ class EncodedNameTest {
             byte[] expected = StoredName.of(name, limit).getBytes(StandardCharsets.UTF_8);
             assertArrayEquals(expected, bytesOf(encoded), "limit " + limit);
             assertEquals(Hm64.ofBytes(expected, expected.length), encoded.hash, "limit " + limit);
+        }
+    }
+
+    /**
+     * A name longer than any the thread's encoder has held grows its buffer and is encoded once there:
+     * the stored form is the digest of all its bytes, and a surrogate left unpaired far past the limit is
+     * still refused, whatever the limit and the long-name policy.
+     */
+    @Test
+    void aNameLongerThanTheEncodersBufferIsShortenedFromAllItsBytesAndCheckedToItsEnd() throws Exception {
+        String kernel = "void cute::device_kernel<cutlass::gemm::kernel::GemmUniversal<"
+                + "cute::C<128>, \u20AC".repeat(400) + ">(Params)"; // 6,871 bytes
+        byte[] utf8 = kernel.getBytes(StandardCharsets.UTF_8);
+        String tag = "~" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(utf8), 0, 16);
+        EncodedName encoded = new EncodedName(2);
+        for (int limit : new int[] {64, 1024}) {
+            encoded.encodeChecked(kernel, limit, false);
+            int keep = limit - tag.length();
+            while ((utf8[keep] & 0xC0) == 0x80) {
+                keep--; // the cut falls inside a euro sign: keep the whole characters before it
+            }
+            byte[] expected = (new String(utf8, 0, keep, StandardCharsets.UTF_8) + tag).getBytes(StandardCharsets.UTF_8);
+            assertArrayEquals(expected, bytesOf(encoded), "limit " + limit);
+            assertEquals(Hm64.ofBytes(expected, expected.length), encoded.hash);
+        }
+        String unpaired = kernel + "\uD83D";
+        for (boolean rejectLong : new boolean[] {false, true}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> new EncodedName().encodeChecked(unpaired, 64, rejectLong));
+            assertTrue(e.getMessage().contains("unpaired surrogate at index " + kernel.length()), e.getMessage());
         }
     }
 
