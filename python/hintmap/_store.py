@@ -606,7 +606,12 @@ class HintStore:
         self._call(self._lib.hm_check, (self._ptr,))
 
     def flush(self) -> None:
-        """``msync`` of the whole mapping: what was recorded before survives a machine crash."""
+        """``msync`` of the whole mapping: what was recorded before survives a machine crash.
+
+        It is the durability of what the mapping holds; truncation is reported by the next read or
+        record (``msync`` succeeds on a file truncated under the mapping, so a flush alone does not
+        notice it; :meth:`check` asks about the file itself).
+        """
         self._call(self._lib.hm_flush, (self._ptr,))
 
     def __repr__(self) -> str:
