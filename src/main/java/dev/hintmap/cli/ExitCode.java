@@ -47,7 +47,8 @@ final class ExitCode {
     static final String HELP_OK = "  0  success";
     static final String HELP_PROBLEMS = "  1  refused or problems found: an output exists (use --force; create never replaces"
             + " a file), live writers are attached to it (use --replace-live), export's text would replace a hint file (use"
-            + " --force), verify found problems, decay left regions unaged";
+            + " --force), verify found problems, decay left regions unaged, copy or merge could not index every region,"
+            + " upgrade could not carry every sound region over";
     static final String HELP_USAGE = "  2  bad usage, whatever the files hold: unknown option, bad or missing value, an input"
             + " named twice, an option that would change nothing";
     static final String HELP_BAD_FILE = "  3  an input is not a usable hint file, for every command: missing, a directory,"
