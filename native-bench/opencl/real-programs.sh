@@ -4,7 +4,8 @@
 # from python-pyopencl-doc), and clpeak. Each runs unchanged with OPENCL_LAYERS set, and with PoCL's
 # own tracer on (POCL_TRACING=text), which writes every kernel command's start and end: the trace
 # is the independent count (compare_trace.py). Then, while clpeak runs, `hintmap top` reads the file
-# live, and `hintmap hot` and the CLBlast optimizer's planner read a CLBlast tuner's file.
+# live, `hintmap hot` reads a CLBlast tuner's file, and plan-from-layer.sh has the CLBlast optimizer plan
+# from the files of two unchanged CLBlast programs.
 #
 #   native-bench/opencl/real-programs.sh [OUTDIR]     (default: a new folder under /tmp)
 #
@@ -114,21 +115,14 @@ else
   echo "SKIP clpeak: not installed (Debian: clpeak)"
 fi
 
-# ---- what an optimizer plans from a file the layer filled (a CLBlast tuner's)
+# ---- what an optimizer plans from a file the layer filled: the hot set of a CLBlast tuner's, then the CLBlast
+# optimizer's plan of two unchanged CLBlast programs (plan-from-layer.sh)
 if [ -s "$out/clblast-xdot/hints" ] && "$root/hintmap" --version >/dev/null 2>&1; then
   "$root/hintmap" hot "$out/clblast-xdot/hints" --coverage 0.95 --min-dispatches 2 >"$out/hot.txt" 2>&1
   echo "INFO hintmap hot on clblast-xdot's file: $(tr '\n' ' ' <"$out/hot.txt" | cut -c1-300)"
-  jdk=$("$root/hintmap" --java-home 2>/dev/null)
-  if [ -n "$jdk" ] && [ -e "$root/target/hintmap.jar" ] && mkdir -p "$out/classes" &&
-     "$jdk/bin/javac" -d "$out/classes" -cp "$root/target/hintmap.jar" "$root"/src/examples/java/com/example/tuner/*.java 2>"$out/javac.log"; then
-    "$jdk/bin/java" --enable-native-access=ALL-UNNAMED -cp "$out/classes:$root/target/hintmap.jar" com.example.tuner.ClblastOptimizer \
-      --hints "$out/clblast-xdot/hints" --params "$out/params.txt" --coverage 0.95 --min-dispatches 2 --budget-s 600 --plan-only \
-      >"$out/plan.txt" 2>&1
-    echo "INFO ClblastOptimizer --plan-only on clblast-xdot's file: $(tr '\n' ' ' <"$out/plan.txt" | cut -c1-400)"
-  else
-    echo "SKIP ClblastOptimizer: no JDK 25 or target/hintmap.jar (./hintmap --java-home; see $out/javac.log)"
-  fi
 fi
+"$here/plan-from-layer.sh" "$out/plan" | tee "$out/plan.txt"
+grep -q '^FAIL' "$out/plan.txt" && failed=1
 
 echo "real-programs.sh: $([ $failed -eq 0 ] && echo PASS || echo FAILED); everything in $out"
 exit $failed

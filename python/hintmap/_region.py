@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Any, Callable, List, Optional
+from typing import Any, Callable, List, Optional, Tuple
 
+from ._calls import HandleOwner, sample_value, threshold_value, wait_idle
 from ._errors import Code, HintmapError
 from ._native import HM_ENOTFOUND, HM_OK, Record
 from ._records import RegionRecord
-from ._store import sample_value, threshold_value, wait_idle
-
-if TYPE_CHECKING:
-    from ._store import HintStore
 
 
 class Region:
@@ -24,7 +21,7 @@ class Region:
     store's (see ``_store``), so that :meth:`close` here and :meth:`HintStore.close` wait for them.
     """
 
-    def __init__(self, store: "HintStore", ptr: int, name: str) -> None:
+    def __init__(self, store: HandleOwner, ptr: int, name: str) -> None:
         """Not for users: :meth:`HintStore.region` makes handles."""
         self._store = store
         self._lib = store._lib
@@ -53,16 +50,17 @@ class Region:
             return self._store._failure(rc, store_ptr)
         return HintmapError(rc, f"region {self._name!r}: {self._lib.strerror(rc)}", self._store.path)
 
-    def _call(self, fn: Callable[..., int], *args: Any) -> int:
-        if self._ptr is None or self._store._ptr is None:  # closing or closed: raise without registering
+    def _call(self, fn: Callable[..., int], args: Tuple[Any, ...]) -> int:
+        """``fn(*args)`` registered as in flight, ``args[0]`` the handle's pointer as the caller read it
+        (``self._ptr``), as ``HintStore._call`` does for the store (its notes say why)."""
+        if args[0] is None or self._store._ptr is None:  # closing or closed: raise without registering
             raise self._closed_error()
         calls = self._calls
         calls.append(None)  # before reading either pointer again: HintStore.close and close() wait for it
         try:
-            ptr = self._ptr
-            if ptr is None or self._store._ptr is None:
+            if self._ptr is None or self._store._ptr is None:
                 raise self._closed_error()
-            rc = fn(ptr, *args)
+            rc = fn(*args)
             if rc < 0 and rc != HM_ENOTFOUND:
                 raise self._failure(rc)
             return rc
@@ -78,24 +76,11 @@ class Region:
         """
         ns = sample_value(kernel_ns, "kernel_ns")
         nbytes = sample_value(bytes_touched, "bytes_touched")
-        return self._call(self._lib.hm_region_add, ns, nbytes) == HM_OK
+        return self._call(self._lib.hm_region_add, (self._ptr, ns, nbytes)) == HM_OK
 
     def _lookup(self) -> Optional[Record]:
         rec = Record()
-        if self._ptr is None or self._store._ptr is None:
-            raise self._closed_error()
-        calls = self._calls
-        calls.append(None)  # the guard of _call written out: a handle's read is its point
-        try:
-            ptr = self._ptr
-            if ptr is None or self._store._ptr is None:
-                raise self._closed_error()
-            rc = self._hm_region_lookup(ptr, rec)
-            if rc < 0 and rc != HM_ENOTFOUND:
-                raise self._failure(rc)
-        finally:
-            calls.pop()
-        return None if rc == HM_ENOTFOUND else rec
+        return None if self._call(self._hm_region_lookup, (self._ptr, rec)) == HM_ENOTFOUND else rec
 
     def record_for(self) -> Optional[RegionRecord]:
         """The region's record (``hm_region_lookup``), named as given; ``None`` when absent."""
@@ -134,8 +119,7 @@ class Region:
                 return
             self._ptr = None
         wait_idle(self._calls)
-        with self._store._regions_lock:
-            self._store._regions.discard(self)
+        self._store._forget_region(self)
         self._lib.hm_region_free(ptr)
 
     @property

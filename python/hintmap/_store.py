@@ -35,11 +35,11 @@ import math
 import numbers
 import os
 import threading
-import time
 import weakref
-from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Tuple, Union, cast
+from typing import Any, Callable, Iterator, List, Optional, Tuple, Union, cast
 
 from . import _names
+from ._calls import U63_MAX, index_value, sample_value, threshold_value, wait_idle
 from ._errors import Code, HintmapError, InvalidArgumentError, error_for
 from ._native import (
     HM_ENOTFOUND,
@@ -58,47 +58,18 @@ from ._native import (
     native,
 )
 from ._records import HotRegion, HotSet, Order, RegionRecord, StoreInfo
-
-if TYPE_CHECKING:
-    from ._region import Region
+from ._region import Region
 
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
-U63_MAX = (1 << 63) - 1
 _U32_MAX = (1 << 32) - 1
 _ERRBUF_BYTES = 1024
-
-
-def sample_value(value: int, what: str) -> int:
-    """A sample's kernel ns or bytes as the C library takes it: an int >= 0; above 2**63 - 1 clamped to it,
-    as C clamps (FORMAT §7.1). ctypes would otherwise wrap a negative or huge int silently."""
-    if type(value) is not int:
-        value = _index(value, what)
-    if value < 0:
-        raise InvalidArgumentError(Code.HM_EINVAL, f"{what} {value} is negative")
-    return value if value <= U63_MAX else U63_MAX
-
-
-def _index(value: object, what: str) -> int:
-    try:
-        return int(value.__index__())  # type: ignore[attr-defined]  # ints of numpy and the like
-    except AttributeError:
-        raise TypeError(f"{what} is an int, not {type(value).__name__}") from None
-
-
-def threshold_value(threshold_ns: int) -> int:
-    """A caller's hot threshold as ``hm_is_hot_at`` takes it: an int in 0..2**63 - 1 (the range of the
-    file's ``hot_threshold_ns``); ctypes would otherwise wrap a negative int silently."""
-    value = threshold_ns if type(threshold_ns) is int else _index(threshold_ns, "threshold_ns")
-    if not 0 <= value <= U63_MAX:
-        raise InvalidArgumentError(Code.HM_EINVAL, f"threshold_ns {value} is outside 0..2**63 - 1")
-    return value
 
 
 def _option(value: Optional[int], what: str, limit: int) -> Optional[int]:
     if value is None:
         return None
-    value = _index(value, what)
+    value = index_value(value, what)
     if not 0 <= value <= limit:  # the C type's range; hm_open checks the format's range itself
         raise InvalidArgumentError(Code.HM_EINVAL, f"{what} {value} is out of range 0..{limit}")
     return value
@@ -129,7 +100,7 @@ def hot_set_arguments(coverage: float, min_dispatches: int) -> Tuple[float, int]
     if not 0 <= fraction <= 1:  # NaN fails it
         raise InvalidArgumentError(Code.HM_EINVAL, f"coverage {coverage!r} is not a fraction in [0, 1] (0.95: the "
                                    "regions that make up 95% of the kernel time)")
-    count = _index(min_dispatches, "min_dispatches")
+    count = index_value(min_dispatches, "min_dispatches")
     if count < 0:
         raise InvalidArgumentError(Code.HM_EINVAL, f"min_dispatches {count} is negative")
     return fraction, min(count, U63_MAX)  # clamped as C clamps it; ctypes would wrap a larger int
@@ -145,13 +116,6 @@ def _forget_stores_after_fork() -> None:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_stores_after_fork)
-
-
-def wait_idle(calls: List[None]) -> None:
-    """Returns once ``calls`` (a list of calls in flight) is empty. A call in flight lasts nanoseconds,
-    at most the 5 s lock wait limit of a record behind a stopped writer."""
-    while calls:
-        time.sleep(0.0001)
 
 
 class HintStore:
@@ -323,21 +287,29 @@ class HintStore:
         self._lib.hm_last_error_copy(ptr, buf, _ERRBUF_BYTES)
         return error_for(rc, buf.value.decode("utf-8", "replace") or self._lib.strerror(rc), self._path)
 
-    def _call(self, fn: Callable[..., int], *args: Any) -> int:
-        """``fn(store, *args)`` registered as in flight (class notes); its code, >= 0 or HM_ENOTFOUND.
+    def _call(self, fn: Callable[..., int], args: Tuple[Any, ...]) -> int:
+        """``fn(*args)`` registered as in flight (class notes, "Lifetime"); ``args`` are the C function's
+        arguments, the first the store's pointer as the caller read it (``self._ptr``). Returns the code,
+        >= 0 or HM_ENOTFOUND.
+
+        One tuple made by the caller, passed on as it is: a query costs what the guard written out in
+        the query itself would (``*args`` here, or ``fn(ptr, *args)``, would cost a tenth more per call;
+        PERFORMANCE.md, "Python reads"). The pointer read before registering is the one to use: it only
+        ever becomes ``None``, and one still set once the call is registered stays valid until the call
+        leaves (close waits for it).
 
         Raises:
             HintmapError: any other negative code, or HM_ECLOSED when the store is closed.
         """
-        if self._ptr is None:  # closing or closed: raise without registering (class notes, "Lifetime")
+        ptr = args[0]
+        if ptr is None:  # closing or closed: raise without registering (class notes, "Lifetime")
             raise self._closed_error()
         calls = self._calls
         calls.append(None)
         try:
-            ptr = self._ptr
-            if ptr is None:
+            if self._ptr is None:  # close began before the call registered, and need not wait for it
                 raise self._closed_error()
-            rc = fn(ptr, *args)
+            rc = fn(*args)
             if rc < 0 and rc != HM_ENOTFOUND:
                 raise self._failure(rc, ptr)
             return rc
@@ -362,9 +334,9 @@ class HintStore:
         raw = _names.encode(name)
         ns = sample_value(kernel_ns, "kernel_ns")
         nbytes = sample_value(bytes_touched, "bytes_touched")
-        return self._call(self._lib.hm_record, raw, len(raw), ns, nbytes) == HM_OK
+        return self._call(self._lib.hm_record, (self._ptr, raw, len(raw), ns, nbytes)) == HM_OK
 
-    def region(self, name: _names.Name) -> "Region":
+    def region(self, name: _names.Name) -> Region:
         """A handle on region ``name`` for a hot path: records and reads without looking the name up
         (``hm_region_resolve``). Does not insert the region; its first record does. Works on a
         read-only store for reads. Close it (or use ``with``) when done.
@@ -372,35 +344,25 @@ class HintStore:
         Raises:
             HintmapError: a bad name, ``HM_ENOMEM``, ``HM_ECLOSED``.
         """
-        from ._region import Region
-
         raw = _names.encode(name)
         out = ctypes.c_void_p()
-        self._call(self._lib.hm_region_resolve, raw, len(raw), ctypes.byref(out))
+        self._call(self._lib.hm_region_resolve, (self._ptr, raw, len(raw), ctypes.byref(out)))
         region = Region(self, cast(int, out.value), _names.as_str(name))  # not NULL on success
         with self._regions_lock:
             self._regions.add(region)
         return region
+
+    def _forget_region(self, region: Region) -> None:
+        """Called by a handle's close: :meth:`close` no longer waits for its calls."""
+        with self._regions_lock:
+            self._regions.discard(region)
 
     # ------------------------------------------------------------------ queries by name
 
     def _lookup(self, name: _names.Name) -> Optional[Record]:
         raw = name.encode() if type(name) is str and name.isascii() else _names.encode(name)
         rec = Record()
-        if self._ptr is None:
-            raise self._closed_error()
-        calls = self._calls
-        calls.append(None)  # the guard of _call written out (a query's cost)
-        try:
-            ptr = self._ptr
-            if ptr is None:
-                raise self._closed_error()
-            rc = self._hm_lookup(ptr, raw, len(raw), rec)
-            if rc < 0 and rc != HM_ENOTFOUND:
-                raise self._failure(rc, ptr)
-        finally:
-            calls.pop()
-        return None if rc == HM_ENOTFOUND else rec
+        return None if self._call(self._hm_lookup, (self._ptr, raw, len(raw), rec)) == HM_ENOTFOUND else rec
 
     def is_hot(self, name: _names.Name, threshold_ns: Optional[int] = None) -> bool:
         """Whether region ``name`` is hot: present, and its mean kernel time (ns, rounded down) is at
@@ -414,27 +376,12 @@ class HintStore:
         """
         if threshold_ns is not None:
             return self._is_hot_at(name, threshold_value(threshold_ns))
-        # The guard of _call written out: the per-call cost is the point of this method (PERFORMANCE.md,
-        # "Python reads").
         raw = name.encode() if type(name) is str and name.isascii() else _names.encode(name)
-        if self._ptr is None:
-            raise self._closed_error()
-        calls = self._calls
-        calls.append(None)
-        try:
-            ptr = self._ptr
-            if ptr is None:
-                raise self._closed_error()
-            rc = self._is_hot(ptr, raw, len(raw))
-            if rc < 0:
-                raise self._failure(rc, ptr)
-        finally:
-            calls.pop()
-        return rc == 1
+        return self._call(self._is_hot, (self._ptr, raw, len(raw))) == 1
 
     def _is_hot_at(self, name: _names.Name, threshold_ns: int) -> bool:
         raw = _names.encode(name)
-        return self._call(self._lib.hm_is_hot_at, raw, len(raw), threshold_ns) == 1
+        return self._call(self._lib.hm_is_hot_at, (self._ptr, raw, len(raw), threshold_ns)) == 1
 
     def dispatch_count(self, name: _names.Name) -> int:
         """Dispatches recorded for region ``name`` since it was (last) inserted; 0 when absent."""
@@ -480,7 +427,7 @@ class HintStore:
         # The slots used so far from hm_stats_get, which says when the file faulted under a guarded call;
         # hm_high_water would answer 0 then, an empty file.
         stats = Stats()
-        self._call(lib.hm_stats_get, ctypes.byref(stats))
+        self._call(lib.hm_stats_get, (self._ptr, ctypes.byref(stats)))
         high = min(stats.high_water, self._capacity)
         buf = ctypes.create_string_buffer(max(self._max_name_bytes, 1))
         size = len(buf)
@@ -488,7 +435,7 @@ class HintStore:
         rec = Record()
         args = (buf, size, ctypes.byref(name_len), ctypes.byref(rec))
         for slot in range(high):
-            if self._call(lib.hm_region_at, slot, *args) == HM_ENOTFOUND:
+            if self._call(lib.hm_region_at, (self._ptr, slot, *args)) == HM_ENOTFOUND:
                 continue
             yield RegionRecord(_names.decode(buf.raw[: name_len.value]), rec.dispatch_count, rec.kernel_ns_total,
                                rec.kernel_ns_max, rec.bytes_total)
@@ -505,7 +452,7 @@ class HintStore:
             InvalidArgumentError: a negative ``k``; ValueError: an unknown order.
             HintmapError: ``HM_ECHANGED`` (as iteration).
         """
-        k = _index(k, "k")
+        k = index_value(k, "k")
         if k < 0:
             raise InvalidArgumentError(Code.HM_EINVAL, f"k {k} is negative", self._path)
         rank = Order.of(order).key
@@ -549,18 +496,18 @@ class HintStore:
         # always suffice, but a file may hold up to 2**26 slots of 1 KiB names: start from the slots
         # used so far (enough unless regions are inserted meanwhile) and grow up to the capacity when
         # C says the file held more (HM_EINVAL; every other cause of it is ruled out above).
-        room = min(self._capacity, self._call(lib.hm_high_water))
+        room = min(self._capacity, self._call(lib.hm_high_water, (self._ptr,)))
         while True:
             regions = (HmHotRegion * room)() if room else None
             names = ctypes.create_string_buffer(room * stride) if room else None
             try:
-                self._call(lib.hm_hot_set, coverage, min_dispatches, regions, room, names, room * stride,
-                           ctypes.byref(info))
+                self._call(lib.hm_hot_set, (self._ptr, coverage, min_dispatches, regions, room, names, room * stride,
+                                            ctypes.byref(info)))
                 break
             except InvalidArgumentError as e:
                 if e.code != Code.HM_EINVAL or room >= self._capacity:
                     raise
-                room = min(self._capacity, max(2 * room, 1, self._call(lib.hm_high_water)))  # grows: ends
+                room = min(self._capacity, max(2 * room, 1, self._call(lib.hm_high_water, (self._ptr,))))  # grows: ends
         hot: List[HotRegion] = []
         if info.count:  # count <= room: regions and names are not None here
             text = memoryview(names).cast("B")  # type: ignore[arg-type]
@@ -592,13 +539,13 @@ class HintStore:
     def __len__(self) -> int:
         """Regions held now, by every process that records into the file (``hm_size``)."""
         out = ctypes.c_uint64()
-        self._call(self._lib.hm_size, ctypes.byref(out))
+        self._call(self._lib.hm_size, (self._ptr, ctypes.byref(out)))
         return out.value
 
     def is_empty(self) -> bool:
         """Whether the store holds no region now (``hm_is_empty``: ``len(store) == 0``, the same header
         words; always for capacity 0). ``not store`` asks the same through :meth:`__len__`."""
-        return self._call(self._lib.hm_is_empty) == 1
+        return self._call(self._lib.hm_is_empty, (self._ptr,)) == 1
 
     @property
     def path(self) -> str:
@@ -630,7 +577,7 @@ class HintStore:
         """The file's figures now: layout, counters, the library in use (checks the file first)."""
         self.check()
         stats = Stats()
-        self._call(self._lib.hm_stats_get, ctypes.byref(stats))
+        self._call(self._lib.hm_stats_get, (self._ptr, ctypes.byref(stats)))
         return StoreInfo(
             path=self._path,
             capacity=self._capacity,
@@ -656,11 +603,16 @@ class HintStore:
             HintmapError: ``HM_ECHANGED`` (truncated, resized, replaced or removed: the message says
                 which), ``HM_EUNFINISHED``, ``HM_ENOTHINT``, ``HM_ELAYOUT``, ``HM_EIO``.
         """
-        self._call(self._lib.hm_check)
+        self._call(self._lib.hm_check, (self._ptr,))
 
     def flush(self) -> None:
-        """``msync`` of the whole mapping: what was recorded before survives a machine crash."""
-        self._call(self._lib.hm_flush)
+        """``msync`` of the whole mapping: what was recorded before survives a machine crash.
+
+        It is the durability of what the mapping holds; truncation is reported by the next read or
+        record (``msync`` succeeds on a file truncated under the mapping, so a flush alone does not
+        notice it; :meth:`check` asks about the file itself).
+        """
+        self._call(self._lib.hm_flush, (self._ptr,))
 
     def __repr__(self) -> str:
         state = "closed" if self._ptr is None else ("read-only" if self._read_only else "open")

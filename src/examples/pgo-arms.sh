@@ -12,6 +12,8 @@
 #   C  hint-guided: the hot set by coverage (0.95, >= 2 dispatches) of a recorded run, within 1/4 of B's runs
 #   D  the same budget without hints: largest problems first (Dl), and random choices (Dr1..DrN, seeded)
 #   E  cheap tuning everywhere (FFTW_MEASURE / CLBlast's smallest fractions)
+#   CE C's results where C tuned, E's elsewhere: the expensive search where the hints point (charged C + E)
+#   DlE the same without hints: Dl's results, E's elsewhere (charged Dl + E)
 # CLBlast: each (kernel, shape) is tuned once, in B (or E); C and D take B's result for the runs they plan and are
 # charged that run's recorded wall time (TunerRunner --reuse: the tuners sample the same configurations for the
 # same command), which keeps the whole under 20 minutes. FFTW: every arm plans for itself.
@@ -145,7 +147,7 @@ budget=$(( c_runs * cap ))
 log "B plans $b_runs runs; C and D get $c_runs ($budget s at $cap s a run)"
 arms="A B C Dl"
 i=1; while [ $i -le "$draws" ]; do arms="$arms Dr$i"; i=$(( i + 1 )); done
-arms="$arms E"
+arms="$arms E CE DlE"
 echo "arm,tuning_s,optimizer_s,tuner_runs,covered_share,plan" >"$out/tuning.csv"
 echo "A,0,0,0,0,no tuning" >>"$out/tuning.csv"
 tune() { # tune ARM DESCRIPTION OPTIONS...
@@ -169,6 +171,23 @@ i=1; while [ $i -le "$draws" ]; do
   i=$(( i + 1 ))
 done
 tune E "cheap tuning of every problem" --all $tune_cheap
+combine() { # combine ARM FIRST DESCRIPTION: FIRST's results, E's for every problem FIRST left; charged both tunings
+  arm=$1 first=$2 what=$3
+  log "== $arm: $what"
+  if [ $tuner = fftw ]; then # a transform with PATIENT and MEASURE wisdom is planned PATIENT (the runtime tries it first)
+    fftwf-wisdom -n -w "$out/E.out" -w "$out/$first.out" -o "$out/$arm.out"
+  else # the parameters file's lines are REGION<TAB>KERNEL<TAB>SET: FIRST's regions whole, E's other regions
+    awk -F '\t' 'FNR == NR { if ($0 !~ /^#/) own[$1] = 1; print; next } $0 !~ /^#/ && !($1 in own)' \
+      "$out/$first.out" "$out/E.out" >"$out/$arm.out"
+  fi
+  row=$(awk -F, -v a="$first" -v e=E -v what="$what" -v arm="$arm" '
+    $1 == a { t += $2; o += $3; r += $4; c = $5 } $1 == e { t += $2; o += $3; r += $4 }
+    END { printf "%s,%.1f,%.1f,%d,%s,%s", arm, t, o, r, c, what }' "$out/tuning.csv")
+  echo "$row" >>"$out/tuning.csv"
+  log "tuning wall_s=$(echo "$row" | cut -d, -f2) (the two arms' tuning)"
+}
+combine CE C "hot set fully + the rest cheaply (C + E)"
+combine DlE Dl "largest first fully + the rest cheaply (Dl + E; no hints)"
 
 # ---------------------------------------------------------------- every arm computes the right result (and compiles)
 for arm in $arms; do

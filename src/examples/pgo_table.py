@@ -7,7 +7,8 @@ Per arm: tuner runs, tuning wall time (the tuner runs' own), the share of the re
 the workload time (median of its runs, min-max), the load average before its runs, and the speed-up over A
 (medians). D-random is the draw with the median speed-up of its draws (each draw is listed too). The ratios:
 C's speed-up over B's (goal >= 0.9), C's tuning time over B's (goal <= 0.25), C's speed-up over D's at the same
-budget (largest first; random, median draw). Standard library only.
+budget (largest first; random, median draw); and the same for CE (C's plan fully tuned, every other problem
+tuned cheaply as in E) against B and against DlE (Dl's plan with E's elsewhere). Standard library only.
 """
 import csv
 import pathlib
@@ -52,6 +53,9 @@ def main(out: pathlib.Path) -> None:
               f"- C's speed-up / D's, same budget: largest first {ratio(speed['C'], speed['Dl'])}"
               + (f", random (median of {len(draws)} draws, {dr}) {ratio(speed['C'], speed[dr])}" if dr else ""),
               f"- E (cheap tuning everywhere): speed-up {speed['E']:.2f}x for {float(tuning['E']['tuning_s']):.1f} s",
+              f"- CE (C's plan fully, the rest as E): speed-up / B's {ratio(speed['CE'], speed['B'])} (goal >= 0.90), "
+              f"tuning time / B's {ratio(float(tuning['CE']['tuning_s']), tb)} (goal <= 0.25); over DlE (the same "
+              f"budget without hints) {ratio(speed['CE'], speed['DlE'])}; over E {ratio(speed['CE'], speed['E'])}",
               f"- runs per arm: {len(runs['A'])}, interleaved {' '.join(runs)}; load average before each run "
               f"{min(min(v) for v in loads.values()):.1f} - {max(max(v) for v in loads.values()):.1f}"]
     text = "\n".join(lines) + "\n"

@@ -24,6 +24,14 @@ import java.util.Optional;
  * {@value #MAX_OPERAND_BYTES} bytes (1 GiB) or, for a GEMM, whose multiply-adds exceed
  * {@value #MAX_GEMM_MULTIPLY_ADDS} (4096³), with the reason in the plan; its runtime keeps CLBlast's
  * defaults. Products are computed without overflow.
+ *
+ * <p><b>Names the OpenCL layer records.</b> A region named by the layer ({@link LayerRegion}: {@code XgemmDirectTN},
+ * {@code XaxpyFastest[4096/64]}, {@code Xgemm#3f2a9c1e07b4}) maps to the tuner of its kernel's parameter set
+ * ({@link ClblastKernels}) at the tuner's default sizes, so every region of one set — other functions, shapes,
+ * builds — shares one run. The name says which GEMM kernel ran, so no routine choice is made or written for it
+ * ({@code --gemm-kernel} does not apply), and it carries no precision: the layer's regions are tuned at the
+ * precision given here (32 unless told). A name of the layer's form whose kernel is not CLBlast's is
+ * {@code not a CLBlast kernel}; a name of neither form is {@code not a CLBlast region}.
  */
 public final class ClblastTunables implements Tunables<ClblastTask> {
     /** The most operand bytes a tuned call may have: 1 GiB. */
@@ -45,17 +53,33 @@ public final class ClblastTunables implements Tunables<ClblastTask> {
 
     private final GemmKernel gemmKernel;
     private final long minIndirectSize;
+    private final int layerPrecision;
 
     /**
      * @param gemmKernel which GEMM kernel to tune
      * @param minIndirectSize the device's {@code XGEMM_MIN_INDIRECT_SIZE}, for {@link GemmKernel#AUTO}
+     * @param layerPrecision the precision (16, 32 or 64) at which kernels named by the OpenCL layer are tuned
      */
-    public ClblastTunables(GemmKernel gemmKernel, long minIndirectSize) {
+    public ClblastTunables(GemmKernel gemmKernel, long minIndirectSize, int layerPrecision) {
         if (minIndirectSize < 1) {
             throw new IllegalArgumentException("XGEMM_MIN_INDIRECT_SIZE must be >= 1: " + minIndirectSize);
         }
+        if (layerPrecision != 16 && layerPrecision != 32 && layerPrecision != 64) {
+            throw new IllegalArgumentException("the precision must be 16, 32 or 64: " + layerPrecision);
+        }
         this.gemmKernel = gemmKernel;
         this.minIndirectSize = minIndirectSize;
+        this.layerPrecision = layerPrecision;
+    }
+
+    /**
+     * Tunes the layer's kernels in single precision.
+     *
+     * @param gemmKernel which GEMM kernel to tune
+     * @param minIndirectSize the device's {@code XGEMM_MIN_INDIRECT_SIZE}, for {@link GemmKernel#AUTO}
+     */
+    public ClblastTunables(GemmKernel gemmKernel, long minIndirectSize) {
+        this(gemmKernel, minIndirectSize, 32);
     }
 
     /** Tunes the kernel that CLBlast 1.5.3 runs on PoCL's CPU device (threshold 896). */
@@ -67,7 +91,7 @@ public final class ClblastTunables implements Tunables<ClblastTask> {
     public Tunable<ClblastTask> of(String regionName) {
         Optional<ClblastRegion> parsed = ClblastRegion.parse(regionName);
         if (parsed.isEmpty()) {
-            return Tunable.no("not a CLBlast region");
+            return LayerRegion.parse(regionName).map(this::ofLayer).orElseGet(() -> Tunable.no("not a CLBlast region"));
         }
         ClblastRegion region = parsed.get();
         Optional<Long> m = region.size("m");
@@ -103,6 +127,13 @@ public final class ClblastTunables implements Tunables<ClblastTask> {
             }
             default -> Tunable.no("no tuner for kernel " + region.kernel() + " in this optimizer");
         };
+    }
+
+    /** A kernel the OpenCL layer recorded: its set's tuner at the tuner's sizes, whatever the name's shape. */
+    private Tunable<ClblastTask> ofLayer(LayerRegion region) {
+        return ClblastKernels.tunerOf(region.kernel())
+                .map(t -> Tunable.yes(new ClblastTask(t.name(), layerPrecision, t.sizes(), t.sets())))
+                .orElseGet(() -> Tunable.no(ClblastKernels.whyNoTuner(region.kernel())));
     }
 
     private Tunable<ClblastTask> gemm(ClblastRegion region, long m, long n, long k) {

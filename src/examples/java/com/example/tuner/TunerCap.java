@@ -15,13 +15,19 @@ import java.time.Duration;
  *     {@code fraction} 48 keeps 12;
  * <li>the GEMV (12, 30 and at most 96 configurations in three phases) and AXPY (96) tuners:
  *     {@code vectorFraction}, 1 (all of them) by default, since a fraction of so few can leave a
- *     phase none, and a phase with none writes no result.
+ *     phase none, and a phase with none writes no result. So do the other tuners a plan from the
+ *     OpenCL layer's names may run ({@link ClblastKernels}): DOT (6 and 6), {@code transpose_pad} (34),
+ *     {@code copy_pad} (81), {@code transpose_fast} (88), {@code invert} (2) — except the three whose one
+ *     phase is past 100 configurations ({@code xger} 171, {@code copy_fast} 144, {@code xconvgemm} 193, on
+ *     PoCL's CPU device), which get twice the vector fraction, about half of them: whole, {@code xger} ran
+ *     200 s on a loaded 2-core machine, past the timeout, and a run killed in its only phase gives nothing.
  * </ul>
  * For all, {@code -runs R} timed runs per configuration and a wall-clock timeout per run.
  *
  * @param fraction the GEMM tuner's {@code -fraction}, {@code >= 1}
  * @param directFraction the direct GEMM tuner's {@code -fraction}, {@code >= 1}
- * @param vectorFraction the GEMV and AXPY tuners' {@code -fraction}, {@code >= 1} (1: not passed)
+ * @param vectorFraction the {@code -fraction} of the other tuners (GEMV, AXPY, ...), {@code >= 1} (1: not
+ *     passed); twice this for the three largest searches
  * @param runs the tuners' {@code -runs}, {@code >= 1}
  * @param timeout the wall-clock limit of one run: a run past it is killed, and what it wrote by
  *     then (the JSON of each finished phase) is used
@@ -60,6 +66,7 @@ public record TunerCap(int fraction, int directFraction, int vectorFraction, int
         return switch (tuner) {
             case "xgemm" -> fraction;
             case "xgemm_direct" -> directFraction;
+            case "xger", "copy_fast", "xconvgemm" -> (int) Math.min(Integer.MAX_VALUE, 2L * vectorFraction);
             default -> vectorFraction;
         };
     }

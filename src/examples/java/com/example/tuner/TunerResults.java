@@ -17,17 +17,28 @@ import java.util.regex.Pattern;
  * CLBlastOverrideParameters takes, follows from the family ({@code xgemm_1} to {@code xgemm_4}:
  * Xgemm; {@code xgemm_direct_1} and {@code _2}: XgemmDirect; {@code xgemv_fast}: XgemvFast; ...), not from {@code best_kernel}, which names the OpenCL
  * function that ran ({@code XaxpyFastest} for Xaxpy's parameters). Of several phases of one kernel
- * (the GEMM tuners'), the fastest wins. A file that cannot be read or has no usable best is named in
- * {@link #problems()} and skipped: that kernel keeps its defaults.
+ * (the GEMM tuners'), the fastest wins — except where each phase tunes its own part of the set: the DOT tuner's
+ * {@code xdot_1} gives {@code WGS1} and {@code xdot_2} {@code WGS2} of {@code Xdot}, whose set is their union, and
+ * only when both are there ({@code CLBlastOverrideParameters} refuses a set with a parameter missing). A file
+ * that cannot be read or has no usable best is named in {@link #problems()} and skipped: that kernel keeps its
+ * defaults.
  */
 public final class TunerResults {
     private static final Pattern PARAMETER = Pattern.compile("[A-Z][A-Z0-9_]*=[0-9]{1,9}");
     /** Tuner families → the kernel whose parameters they set (CLBlast's doc/tuning.md table). */
-    private static final Map<String, String> KERNEL_OF_FAMILY = Map.of("xgemm_1", "Xgemm", "xgemm_2", "Xgemm",
-            "xgemm_11", "Xgemm", "xgemm_12", "Xgemm", "xgemv", "Xgemv", "xgemv_fast", "XgemvFast", "xgemv_fast_rot",
-            "XgemvFastRot", "xaxpy", "Xaxpy", "xgemm_direct_1", "XgemmDirect", "xgemm_direct_2", "XgemmDirect");
+    private static final Map<String, String> KERNEL_OF_FAMILY = Map.ofEntries(Map.entry("xgemm_1", "Xgemm"),
+            Map.entry("xgemm_2", "Xgemm"), Map.entry("xgemm_11", "Xgemm"), Map.entry("xgemm_12", "Xgemm"),
+            Map.entry("xgemv", "Xgemv"), Map.entry("xgemv_fast", "XgemvFast"), Map.entry("xgemv_fast_rot", "XgemvFastRot"),
+            Map.entry("xaxpy", "Xaxpy"), Map.entry("xgemm_direct_1", "XgemmDirect"), Map.entry("xgemm_direct_2", "XgemmDirect"),
+            Map.entry("xdot_1", "Xdot"), Map.entry("xdot_2", "Xdot"), Map.entry("xger", "Xger"), Map.entry("copy", "Copy"),
+            Map.entry("pad", "Pad"), Map.entry("transpose", "Transpose"), Map.entry("padtranspose", "Padtranspose"),
+            Map.entry("invert", "Invert"), Map.entry("xconvgemm", "Xconvgemm"));
+    /** Kernels whose set is the union of what each of these phases tunes, in this order. */
+    private static final Map<String, List<String>> PARTS_OF_KERNEL = Map.of("Xdot", List.of("xdot_1", "xdot_2"));
 
     private final Map<String, TunedKernel> best = new LinkedHashMap<>();
+    /** For a kernel of {@link #PARTS_OF_KERNEL}: the best of each phase read so far. */
+    private final Map<String, Map<String, TunedKernel>> parts = new LinkedHashMap<>();
     private final List<String> problems = new ArrayList<>();
 
     /**
@@ -46,7 +57,27 @@ public final class TunerResults {
                 results.problems.add(file.getFileName() + ": " + e.getMessage());
             }
         }
+        results.joinParts();
         return results;
+    }
+
+    /** Each kernel tuned in parts: the union of its phases' bests, timed as their sum, when none is missing. */
+    private void joinParts() {
+        parts.forEach((kernel, byPhase) -> {
+            List<String> missing = PARTS_OF_KERNEL.get(kernel).stream().filter(p -> !byPhase.containsKey(p)).toList();
+            if (!missing.isEmpty()) {
+                problems.add(kernel + ": no result of phase " + String.join(", ", missing)
+                        + ": its set would be incomplete, so it keeps its defaults");
+                return;
+            }
+            Map<String, Long> union = new LinkedHashMap<>();
+            double time = 0;
+            for (String phase : PARTS_OF_KERNEL.get(kernel)) {
+                union.putAll(byPhase.get(phase).parameters());
+                time += byPhase.get(phase).timeMs();
+            }
+            best.put(kernel, new TunedKernel(kernel, time, union));
+        });
     }
 
     private void add(Path file, String text, int precision) {
@@ -79,7 +110,15 @@ public final class TunerResults {
             throw new IllegalArgumentException("no parameters");
         }
         TunedKernel candidate = new TunedKernel(kernel, time, parameters);
-        best.merge(kernel, candidate, (a, b) -> b.timeMs() < a.timeMs() ? b : a);
+        if (PARTS_OF_KERNEL.containsKey(kernel)) {
+            parts.computeIfAbsent(kernel, k -> new LinkedHashMap<>()).merge(family, candidate, TunerResults::faster);
+        } else {
+            best.merge(kernel, candidate, TunerResults::faster);
+        }
+    }
+
+    private static TunedKernel faster(TunedKernel a, TunedKernel b) {
+        return b.timeMs() < a.timeMs() ? b : a;
     }
 
     private static String field(Map<?, ?> json, String name) {

@@ -2,13 +2,12 @@ package com.example.tuner;
 
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
-import dev.hintmap.HotRegion;
-import dev.hintmap.HotSet;
 import dev.hintmap.RegionOrder;
 import dev.hintmap.RegionRecord;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,7 +23,8 @@ import java.util.Random;
  * order, mapped to tuner runs by the tuner's {@link Tunables}, cut where the budget ends. The one
  * path every arm of the measurement takes; only the order differs:
  * <ul>
- * <li>{@link #planHot}: the hot set by coverage ({@link HintStore#hotSet}), hottest first (arm C);
+ * <li>{@link #planHot}: the hot set by coverage ({@link HintStore#hotSet}) of the tuner runs, hottest first
+ *     (arm C): the regions one run serves count as one, their time and dispatches summed;
  * <li>{@link #planAll}: every region the file lists, no budget (arm B);
  * <li>{@link #planLargest} and {@link #planRandom}: what an engineer does without a profile, with the
  *     same budget as C (arm D): largest problems first, or a random choice. They use the file only as
@@ -61,23 +61,71 @@ public final class TuningPlanner<T extends PlanTask> {
     }
 
     /**
-     * The hint-guided plan: the hot set, hottest first, within the budget.
+     * The hint-guided plan: the hot set, hottest first, within the budget. The set is of tuner runs, not of
+     * regions: the regions one run serves (one CLBlast kernel recorded under several names by the OpenCL layer,
+     * another layout of one GEMM shape) are one candidate, with their time and dispatches summed, since tuning one
+     * tunes them all; a kernel split over many thin regions is not lost below the cut or the minimum. Where each
+     * region has a run of its own, this is the hot set of the regions.
      *
      * @param hintFile the file the runtime recorded
      * @param coverage the share of kernel time to cover, in [0, 1]
-     * @param minDispatches fewer dispatches than this are too thin to act on
+     * @param minDispatches fewer dispatches than this (a run's regions summed) are too thin to act on
      * @param budget the tuning-time budget: runs are added hottest first while their caps fit
      * @return the plan; {@link TuningPlan#noHintsReason()} set when the file gave no usable hints
      */
     public TuningPlan<T> planHot(Path hintFile, double coverage, long minDispatches, Duration budget) {
-        Recorded recorded;
+        List<RegionRecord> all;
         try (HintStore store = open(hintFile)) {
-            HotSet hot = store.hotSet(coverage, minDispatches);
-            recorded = new Recorded(hot.regions().stream().map(HotRegion::record).toList(), store.snapshot().regions());
+            all = store.snapshot().regions();
         } catch (IOException | UncheckedIOException | IllegalStateException e) {
             return TuningPlan.defaults(e.getMessage()); // no hints: every kernel keeps its defaults
         }
-        return plan(recorded, budget, null);
+        return plan(new Recorded(hotRuns(all, coverage, minDispatches), all), budget, null);
+    }
+
+    /** A region no run serves: a hot-set candidate of its own. */
+    private record Alone(String region) {}
+
+    /**
+     * The regions of the hot set of tuner runs, in its order: the regions one run serves combined into one
+     * record ({@link RegionRecord#merge}: dispatches and time summed) under the name of its hottest region, every
+     * other region as it is; the library's hot set by coverage over these ({@link HintStore#hotSet}, computed in an
+     * in-memory store: the one definition of the rule, docs/OPTIMIZER.md); then each chosen record's regions,
+     * hottest first. Where no two regions share a run, this is the hot set of the regions.
+     */
+    private List<RegionRecord> hotRuns(List<RegionRecord> all, double coverage, long minDispatches) {
+        Map<Object, List<RegionRecord>> byRun = new LinkedHashMap<>();
+        for (RegionRecord r : sortedHottestFirst(all)) {
+            T task = tunables.of(r.name()).task();
+            byRun.computeIfAbsent(task != null ? task : new Alone(r.name()), k -> new ArrayList<>()).add(r);
+        }
+        Map<String, List<RegionRecord>> byHottest = new LinkedHashMap<>();
+        List<RegionRecord> units = new ArrayList<>();
+        int maxNameBytes = HintStoreOptions.MIN_NAME_BYTES;
+        for (List<RegionRecord> regions : byRun.values()) {
+            RegionRecord hottest = regions.getFirst();
+            RegionRecord unit = hottest;
+            for (RegionRecord r : regions.subList(1, regions.size())) {
+                unit = unit.merge(new RegionRecord(hottest.name(), r.dispatchCount(), r.kernelNsTotal(), r.kernelNsMax(),
+                        r.bytesTotal()));
+            }
+            if (unit.dispatchCount() > 0) { // a region without a sample holds no time and can never be hot
+                units.add(unit);
+                byHottest.put(hottest.name(), regions);
+                maxNameBytes = Math.max(maxNameBytes, utf8Length(hottest.name()));
+            }
+        }
+        HintStoreOptions options = HintStoreOptions.defaults().capacity(units.size())
+                .maxNameBytes(Math.min(maxNameBytes, HintStoreOptions.MAX_NAME_BYTES_LIMIT));
+        try (HintStore runs = HintStore.inMemory(options)) {
+            units.forEach(runs::add);
+            return runs.hotSet(coverage, minDispatches).regions().stream()
+                    .flatMap(hot -> byHottest.get(hot.name()).stream()).toList();
+        }
+    }
+
+    private static int utf8Length(String name) {
+        return name.getBytes(StandardCharsets.UTF_8).length;
     }
 
     /**

@@ -35,6 +35,8 @@ import picocli.CommandLine.Spec;
                     + " and the CSV columns spell them (dispatch_count, kernel_ns_total, ...). The JSON is the profile"
                     + " that merge and diff read back; they also read the camelCase keys (dispatchCount, ...) that"
                     + " hintmap 0.1.0 wrote.",
+            "SLOW marks the regions whose mean kernel time per dispatch is at least the file's hot threshold, as"
+                    + " in top (isHot, hm_is_hot, is_hot; the field hot of the JSON and CSV).",
             "The table (--format table) fits the terminal (its width, else the COLUMNS environment variable, else 100 columns;"
                     + " --width sets it): every number is shown whole, and a long kernel name is shortened where it"
                     + " says least (--name-style; a name stored shortened keeps its ~hash tag); where the numbers leave"
@@ -118,10 +120,12 @@ final class DumpCommand implements Callable<Integer> {
 
     private static void table(PrintWriter out, HintSnapshot snapshot, List<RegionRecord> regions, int all, boolean filtered,
             TableLayout layout) {
-        Table table = new Table("*REGION", "HOT", ">DISPATCHES", ">KERNEL NS TOTAL", ">MEAN NS", ">MAX NS", ">BYTES TOTAL",
+        // SLOW, as top calls the by-mean flag: "hot" in a table would read as top's HOT SET (OPTIMIZER.md,
+        // "Which rule answers which question"). The JSON and CSV field stays "hot", the API's is_hot.
+        Table table = new Table("*REGION", "SLOW", ">DISPATCHES", ">KERNEL NS TOTAL", ">MEAN NS", ">MAX NS", ">BYTES TOTAL",
                 ">MEAN BYTES");
         for (RegionRecord r : regions) {
-            table.row(RegionName.of(r.name(), snapshot.maxNameBytes()), hot(snapshot, r) ? "HOT" : "", Units.count(r.dispatchCount()),
+            table.row(RegionName.of(r.name(), snapshot.maxNameBytes()), hot(snapshot, r) ? "SLOW" : "", Units.count(r.dispatchCount()),
                     Units.count(r.kernelNsTotal()), Units.count(r.meanKernelNs()), Units.count(r.kernelNsMax()),
                     Units.count(r.bytesTotal()), Units.count(r.meanBytes()));
         }

@@ -15,7 +15,9 @@ import java.util.List;
  * So an output that exists is a refusal (1) for every command that writes one, {@code create}
  * included, never a usage error: the same command line succeeds once the file is gone. And an
  * input that is not a usable hint file is 3 with the same words whatever the command does with
- * it (read it, age it in place, convert it).
+ * it (read it, age it in place, convert it). Standard output is an output too: a command whose
+ * result could not be written there exits 4, except into a pipe whose reader went away
+ * ({@link #CLOSED_PIPE}; {@link StandardOutput}).
  */
 final class ExitCode {
     private ExitCode() {}
@@ -38,8 +40,19 @@ final class ExitCode {
     static final int USAGE = 2;
     /** An input is not a usable hint file: missing, a directory, not a hint file, damaged, another version, refused by the safety rules. */
     static final int BAD_FILE = 3;
-    /** Any other I/O failure: permission, disk full, an output in a missing directory or onto a directory. */
+    /**
+     * Any other I/O failure: permission, disk full, an output in a missing directory or onto a directory,
+     * standard output that could not be written (where the command itself succeeded or found problems:
+     * what it would have said is lost).
+     */
     static final int IO_ERROR = 4;
+    /**
+     * Standard output is a pipe (or FIFO, or socket) whose reader went away, as in {@code hintmap dump
+     * FILE | head -1}: quietly, with the status a shell gives a tool that SIGPIPE ends (128 + 13). The JVM
+     * ignores SIGPIPE, so the write fails with EPIPE instead; a script with {@code set -o pipefail} sees
+     * what it sees of {@code cat} or {@code grep} there (docs/DESIGN.md, "Exit statuses and standard output").
+     */
+    static final int CLOSED_PIPE = 141;
     /** A bug: an exception no command expects. */
     static final int SOFTWARE = 70;
 
@@ -47,14 +60,16 @@ final class ExitCode {
     static final String HELP_OK = "  0  success";
     static final String HELP_PROBLEMS = "  1  refused or problems found: an output exists (use --force; create never replaces"
             + " a file), live writers are attached to it (use --replace-live), export's text would replace a hint file (use"
-            + " --force), verify found problems, decay left regions unaged";
+            + " --force), verify found problems, decay left regions unaged, copy or merge could not index every region,"
+            + " upgrade could not carry every sound region over";
     static final String HELP_USAGE = "  2  bad usage, whatever the files hold: unknown option, bad or missing value, an input"
             + " named twice, an option that would change nothing";
     static final String HELP_BAD_FILE = "  3  an input is not a usable hint file, for every command: missing, a directory,"
             + " not a hint file, damaged, another version, refused by the safety rules";
     static final String HELP_IO_ERROR = "  4  another I/O error: permission, disk full, an output in a missing directory, an output"
             + " that cannot be written there (a directory, a device or FIFO for a hint file, a symbolic link without"
-            + " --follow-symlinks)";
+            + " --follow-symlinks), standard output that cannot be written (a pipe whose reader went away: 141, quietly,"
+            + " as a tool that SIGPIPE ends)";
 
     /**
      * The exit statuses as {@code --help} prints them at {@code width} columns: each status's text

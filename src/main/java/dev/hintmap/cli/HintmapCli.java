@@ -20,7 +20,8 @@ import picocli.CommandLine.Command;
 /**
  * {@code hintmap}: create, record into, inspect, watch, merge, copy, age, verify, compare and export hint files. Every command
  * prints its result on standard output and problems on standard error, and exits with one of the
- * {@link ExitCode} values.
+ * {@link ExitCode} values; a result that standard output did not take changes that status as
+ * {@link StandardOutput} says.
  */
 @Command(name = "hintmap",
         mixinStandardHelpOptions = true,
@@ -59,13 +60,29 @@ public final class HintmapCli implements Runnable {
     /**
      * Runs the command line and returns its exit status (the process exits with it in {@link #main}).
      * {@code out} is not a terminal: tables fit 100 columns unless
-     * {@code --width} or {@code --wide} says otherwise.
+     * {@code --width} or {@code --wide} says otherwise. A write that failed on {@code out} is an
+     * output error ({@link StandardOutput}).
      */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
         CommandLine cli = commandLine(args);
-        cli.setOut(out);
         cli.setErr(err);
-        return cli.execute(args);
+        return execute(cli, args, StandardOutput.of(out));
+    }
+
+    /** Runs {@code args} on {@code cli} with {@code out} as standard output; the status by {@link StandardOutput}'s rule. */
+    private static int execute(CommandLine cli, String[] args, StandardOutput out) {
+        cli.setOut(out.writer());
+        int exit = cli.execute(args);
+        return out.exitStatus(exit, commandName(cli), cli.getErr());
+    }
+
+    /** The command that ran, as its messages name it ({@code hintmap dump}); {@code hintmap} when none was parsed. */
+    private static String commandName(CommandLine cli) {
+        String name = cli.getCommandSpec().qualifiedName();
+        for (CommandLine.ParseResult parsed = cli.getParseResult(); parsed != null; parsed = parsed.subcommand()) {
+            name = parsed.commandSpec().qualifiedName();
+        }
+        return name;
     }
 
     /**
@@ -126,12 +143,9 @@ public final class HintmapCli implements Runnable {
 
     public static void main(String[] args) {
         CommandLine cli = onScreen(commandLine(args), Screen.standardOutput());
-        // Over System.out itself, so that checkError() sees a failed write (picocli's own writer wraps it in a
-        // stream writer, whose errors System.out keeps to itself): -o - reports a full disk (OutputFile).
-        cli.setOut(new PrintWriter(System.out, true, System.out.charset()));
-        int exit = cli.execute(args);
-        cli.getOut().flush();
-        System.exit(exit);
+        // Descriptor 1 through a stream that keeps its write errors (picocli's own writer wraps System.out, which
+        // keeps them to itself): a full disk is reported, a closed pipe ends quietly.
+        System.exit(execute(cli, args, StandardOutput.ofProcess(System.out.charset())));
     }
 
     @Override

@@ -42,7 +42,8 @@ import picocli.CommandLine.ParameterException;
  * after a power loss. A character device or FIFO ({@code /dev/null}, a named pipe) is never
  * replaced: a text output is written into it as a stream ({@link StreamOutput}: no temporary, no
  * rename), a hint file is refused, since one is only of use as a file that processes map.
- * {@code -o -} is standard output, for text. A directory, a block device or a socket is refused;
+ * {@code -o -} is standard output, for text (a write that fails there is the command's output error,
+ * whatever the command: {@link StandardOutput}). A directory, a block device or a socket is refused;
  * so is a symbolic link unless {@code --follow-symlinks}: replacing it would replace the link
  * ({@code /dev/stdout} as root), writing through it would follow a link someone planted.
  *
@@ -429,12 +430,9 @@ final class OutputFile {
     void publishText(byte[] text, PrintWriter stdout, Progress progress) throws IOException {
         switch (mode) {
             case STANDARD_OUTPUT -> {
+                // A failed write is reported once the command has run, as for every command's output (StandardOutput).
                 stdout.print(new String(text, StandardCharsets.UTF_8));
                 stdout.flush();
-                if (stdout.checkError()) { // a PrintWriter keeps its errors: ask, or a full disk passes unseen
-                    throw new IOException("cannot write standard output (-o -): the write failed (a full disk,"
-                            + " a closed pipe or another error of what it is connected to)");
-                }
             }
             case STREAM -> {
                 try (FileChannel stream = StreamOutput.open(path, files.followSymlinks)) {

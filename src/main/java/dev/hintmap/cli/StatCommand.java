@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code hintmap stat FILE}: the header, layout and counters of a hint file, like {@code mdb_stat}. */
 @Command(name = "stat", versionProvider = HintmapCli.Version.class, description = {"Show a hint file's header, layout and counters.",
-            "Prints the format version, layout, capacity, used slots, hot regions, generation (structural changes),"
+            "Prints the format version, layout, capacity, used slots, slow regions (mean kernel time at or above the"
+                    + " hot threshold, as top's SLOW), generation (structural changes),"
                     + " creation time and the writer processes attached. Read-only."})
 final class StatCommand implements Callable<Integer> {
     @Mixin
@@ -68,7 +69,7 @@ final class StatCommand implements Callable<Integer> {
         line(out, "hot threshold", Units.duration(info.hotThresholdNs()) + " mean kernel time ("
                 + Units.count(info.hotThresholdNs()) + " ns)");
         line(out, "regions", Units.count(info.regions()) + " used (" + Units.percent(info.capacity() == 0 ? Double.NaN
-                : (double) info.regions() / info.capacity()) + " of capacity), " + Units.count(hot) + " hot, "
+                : (double) info.regions() / info.capacity()) + " of capacity), " + Units.count(hot) + " slow (mean >= hot threshold), "
                 + Units.count(info.highWater()) + " slots ever used");
         line(out, "generation", Units.count(info.structuralChanges())
                 + " structural changes (insertions, evictions, repairs)" + (info.changeInterrupted()

@@ -94,6 +94,36 @@ class TuningPlannerTest {
     }
 
     @Test
+    void theHotSetIsOfRunsSoRegionsThinAloneCountTogetherForTheRunTheyShare() throws Exception {
+        Path file = dir.resolve("thin-layouts.hints");
+        String tn = FFN_UP.replace(":NN", ":TN");
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            store.add(new RegionRecord(FFN_UP, 1, 300_000_000, 300_000_000, 0));
+            store.add(new RegionRecord(tn, 1, 200_000_000, 200_000_000, 0));
+            store.add(new RegionRecord(RESIDUAL, 80, 10_000_000, 200_000, 0));
+        }
+        TuningPlan<ClblastTask> plan = planner().planHot(file, 0.9, 2, Duration.ofSeconds(1000));
+        assertEquals(List.of(FFN_UP, tn), tuned(plan), "one sample each, two together: the run is not thin");
+        assertEquals(500.0 / 510, plan.coveredShare(), 1e-12);
+    }
+
+    @Test
+    void runsAreRankedByTheTimeOfAllTheirRegionsBeforeTheBudgetCuts() throws Exception {
+        Path file = dir.resolve("ranked.hints");
+        try (HintStore store = HintStore.open(file, HintStoreOptions.defaults())) {
+            store.add(new RegionRecord(QKV, 20, 250_000_000, 13_000_000, 0));
+            for (String layout : List.of(":NN", ":NT", ":TN")) {
+                store.add(new RegionRecord(FFN_UP.replace(":NN", layout), 20, 200_000_000, 11_000_000, 0));
+            }
+        }
+        TuningPlan<ClblastTask> plan = planner().planHot(file, 0.5, 2, Duration.ofSeconds(100));
+        assertEquals(1, plan.tasks().size());
+        assertEquals("xgemm_direct f32 m=256 n=2048 k=512", plan.tasks().getFirst().task().label(),
+                "600 ms in three layouts of one run before 250 ms in one region");
+        assertEquals(List.of(), plan.skipped(), "coverage 0.5 of 850 ms: that one run is the hot set");
+    }
+
+    @Test
     void regionsThatAreNotClblastsOrHaveNoTunerAreSkippedWithTheReason() throws Exception {
         Path file = dir.resolve("mixed.hints");
         String cutlass = "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_128x128_32x3_nn_align8>(Params)";

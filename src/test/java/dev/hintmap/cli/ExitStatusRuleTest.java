@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import org.junit.jupiter.api.BeforeEach;
@@ -142,5 +143,33 @@ class ExitStatusRuleTest {
             refusals++;
         }
         assertEquals(6, refusals, "merge, copy, create, upgrade, verify, export");
+    }
+
+    /**
+     * A problem found, as copy and upgrade report it: a merge whose output could not index every
+     * region it meant to keep within the probe bound (129 regions of one index home, where an index
+     * of 512 entries holds 128 within max_probe) exits 1 and says so on standard error, and OUT
+     * holds the others.
+     */
+    @Test
+    void aMergeThatCouldNotIndexEveryRegionExitsOneNamingTheLoss() throws Exception {
+        List<String> cluster = UpgradeConversionTest.namesAtHome(100, 129);
+        StringBuilder json = new StringBuilder("{\"capacity\": 130, \"max_name_bytes\": 128, \"regions\": [");
+        for (int i = 0; i < cluster.size(); i++) {
+            long ns = 100_000L * (i + 1);
+            json.append(i == 0 ? "" : ", ").append("{\"name\": \"").append(cluster.get(i)).append("\", \"dispatch_count\": 1,")
+                    .append(" \"kernel_ns_total\": ").append(ns).append(", \"kernel_ns_max\": ").append(ns)
+                    .append(", \"bytes_total\": 4096}");
+        }
+        Path profile = Files.writeString(dir.resolve("cluster.json"), json.append("]}"));
+        Path out = dir.resolve("merged.hints");
+        Cli.Result r = Cli.run("merge", "-q", profile.toString(), "-o", out.toString()).expect(ExitCode.PROBLEMS);
+        assertTrue(r.err().contains("merge: 1 region(s) could not be indexed within the probe bound of " + out
+                + " and are missing from it"), r.err());
+        assertTrue(r.out().contains("129 regions, into " + out + ": 128 regions, capacity 130"), r.out());
+        try (HintStore store = HintStore.open(out, HintStoreOptions.defaults().readOnly(true))) {
+            assertEquals(128, store.size());
+            assertEquals(1, store.info().droppedInserts());
+        }
     }
 }

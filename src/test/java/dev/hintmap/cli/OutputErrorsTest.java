@@ -9,9 +9,6 @@ import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
@@ -22,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What a command says when its output cannot be written: every write error names the output
- * (a device that is full, standard output), a file in a directory that takes no new files
+ * (a device that is full; standard output: {@link StandardOutputTest}), a file in a directory that takes no new files
  * ({@code /proc}) is said to be that, not a missing directory; and the {@code .json} rule holds for
  * the file a followed link leads to.
  */
@@ -66,27 +63,6 @@ class OutputErrorsTest {
         Cli.Result r = Cli.run("export", "--prometheus", hints("a.hints").toString(), "-o", "/dev/full")
                 .expect(ExitCode.IO_ERROR);
         assertEquals("hintmap export: cannot write /dev/full: No space left on device\n", r.err());
-    }
-
-    @Test
-    void aWriteErrorOnStandardOutputIsReportedNotLost() throws IOException {
-        Writer full = new Writer() {
-            @Override
-            public void write(char[] buffer, int offset, int length) throws IOException {
-                throw new IOException("No space left on device");
-            }
-
-            @Override
-            public void flush() {}
-
-            @Override
-            public void close() {}
-        };
-        StringWriter err = new StringWriter();
-        int exit = HintmapCli.run(new String[] {"export", "--prometheus", hints("a.hints").toString(), "-o", "-"},
-                new PrintWriter(full), new PrintWriter(err, true));
-        assertEquals(ExitCode.IO_ERROR, exit, err.toString());
-        assertTrue(err.toString().startsWith("hintmap export: cannot write standard output (-o -)"), err.toString());
     }
 
     /** The rule is about the file written: through {@code --follow-symlinks}, the name of the link's target counts. */

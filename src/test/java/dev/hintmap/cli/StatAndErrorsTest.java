@@ -29,7 +29,7 @@ class StatAndErrorsTest {
         String out = Cli.run("stat", file.toString()).expect(ExitCode.OK).out();
         assertTrue(out.contains("format           hintmap version 3, layout fingerprint 0x"), out);
         assertTrue(out.contains("capacity         12 regions, names up to 64 bytes"), out);
-        assertTrue(out.contains("regions          12 used (100.0% of capacity), 5 hot, 12 slots ever used"), out);
+        assertTrue(out.contains("regions          12 used (100.0% of capacity), 5 slow (mean >= hot threshold), 12 slots ever used"), out);
         assertTrue(out.contains("generation       15 structural changes"), out); // 15 names inserted, 3 of them evicting
         assertTrue(out.contains("evictions        3"), out);
         assertTrue(out.contains("writers          0 attached now, 1 attachments since creation"), out);

@@ -72,7 +72,7 @@ class TablesFitTheTerminalTest {
         String out = Cli.run("dump", "--width", Integer.toString(width), file.toString()).expect(0).out();
         assertFits("dump", out, width, records, limit);
         for (RegionRecord r : records.values()) {
-            assertTrue(hasRow(out.lines().toList(), List.of("HOT", Units.count(r.dispatchCount()),
+            assertTrue(hasRow(out.lines().toList(), List.of("SLOW", Units.count(r.dispatchCount()),
                     Units.count(r.kernelNsTotal()), Units.count(r.meanKernelNs()), Units.count(r.kernelNsMax()),
                     Units.count(r.bytesTotal()), Units.count(r.meanBytes()))), "every number of " + r + ":\n" + out);
         }
@@ -213,7 +213,7 @@ class TablesFitTheTerminalTest {
         // COLUMNS set on the command itself: a shell updates an exported COLUMNS when the terminal's size changes
         List<String> onTerminal = run(List.of("script", "-q", "-e", "-c", "stty cols 76 rows 30; COLUMNS=200 " + java,
                 "/dev/null"), "200");
-        assertTrue(onTerminal.stream().anyMatch(l -> l.contains("HOT")), String.join("\n", onTerminal));
+        assertTrue(onTerminal.stream().anyMatch(l -> l.contains("SLOW")), String.join("\n", onTerminal));
         int widest = onTerminal.stream().mapToInt(Table::columns).max().orElseThrow();
         assertTrue(widest <= 76 && widest > 70, "the terminal's 76 columns, not COLUMNS=200:\n"
                 + String.join("\n", onTerminal));

@@ -33,6 +33,8 @@ class TopWatchTest {
     private static final String ALTERNATE_SCREEN_ON = "\u001b[?1049h";
     private static final String ALTERNATE_SCREEN_OFF = "\u001b[?1049l";
     private static final String CURSOR_HOME = "\u001b[H";
+    /** What the view says once its {@link Screen} hung up. */
+    private static final String HUNG_UP = "hintmap top: cannot write standard output: the write failed\n";
 
     @TempDir
     Path dir;
@@ -80,8 +82,10 @@ class TopWatchTest {
 
     /**
      * Standard output of a live view that a test reads while it runs and then hangs up, as a
-     * reader of a pipe goes away: the next write fails, and the view ends (exit 0). The test
-     * waits on what the view printed, never on time.
+     * reader of a pipe goes away: the next write fails, and the view ends. A writer handed to
+     * {@link HintmapCli#run} keeps why it failed to itself, so that is exit 4 with one line (a
+     * process whose pipe lost its reader ends quietly with 141: {@link StandardOutputTest}). The
+     * test waits on what the view printed, never on time.
      */
     static final class Screen extends Writer {
         private final StringBuilder text = new StringBuilder();
@@ -144,8 +148,8 @@ class TopWatchTest {
         screen.hangUp();
         top.join(TimeUnit.SECONDS.toMillis(60));
         assertFalse(top.isAlive(), "the view ended when its reader went away");
-        assertEquals(0, exit[0], err.toString());
-        assertEquals("waiting for " + file + "\n", err.toString(), "said once");
+        assertEquals(ExitCode.IO_ERROR, exit[0], err.toString());
+        assertEquals("waiting for " + file + "\n" + HUNG_UP, err.toString(), "said once");
     }
 
     /** Issue 23: a file removed under the view is waited for again, and the one created at its path shown. */
@@ -172,8 +176,8 @@ class TopWatchTest {
         screen.hangUp();
         top.join(TimeUnit.SECONDS.toMillis(60));
         assertFalse(top.isAlive());
-        assertEquals(0, exit[0], err.toString());
-        assertEquals("waiting for " + file + "\n", err.toString());
+        assertEquals(ExitCode.IO_ERROR, exit[0], err.toString());
+        assertEquals("waiting for " + file + "\n" + HUNG_UP, err.toString());
         String[] frames = screen.text().split("--- refresh ");
         assertTrue(frames[1].contains("gemm_bf16_128x128x64"), frames[1]);
         String firstOfTheNewFile = Arrays.stream(frames).filter(f -> f.contains("vectorized_elementwise_kernel"))

@@ -53,9 +53,11 @@ class UpgradeConversionTest {
 
     /**
      * CUTLASS kernel names of one length (a six-digit variant; 100 bytes, whole under the limit),
-     * whose index home in the new file is {@code home}.
+     * whose index home in a file of capacity {@code CAPACITY} (130) and names up to
+     * {@code MAX_NAME_BYTES} (128) is {@code home}; also for merge's exit status
+     * ({@link ExitStatusRuleTest}).
      */
-    private static List<String> namesAtHome(int home, int count) {
+    static List<String> namesAtHome(int home, int count) {
         List<String> names = new ArrayList<>();
         for (int i = 0; names.size() < count; i++) {
             String name = String.format("void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4_v%06d>"
