@@ -1,7 +1,7 @@
 /*
  * fuzz_hintmap.c - libFuzzer target: hm_open (read-only and read-write, on a private copy of a
  * hint file) + hm_lookup + hm_record + iteration (hm_region_at, hm_size, hm_stats_get) +
- * handles + hm_check, on hostile file contents (issue 7 item 2, docs/RELIABILITY.md).
+ * handles + hm_check, on hostile file contents (issue 7 item 2, docs/archive/RELIABILITY.md).
  *
  * A hint file is at least 24 KiB and protected by a header checksum, so random bytes rarely
  * get past the first check. The input is therefore structure-aware, with a raw mode besides:

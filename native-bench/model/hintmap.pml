@@ -35,7 +35,7 @@
  * (a stale handle answers absent instead of resolving again: state space); CLAIM_INFLIGHT (also
  * assert that a recovery drops at most the one in-flight sample); NO_COUNT (the reader does not
  * count); OLD_JOURNAL_RULE (§8 step 1 as first written for v2, and as v1 has it: free the
- * journaled slot whatever its gen; findings F1 and F2 of docs/RELIABILITY.md "Model checking the
+ * journaled slot whatever its gen; findings F1 and F2 of docs/archive/RELIABILITY.md "Model checking the
  * v2 protocol", fixed in FORMAT.md since: free it only while its gen is odd).
  */
 

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * to a {@code MemorySegment}. It passed a mutant whose {@code recordInto} takes no slot lock
  * (4,000 invocations), so it would prove nothing here. The races inside one record or insert are
  * jcstress's job (src/jcstress/java); this test checks the observable semantics under real
- * concurrency. Run longer with {@code -Dlincheck.iterations=100}: see docs/RELIABILITY.md.
+ * concurrency. Run longer with {@code -Dlincheck.iterations=100}: see docs/archive/RELIABILITY.md.
  */
 class StoreLinearizabilityTest {
     static final String[] NAMES = {"gemm", "conv", "attn"};

@@ -30,7 +30,7 @@ public final class Region {
     /**
      * The store's engine, read-only flag and capacity-0 flag, none of which changes while it is open:
      * kept here so that a record or query does not fetch them through the store each call
-     * (docs/RECORD-STEPS.md measured the handle's own checks at about 3 ns of a record). The engine
+     * (docs/archive/RECORD-STEPS.md measured the handle's own checks at about 3 ns of a record). The engine
      * owns the hot threshold.
      */
     private final StoreEngine engine;

@@ -19,7 +19,7 @@ import org.openjdk.jcstress.infra.grading.TestGrading;
  * Runs jcstress ({@code org.openjdk.jcstress.Main}'s options) and exits non-zero when any test
  * saw a FORBIDDEN or unknown outcome or did not run normally (jcstress 0.16's own {@code Main}
  * ends with an exception then, but also exits 0 for a run in which no test ran). Also prints one line per
- * test and outcome, summed over all JVM configurations, for docs/RELIABILITY.md.
+ * test and outcome, summed over all JVM configurations, for docs/archive/RELIABILITY.md.
  *
  * <p>Run: {@code ./mvnw test-compile exec:exec@jcstress} (short), add {@code -Pstress-long} for the
  * release check; inside {@code ./mvnw verify} the short mode runs after the unit tests.

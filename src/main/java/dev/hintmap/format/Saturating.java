@@ -19,7 +19,7 @@ public final class Saturating {
     public static long add(long a, long b) {
         long sum = a + b;
         // b >= 0: with a >= 0, an overflow shows as a negative sum; one sign test for both (a | sum),
-        // one branch instead of two (docs/RECORD-STEPS.md measured saturation at about 2 ns a record)
+        // one branch instead of two (docs/archive/RECORD-STEPS.md measured saturation at about 2 ns a record)
         return (a | sum) < 0 ? MAX : sum;
     }
 

@@ -13,7 +13,7 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Every access takes the segment: each operation reads its store's segment once and passes it,
  * so each access checks one value the compiler already holds in a register instead of reloading a
- * field chain after every fence (docs/PERF-RECORD.md, docs/PERF-READ.md). An instance is a segment
+ * field chain after every fence (docs/archive/PERF-RECORD.md, docs/archive/PERF-READ.md). An instance is a segment
  * checked to be 8-byte aligned, which the plain accesses rely on (see {@link #PLAIN_U64}).
  */
 final class Memory {
@@ -23,7 +23,7 @@ final class Memory {
     /**
      * The layouts of the plain accesses: {@link Layouts#U64} and {@link Layouts#U32} without their
      * alignment constraint, so that a plain access skips the per-access alignment check of the
-     * segment (it cannot be folded for a segment that is not a constant; docs/PERF-RECORD.md).
+     * segment (it cannot be folded for a segment that is not a constant; docs/archive/PERF-RECORD.md).
      * Every offset of the file is aligned by the layout and the segment base is 8-byte aligned (checked
      * by the constructor), so the instruction is the same aligned, single-copy-atomic load or store; the
      * atomic modes keep the aligned layouts, which their VarHandles require.
@@ -95,7 +95,7 @@ final class Memory {
      * interpreter executes an opaque or volatile byte store as an {@code xchg}, and when that store
      * faults on a page of a file truncated under the mapping, HotSpot cannot decode the instruction to
      * skip it and dies ({@code ShouldNotReachHere} in {@code Assembler::locate_operand}) instead of
-     * raising the {@link InternalError} every other access raises (docs/RELIABILITY.md, "Truncation
+     * raising the {@link InternalError} every other access raises (docs/archive/RELIABILITY.md, "Truncation
      * under a writer"). What opaque adds to a plain store, a bound on how long the store may be
      * deferred, a reference bit (a hint for eviction) does not need.
      */
@@ -109,7 +109,7 @@ final class Memory {
      * fails without the CAS (test-and-test-and-set, the same outcome as a failed CAS at the moment
      * of the load). A failure orders nothing, so the load needs no acquire: every caller that acts
      * on a failure reads the word again with its own acquire (OwnerLock), and the plain load keeps
-     * the compiler free to share the segment's checks with the CAS (docs/PERF-RECORD.md).
+     * the compiler free to share the segment's checks with the CAS (docs/archive/PERF-RECORD.md).
      *
      * <p>The load is also what keeps a truncated file from crashing the JVM: the interpreter's
      * CAS on a page past the end of a truncated file is an unguarded native access, killed by

@@ -13,7 +13,7 @@ import java.lang.invoke.MethodType;
  * C2 inlines it and folds the segment's null, read-only, bounds-base and alignment checks; the
  * shared arena's liveness check stays, so a closed store still throws
  * {@link IllegalStateException} and a truncated page still faults into an {@link InternalError}
- * (docs/PERF-READ.md).
+ * (docs/archive/PERF-READ.md).
  */
 interface SegmentConstant {
     MemorySegment segment();

@@ -317,7 +317,7 @@ public class StoreEngine {
 
     /**
      * The one seqlock read of a slot (§7.2.1), as C's {@code slot_read}, through the segment the
-     * operation read once: every access below checks that one value (Memory, docs/PERF-READ.md).
+     * operation read once: every access below checks that one value (Memory, docs/archive/PERF-READ.md).
      * The closed arena and a truncated page still fail each access exactly as before. Whether the
      * record is sound is its callers' question; each is inlined with its own constant arguments.
      *

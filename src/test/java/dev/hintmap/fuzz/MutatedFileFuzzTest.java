@@ -14,7 +14,7 @@ import java.util.List;
  *
  * <p>In {@code ./mvnw verify} this replays every input in
  * {@code src/test/resources/dev/hintmap/fuzz/MutatedFileFuzzTestInputs/} (the regression
- * corpus: every crashing or interesting input found). Long run (docs/RELIABILITY.md):
+ * corpus: every crashing or interesting input found). Long run (docs/archive/RELIABILITY.md):
  *
  * <pre>
  * JAZZER_FUZZ=1 ./mvnw test -Dtest=MutatedFileFuzzTest -Djcstress.skip

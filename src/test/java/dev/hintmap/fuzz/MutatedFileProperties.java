@@ -13,7 +13,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /**
- * jqwik-generated mutations of valid hint files (docs/RELIABILITY.md "Java fuzzing"): every try
+ * jqwik-generated mutations of valid hint files (docs/archive/RELIABILITY.md "Java fuzzing"): every try
  * builds a file of one {@link Shape}, applies 1–6 structured mutations and runs
  * {@link FileFuzzing#run}: open read-only and read-write, every query, record, close, with a
  * per-try timeout. Only documented outcomes pass: a {@code HintFileException} with a validation

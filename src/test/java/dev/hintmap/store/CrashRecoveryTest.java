@@ -227,7 +227,7 @@ class CrashRecoveryTest {
     void aJournaledSlotWhoseGenerationIsEvenIsKeptWithItsRecords() throws Exception {
         // A writer that died before §7.4 step 7 (the victim untouched) or after step 11's gen
         // (the new region complete, maybe recorded into since): §8 step 1 leaves the slot to the
-        // rebuild, which keeps it (spin model findings F1, F2, docs/RELIABILITY.md).
+        // rebuild, which keeps it (spin model findings F1, F2, docs/archive/RELIABILITY.md).
         Path file = storeWith("a", "b", "c");
         try (HintStore store = HintStore.open(file, LAYOUT)) {
             store.record("b", 100, 10); // a completed record after the insertion

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Every access mode {@link Memory} offers, on a page of a file truncated under the mapping, faults
  * into an {@link InternalError} — in the interpreter too, where the JDK guards fewer accesses than
- * compiled code does (docs/RELIABILITY.md, "Truncation under a writer"). An opaque or volatile byte
+ * compiled code does (docs/archive/RELIABILITY.md, "Truncation under a writer"). An opaque or volatile byte
  * store fails this: the JDK 25 interpreter kills the JVM on it ({@code ShouldNotReachHere} in
  * {@code Assembler::locate_operand}), which is why reference bytes are stored plain. The CAS is
  * preceded by a load of its word, which faults first here; what this cannot show is a truncation

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Writer processes (C and Java) share one file and are killed with SIGKILL at random moments,
- * again and again (docs/RELIABILITY.md). Short mode here; the long mode is
+ * again and again (docs/archive/RELIABILITY.md). Short mode here; the long mode is
  * {@code ./mvnw test -Dtest=CrashTortureTest -Dhintmap.torture.kills=10000}. The seed is
  * printed and can be replayed with {@code -Dhintmap.torture.seed=N}; the long mode also sets
  * {@code -Dhintmap.torture.awaitEvery=16} so that JVM start-ups do not dominate its time.

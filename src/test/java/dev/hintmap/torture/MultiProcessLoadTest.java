@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * 2 C processes x 2 threads + 2 JVM writers + 1 JVM reader polling snapshots on one file,
- * 10^7 records in all: exact totals, no reader violation, monotonic counts (docs/RELIABILITY.md).
+ * 10^7 records in all: exact totals, no reader violation, monotonic counts (docs/archive/RELIABILITY.md).
  * Scale with {@code -Dhintmap.load.scale=10} for the long mode.
  */
 class MultiProcessLoadTest {

@@ -2,7 +2,7 @@ package dev.hintmap.torture;
 
 /**
  * Whether one round of {@link TruncationUnderWriterTest} ended as {@code HintStore} promises
- * (docs/RELIABILITY.md "Truncation under a writer", the decision of issue 32): the three lines the
+ * (docs/archive/RELIABILITY.md "Truncation under a writer", the decision of issue 32): the three lines the
  * child printed after the file was truncated under it, {@code caught}, {@code check} and
  * {@code then} ({@link TruncationChild#describe}: {@code TYPE PROBLEM MESSAGE}).
  *

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Files truncated under a recording JVM, round after round (issue 27; docs/RELIABILITY.md
+ * Files truncated under a recording JVM, round after round (issue 27; docs/archive/RELIABILITY.md
  * "Truncation under a writer"): one child JVM ({@link TruncationChild}) records until the
  * parent truncates the file under it, reports what it caught, and starts the next round on a
  * fresh file; a child that crashes is counted, its {@code hs_err} file read for the frame that
