@@ -1,7 +1,7 @@
 #!/bin/sh
 # gpu-check.sh - on a machine with a GPU: hm-cuda-driver with the CUPTI collector injected, checked
 # against its own cudaEvent timings. Exits non-zero on any mismatch; prints a summary table.
-# About a minute (GPU_CHECK_DISPATCHES=20000 per region, 8 regions). docs/GPU.md has the story.
+# About a minute (GPU_CHECK_DISPATCHES=20000 per region, 8 regions). docs/GPU.md, "The check".
 #
 #   native-bench/gpu-check.sh            (from the repository root or native-bench/)
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gpu-run.sh - the GPU evidence run (issue 24; docs/GPU.md "The GPU run"): ONE command of at most
+# gpu-run.sh - the GPU evidence run (docs/GPU.md "The GPU run"): ONE command of at most
 # ~6 minutes on a machine with a GPU, that checks the CUPTI collector, hm-cuda-driver, PyTorch with
 # no code change, the collector's overhead, several processes, the 16-core contention curve and a
 # Java reader, and brings everything back in one archive.

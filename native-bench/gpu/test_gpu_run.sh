@@ -22,7 +22,7 @@
 #   real      without --stand-in on this machine (no GPU): hm-cuda-driver's "no CUDA device" is a
 #             FAIL, torch NOT-RUN, exit 1 (skipped where a GPU driver is present)
 # The make fallback (GPU_RUN_BUILD=DIR: build there instead) takes a minute: run by hand, it is
-# described in docs/GPU.md.
+# described in gpu-run.sh's header.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 nb=$(dirname "$here")

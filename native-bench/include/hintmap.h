@@ -605,7 +605,7 @@ HM_API uint64_t hm_hash64(const void *bytes, size_t len);
  * stored form (FORMAT §4.1).
  *
  * Cost: a name over the limit is digested whole on every call that takes it (hm_record,
- * hm_lookup, hm_is_hot: about 1.1 µs for 200 bytes, docs/PERFORMANCE.md "Long names, v3"), where
+ * hm_lookup, hm_is_hot: about 1.1 µs for 200 bytes, src/jmh/resources/dev/hintmap/bench/long-names.md "Long names, v3"), where
  * a name stored whole takes the pointer cache. On a hot path, resolve the name once with
  * hm_region_resolve() and record and read through the handle (hm_region_add,
  * hm_region_lookup), as the CUPTI collector does: a handle keeps the stored form.

@@ -4,7 +4,7 @@
  *
  *   OPENCL_LAYERS=/path/libhintmap_opencl.so HINTMAP_FILE=/dev/shm/app.hints ./app
  *
- * Environment (native-bench/README.md "OpenCL layer"): HINTMAP_FILE, HINTMAP_CAPACITY,
+ * Environment (docs/OPENCL.md "Options"): HINTMAP_FILE, HINTMAP_CAPACITY,
  * HINTMAP_NAME_BYTES, HINTMAP_HOT_THRESHOLD_NS (collect/hmc_options.h, as every collector),
  * HINTMAP_NAME (opencl/hmo_naming.h), HINTMAP_EXIT_FLUSH_MS, HINTMAP_VERBOSE.
  *

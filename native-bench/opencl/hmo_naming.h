@@ -1,5 +1,5 @@
 /*
- * hmo_naming.h - how the OpenCL layer names a region (native-bench/README.md "OpenCL layer").
+ * hmo_naming.h - how the OpenCL layer names a region (docs/OPENCL.md "What is recorded").
  *
  * HINTMAP_NAME, a kernel's function name (CL_KERNEL_FUNCTION_NAME) and optional parts:
  *   kernel              Xgemm                              (default)

@@ -294,7 +294,7 @@ class HintStore:
 
         One tuple made by the caller, passed on as it is: a query costs what the guard written out in
         the query itself would (``*args`` here, or ``fn(ptr, *args)``, would cost a tenth more per call;
-        PERFORMANCE.md, "Python reads"). The pointer read before registering is the one to use: it only
+        docs/PERFORMANCE.md, the Python row). The pointer read before registering is the one to use: it only
         ever becomes ``None``, and one still set once the call is registered stays valid until the call
         leaves (close waits for it).
 

@@ -34,7 +34,7 @@ import org.openjdk.jmh.annotations.Threads;
  * <p>Before 5b9085e each dropped sample read {@code /proc/<pid>/stat} to see whether the holder
  * still lived; since then the memo keeps when the holder was last seen alive, and a drop within
  * 1 ms of that sighting reads nothing (one /proc check per millisecond at most, amortised over
- * the drops of that millisecond, is included in the figure). docs/PERFORMANCE.md "Give-up cost"
+ * the drops of that millisecond, is included in the figure). src/jmh/resources/dev/hintmap/bench/give-up-cost.md
  * has the figures for both versions and how the baseline was run.
  *
  * <pre>./mvnw -q -Pjmh clean test-compile exec:exec@jmh -Djmh.args="GiveUpBench -f 2 -wi 3 -w 1s -i 5 -r 1s"</pre>

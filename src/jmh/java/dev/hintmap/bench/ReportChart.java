@@ -15,7 +15,7 @@ import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
-/** The capacity chart ({@code docs/perf-capacity.png}): churn's ns per record against capacity, one line per store. */
+/** The capacity chart ({@code bench-results/perf-capacity.png}): churn's ns per record against capacity, one line per store. */
 final class ReportChart {
     private ReportChart() {}
 

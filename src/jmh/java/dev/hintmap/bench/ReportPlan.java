@@ -19,7 +19,7 @@ final class ReportPlan {
     static final int[] OPEN_CAPACITIES = {256, 1_048_576};
     /**
      * Seconds a JMH fork costs beyond its iterations and its benchmark's setup (JVM start, JMH's own
-     * work); for the estimate only. Calibrated on the 2-vCPU guest: the issue-5 report spent 81 s
+     * work); for the estimate only. Calibrated on the 2-vCPU guest: an earlier report spent 81 s
      * beyond its iterations on 63 single-fork runs; a quick run under a load average of 6 took about
      * twice the estimate.
      */
@@ -57,7 +57,7 @@ final class ReportPlan {
 
     static final Settings FULL_HEADLINE = new Settings(HEADLINE_FORKS, 2, TimeValue.seconds(1), 3, TimeValue.seconds(1));
     /**
-     * Churn: the issue-5 report warmed up 4 × 1 s; a run with no warm-up at all (HINTMAP and
+     * Churn: an earlier report warmed up 4 × 1 s; a run with no warm-up at all (HINTMAP and
      * CONCURRENT at 2^16 and 2^20, 6 iterations) showed only the first 1 s iteration above the
      * rest at 2^16 (713 against 473-530 ns) and nothing distinguishable from the noise at 2^20, so 2 × 1 s.
      */

@@ -144,7 +144,7 @@ final class ReportRun {
                     List.of(bench, "-t", "1", "-n", "10000000", "-r", "64", "-s", "1.0", "-P", NATIVE_PREFIX, "-H", "-q"),
                     List.of(bench, "-t", "2", "-n", "5000000", "-r", "64", "-s", "1.0", "-P", NATIVE_PREFIX, "-q"),
                     List.of(bench, "-t", "2", "-n", "5000000", "-r", "64", "-s", "1.0", "-P", NATIVE_PREFIX, "-H", "-q"),
-                    // the optimizer's side (issue 26): reads of the same 64 regions, by name and through handles
+                    // the optimizer's side: reads of the same 64 regions, by name and through handles
                     read(bench, "is-hot", false), read(bench, "is-hot", true),
                     read(bench, "dispatch-count", false), read(bench, "dispatch-count", true),
                     read(bench, "record", false), read(bench, "record", true));

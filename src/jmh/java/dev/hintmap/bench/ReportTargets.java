@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The targets table of issue 14: one {@link TargetRow} per target, each a ratio of two medians of
+ * The targets table: one {@link TargetRow} per target, each a ratio of two medians of
  * this run against its bound (or, for the allocation rows, {@link ReportAllocations#targetRows}),
  * with the verdict. A new row is one {@code rows.add(ratioRow(...))} in the group it belongs to.
  */

@@ -80,7 +80,7 @@ final class ReportValues {
         Measured handleCount = d.jmh("QueryBench.handleDispatchCount_1t", "HINTMAP", 0);
         v.put("q.handleIsHot", num(handleHot.median()));
         v.put("q.handleDispatchCount", num(handleCount.median()));
-        for (String[] q : ReportTargets.C_READS) { // issue 26: hm-bench --read
+        for (String[] q : ReportTargets.C_READS) { // hm-bench --read
             Measured h = d.nativeValue("hm-bench --read " + q[0], true, 1, "ns_per_record");
             Measured n = d.nativeValue("hm-bench --read " + q[0], false, 1, "ns_per_record");
             String key = q[0].replace('-', '_'); // a placeholder is \w and dots

@@ -18,7 +18,7 @@ import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
 
 /**
- * Start-up as a user meets it (docs/PERFORMANCE.md, "Start-up"): whole processes, each command run
+ * Start-up as a user meets it (src/jmh/resources/dev/hintmap/bench/startup.md): whole processes, each command run
  * once to warm the file system cache and then {@code --runs} times in turn with the others, the
  * median wall time reported beside {@code java -version} of the same JDK (the floor of any Java
  * command), and each command's ratio to it taken round by round (the two ran seconds apart, so a

@@ -111,7 +111,7 @@ public final class HintmapCli implements Runnable {
      * {@code hintmap} with that one command under it, else {@link #commandLine()}. Building
      * picocli's model of a command (reflection over its annotations, interpolated descriptions)
      * is most of this tool's start-up: building one instead of fourteen is what {@code hintmap
-     * stat FILE} gains (docs/PERFORMANCE.md, "Start-up"). What the user sees is the same: the
+     * stat FILE} gains (src/jmh/resources/dev/hintmap/bench/startup.md). What the user sees is the same: the
      * command's help, errors and suggestions come from its own model.
      */
     static CommandLine commandLine(String[] args) {

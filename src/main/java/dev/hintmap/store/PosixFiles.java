@@ -29,7 +29,7 @@ import java.nio.file.Path;
  * number ({@link SyscallNumbers}): one downcall handle of one shape for all of them. Linking a
  * downcall costs the JDK tens of milliseconds per distinct shape (it generates and loads classes
  * for it) and that cost falls on the first {@code HintStore.open} of every JVM: fourteen shapes made
- * it about 240 ms, one makes it the cost of one (docs/PERFORMANCE.md, "Start-up"). The exception is
+ * it about 240 ms, one makes it the cost of one (src/jmh/resources/dev/hintmap/bench/startup.md). The exception is
  * {@code posix_fallocate} at creation, a C library function (it falls back to writing zeros where
  * the filesystem cannot allocate), linked on first use only.
  *
@@ -261,7 +261,7 @@ final class PosixFiles {
      * read-write and shared, outside any arena: the caller unmaps it with {@link #unmap}. For a
      * mapping that one thread at a time touches (a writer's own table entry, released by
      * {@code close}): a shared arena's close costs a handshake with every thread of the JVM
-     * (about 0.1 ms here), which an arena-free page does not need (docs/PERFORMANCE.md, open).
+     * (about 0.1 ms here), which an arena-free page does not need (docs/archive/PERFORMANCE-HISTORY.md, "7a, 7b missed").
      *
      * @return the whole page; the bytes asked for start at {@code offset % 4096} in it
      */

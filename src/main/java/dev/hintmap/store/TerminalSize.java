@@ -11,7 +11,7 @@ import java.nio.file.Path;
  *
  * <p>A descriptor that {@code /proc/self/fd} shows as a pipe, a socket or a file outside
  * {@code /dev} is no terminal, and is not asked: linking the downcall costs a JVM that has not
- * opened a hint file yet a few hundred milliseconds (docs/PERFORMANCE.md, "Start-up"), which a
+ * opened a hint file yet a few hundred milliseconds (src/jmh/resources/dev/hintmap/bench/startup.md), which a
  * {@code diff} of two JSON profiles into a pipe should not pay.
  */
 public final class TerminalSize {
