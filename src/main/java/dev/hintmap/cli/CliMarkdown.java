@@ -103,8 +103,8 @@ final class CliMarkdown {
             m.append("| ").append(s.status()).append(" | ").append(text(s.meaning())).append(" |\n");
         }
         section(m, "Output rules");
-        List<String> writers = commands.stream().filter(CliReference.Command::writesAFile).map(c -> "`" + c.name() + "`")
-                .toList();
+        List<String> writers = commands.stream().filter(CliReference.Command::writesAFile)
+                .map(c -> "`" + c.name() + "`").toList();
         m.append("For every command that writes a file OUT (").append(String.join(", ", writers)).append("): ")
                 .append(text(CliReference.outputRules())).append('\n');
         return m.toString();
@@ -134,7 +134,7 @@ final class CliMarkdown {
                 .replaceAll("(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])", "\\\\_");
     }
 
-    /** A synopsis wrapped at 80 columns, between options (never inside brackets), continued under the command's first option. */
+    /** A synopsis wrapped at 80 columns between options (never inside brackets), continued under the first option. */
     static String wrap(String synopsis) {
         int width = 80;
         List<String> words = new ArrayList<>();

@@ -117,7 +117,8 @@ final class CliReference {
         optionSpecs.sort(CommandLine.Help.createShortOptionNameComparator());
         List<Option> options = new ArrayList<>();
         for (OptionSpec o : optionSpecs) {
-            options.add(new Option(List.of(o.names()), o.arity().max() > 0 ? o.paramLabel() : null, oneLine(o.description())));
+            String label = o.arity().max() > 0 ? o.paramLabel() : null;
+            options.add(new Option(List.of(o.names()), label, oneLine(o.description())));
         }
         List<Argument> arguments = new ArrayList<>();
         for (PositionalParamSpec p : spec.positionalParameters()) {

@@ -42,7 +42,7 @@ final class CompletionCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "SHELL", description = "${COMPLETION-CANDIDATES}")
+    @Parameters(index = "0", paramLabel = "SHELL", description = "the shell: ${COMPLETION-CANDIDATES}")
     Shell shell;
 
     @Override

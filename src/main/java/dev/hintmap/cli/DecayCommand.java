@@ -39,7 +39,9 @@ final class DecayCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "the hint file (modified in place)")
     Path file;
 
-    @Option(names = "--factor", paramLabel = "F", required = true, description = "in (0, 1], e.g. 0.5 halves the weight")
+    @Option(names = "--factor", paramLabel = "F", required = true,
+            description = "what counts and totals are multiplied by, in (0, 1]: 0.5 halves the weight of what was"
+                    + " recorded so far")
     double factor;
 
     @Override

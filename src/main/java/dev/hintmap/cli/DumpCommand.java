@@ -81,7 +81,7 @@ final class DumpCommand implements Callable<Integer> {
     TableOptions table;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
-            description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+            description = "the output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
     Format format;
 
     @Option(names = "--sort", paramLabel = "KEY", defaultValue = "name",

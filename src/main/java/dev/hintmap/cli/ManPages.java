@@ -88,8 +88,8 @@ final class ManPages {
         } else {
             t.append(".BR hintmap (1)\n");
         }
-        t.append(".PP\n").append(escape("Every command on one page in docs/CLI.md, README.md and docs/, the file format in"
-                + " docs/FORMAT.md, in share/doc/hintmap/ of the installation (and in the sources).")).append('\n');
+        t.append(".PP\n").append(escape("Every command on one page in docs/CLI.md, README.md and docs/, the file format"
+                + " in docs/FORMAT.md, in share/doc/hintmap/ of the installation (and in the sources).")).append('\n');
         return t.toString();
     }
 

@@ -121,7 +121,8 @@ class CliReferenceTest {
     void markdownTextIsShownAsWritten() {
         assertEquals("max(1, round(count \\* F))", CliMarkdown.text("max(1, round(count * F))"));
         assertEquals("kernel_ns_total, a \\_created series", CliMarkdown.text("kernel_ns_total, a _created series"));
-        assertEquals("cutlass::Kernel2&lt;...>(...) \\| \\[0, 1\\]", CliMarkdown.text("cutlass::Kernel2<...>(...) | [0, 1]"));
+        assertEquals("cutlass::Kernel2&lt;...>(...) \\| \\[0, 1\\]",
+                CliMarkdown.text("cutlass::Kernel2<...>(...) | [0, 1]"));
         assertEquals("hintmap-stat", CliMarkdown.anchor("hintmap stat"));
         assertEquals("exit-status", CliMarkdown.anchor("Exit status"));
     }
