@@ -14,7 +14,12 @@ import picocli.CommandLine.Spec;
  * {@link AutoComplete} from the same annotations as the help, so it always knows every command and
  * option of this build.
  */
-@Command(name = "completion", versionProvider = HintmapCli.Version.class, description = {
+@Command(name = "completion", versionProvider = HintmapCli.Version.class,
+        footerHeading = CliReference.EXAMPLES_HEADING,
+        footer = {
+            "  hintmap completion bash > hintmap.bash",
+        },
+        description = {
             "Print the shell completion script.",
             "For bash, and for zsh after 'autoload -U +X bashcompinit && bashcompinit'. The distribution has it"
                     + " as completion/hintmap.bash. Install it for your user with",
@@ -37,7 +42,7 @@ final class CompletionCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "SHELL", description = "${COMPLETION-CANDIDATES}")
+    @Parameters(index = "0", paramLabel = "SHELL", description = "the shell: ${COMPLETION-CANDIDATES}")
     Shell shell;
 
     @Override

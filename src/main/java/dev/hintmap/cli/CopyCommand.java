@@ -21,7 +21,12 @@ import picocli.CommandLine.Spec;
  * writers that never opened it and may hold a lock in the middle of an update; this writes a new
  * file instead, as a merge of the one input with SRC's layout.
  */
-@Command(name = "copy", versionProvider = HintmapCli.Version.class, description = {
+@Command(name = "copy", versionProvider = HintmapCli.Version.class,
+        footerHeading = CliReference.EXAMPLES_HEADING,
+        footer = {
+            "  hintmap copy /dev/shm/app.hints backup.hints",
+        },
+        description = {
             "Copy a hint file safely, also while writers record into it.",
             "Writes a new file at DST with SRC's capacity, maximum name length and hot threshold, holding every"
                     + " region of SRC (each record consistent: one update of it, never a mix), no lock held and no"

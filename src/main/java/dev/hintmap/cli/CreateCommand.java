@@ -27,7 +27,12 @@ import picocli.CommandLine.Spec;
  * (filled under a temporary name, then {@code link(2)}), so a file created at the same path
  * meanwhile is not replaced either.
  */
-@Command(name = "create", versionProvider = HintmapCli.Version.class, description = {"Create an empty hint file with a chosen layout.",
+@Command(name = "create", versionProvider = HintmapCli.Version.class,
+        footerHeading = CliReference.EXAMPLES_HEADING,
+        footer = {
+            "  hintmap create --capacity 4096 --max-name-bytes 1024 /dev/shm/app.hints",
+        },
+        description = {"Create an empty hint file with a chosen layout.",
             "Sets up FILE before the runtime starts: its capacity, maximum name length and hot threshold are fixed"
                     + " at creation (writers that open it later use them). An existing FILE is not replaced"
                     + " (exit 1). With --group-shared the file is created 0660, for writers of one group.",

@@ -15,7 +15,12 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hintmap decay FILE --factor F}: age a profile between runs, in place. */
-@Command(name = "decay", versionProvider = HintmapCli.Version.class, description = {"Age a profile in place between runs (means kept).", "Every region's dispatch count becomes"
+@Command(name = "decay", versionProvider = HintmapCli.Version.class,
+        footerHeading = CliReference.EXAMPLES_HEADING,
+        footer = {
+            "  hintmap decay --factor 0.5 app.hints",
+        },
+        description = {"Age a profile in place between runs (means kept).", "Every region's dispatch count becomes"
                 + " max(1, round(count * F)) and its totals shrink by the same ratio, so means are kept while old"
                 + " data weighs less against new samples. Safe while writers record: each region is rewritten"
                 + " under its slot lock.", "A region whose slot lock a live process keeps past the lock wait limit"
@@ -34,7 +39,9 @@ final class DecayCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "the hint file (modified in place)")
     Path file;
 
-    @Option(names = "--factor", paramLabel = "F", required = true, description = "in (0, 1], e.g. 0.5 halves the weight")
+    @Option(names = "--factor", paramLabel = "F", required = true,
+            description = "what counts and totals are multiplied by, in (0, 1]: 0.5 halves the weight of what was"
+                    + " recorded so far")
     double factor;
 
     @Override

@@ -33,7 +33,12 @@ import picocli.CommandLine.Spec;
  * C tools: there, two more Java writer processes record the same kernel names in their place, and
  * the demo says so in one line, so that the demo works wherever the command does.
  */
-@Command(name = "demo", versionProvider = HintmapCli.Version.class, description = {"Run the full demo (native and Java writers, live top).",
+@Command(name = "demo", versionProvider = HintmapCli.Version.class,
+        footerHeading = CliReference.EXAMPLES_HEADING,
+        footer = {
+            "  hintmap demo --seconds 10",
+        },
+        description = {"Run the full demo (native and Java writers, live top).",
             "Native hm-bench writers and a Java writer record into one shared hint file while a live top view"
                     + " watches it; then it prints stat, the hottest regions and verify. Run from the source tree"
                     + " (./hintmap demo) for the native writers (C library); an installed hintmap has no C tools and"

@@ -19,7 +19,13 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hintmap diff A B}: what changed between two profiles, and how much they overlap. */
-@Command(name = "diff", versionProvider = HintmapCli.Version.class, description = {
+@Command(name = "diff", versionProvider = HintmapCli.Version.class,
+        footerHeading = CliReference.EXAMPLES_HEADING,
+        footer = {
+            "  hintmap diff before.hints after.hints",
+            "  hintmap diff --json before.json after.hints",
+        },
+        description = {
             "Compare two profiles region by region, with their overlap.",
             "A and B are hint files or JSON written by dump --format json. Per region: dispatch count, total and"
                     + " mean kernel time in A and in B and the change B - A; regions only in A or only in B are marked"

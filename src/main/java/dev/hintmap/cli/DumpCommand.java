@@ -26,7 +26,13 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hintmap dump FILE}: every region of a hint file, as a table, JSON or CSV. */
-@Command(name = "dump", versionProvider = HintmapCli.Version.class, description = {"Print every region as a table, JSON or CSV.",
+@Command(name = "dump", versionProvider = HintmapCli.Version.class,
+        footerHeading = CliReference.EXAMPLES_HEADING,
+        footer = {
+            "  hintmap dump --sort total --filter '^gemm' app.hints",
+            "  hintmap dump --format json app.hints > app.json",
+        },
+        description = {"Print every region as a table, JSON or CSV.",
             "Read-only; regions sorted by --sort. Each region once: a name found in two slots (a damaged index, which"
                     + " verify reports, or a region evicted and inserted again during the read) is reported once with its"
                     + " records combined as merge combines them, and a warning, so that the JSON is always an input merge"
@@ -75,7 +81,7 @@ final class DumpCommand implements Callable<Integer> {
     TableOptions table;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
-            description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+            description = "the output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
     Format format;
 
     @Option(names = "--sort", paramLabel = "KEY", defaultValue = "name",

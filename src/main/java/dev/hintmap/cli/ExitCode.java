@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * Exit statuses of {@code hintmap}: one rule for every command, printed by {@code hintmap --help}
  * (the {@code HELP_*} lines below), in every man page's EXIT STATUS ({@link ManPages}) and in the
- * README. The rule tells the three failures a script tells apart by what is wrong:
+ * command reference docs/CLI.md ({@link CliMarkdown}). The rule tells the three failures a script
+ * tells apart by what is wrong:
  * <ul>
  *   <li>the command line itself ({@link #USAGE}: fix the command),</li>
  *   <li>an input file ({@link #BAD_FILE}: fix or replace the file),</li>

@@ -37,7 +37,12 @@ import picocli.CommandLine.Spec;
  * only format, so it is the default; {@code --prometheus} stays accepted (scripts written when it
  * was required keep working, and a second format would be a second such flag).
  */
-@Command(name = "export", versionProvider = HintmapCli.Version.class, description = {
+@Command(name = "export", versionProvider = HintmapCli.Version.class,
+        footerHeading = CliReference.EXAMPLES_HEADING,
+        footer = {
+            "  hintmap export --top 50 -o /var/lib/node_exporter/hintmap.prom app.hints",
+        },
+        description = {
             "Export regions and counters for Prometheus.",
             "Writes the Prometheus text exposition format (0.0.4), the only format and so the default, e.g. for the node"
                     + " exporter's textfile collector (-o DIR/hintmap.prom: written to a new temporary file and renamed"

@@ -27,8 +27,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = HintmapCli.Version.class,
         description = {"Create, record into, inspect, watch, merge, copy, age, verify, compare and export hint files.",
-            "Documents: README.md and docs/, the file format in docs/FORMAT.md, in share/doc/hintmap/ of the"
-                    + " installation (and in the sources)."},
+            "Documents: every command on one page in docs/CLI.md, README.md and docs/, the file format in"
+                    + " docs/FORMAT.md, in share/doc/hintmap/ of the installation (and in the sources)."},
         subcommands = {
             StatCommand.class, TopCommand.class, HotCommand.class, DumpCommand.class, MergeCommand.class, CopyCommand.class,
             CreateCommand.class, RecordCommand.class, UpgradeCommand.class,

@@ -18,7 +18,12 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hintmap hot FILE --coverage C}: the hot set by coverage, with its cut line (docs/OPTIMIZER.md). */
-@Command(name = "hot", versionProvider = HintmapCli.Version.class, description = {
+@Command(name = "hot", versionProvider = HintmapCli.Version.class,
+        footerHeading = CliReference.EXAMPLES_HEADING,
+        footer = {
+            "  hintmap hot --coverage 0.9 app.hints",
+        },
+        description = {
             "Show the hot set: the fewest regions that make up a share of the kernel time.",
             "Prints the regions, hottest by total kernel time first, that together cover at least --coverage of the"
                     + " kernel time of every region in the file (as PGO systems define hot: LLVM's profile summary,"

@@ -17,7 +17,13 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hintmap merge IN... -o OUT}: combine the profiles of several runs or machines, like {@code llvm-profdata merge}. */
-@Command(name = "merge", versionProvider = HintmapCli.Version.class, description = {
+@Command(name = "merge", versionProvider = HintmapCli.Version.class,
+        footerHeading = CliReference.EXAMPLES_HEADING,
+        footer = {
+            "  hintmap merge -o all.hints run1.hints run2.hints",
+            "  hintmap merge -o all.hints --weight old.hints=0.5 old.hints new.json",
+        },
+        description = {
             "Combine hint files from several runs or machines.",
             "Writes a new file: per region, dispatch counts, kernel"
                     + " and byte totals add (saturating at 2^63-1) and the maximum is the largest. When there are"

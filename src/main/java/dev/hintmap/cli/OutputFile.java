@@ -73,7 +73,7 @@ import picocli.CommandLine.ParameterException;
  */
 final class OutputFile {
     /** The output rules as every writing command's help and man page state them. */
-    static final String RULES = "Output rules (every command that writes a file): OUT - is standard output (text only)."
+    static final String RULES = "Output rules (every command that writes a file OUT): an OUT of - is standard output (text only)."
             + " A character device or FIFO at OUT is written into as a stream (text) or refused (a hint file), never"
             + " replaced; a directory, block device or socket is refused, and so is a symbolic link unless"
             + " --follow-symlinks. Otherwise OUT is written to a temporary file beside it, synced, and renamed into"

@@ -24,7 +24,13 @@ import picocli.CommandLine.Spec;
  * other writers may record at the same time, the file's own layout wins); every sample is checked
  * before the first is recorded ({@link SampleInput}), so a bad input records nothing.
  */
-@Command(name = "record", versionProvider = HintmapCli.Version.class, description = {
+@Command(name = "record", versionProvider = HintmapCli.Version.class,
+        footerHeading = CliReference.EXAMPLES_HEADING,
+        footer = {
+            "  hintmap record app.hints gemm_bf16 125000 1048576",
+            "  hintmap record --samples samples.jsonl app.hints",
+        },
+        description = {
             "Record samples into a hint file, as a runtime does.",
             "One sample from the command line (NAME KERNEL_NS BYTES: one dispatch of the region NAME that took"
                     + " KERNEL_NS ns of kernel time and touched BYTES bytes), or every sample of --samples IN. FILE is"

@@ -21,7 +21,13 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hintmap stat FILE}: the header, layout and counters of a hint file, like {@code mdb_stat}. */
-@Command(name = "stat", versionProvider = HintmapCli.Version.class, description = {"Show a hint file's header, layout and counters.",
+@Command(name = "stat", versionProvider = HintmapCli.Version.class,
+        footerHeading = CliReference.EXAMPLES_HEADING,
+        footer = {
+            "  hintmap stat /dev/shm/app.hints",
+            "  hintmap stat --json app.hints",
+        },
+        description = {"Show a hint file's header, layout and counters.",
             "Prints the format version, layout, capacity, used slots, slow regions (mean kernel time at or above the"
                     + " hot threshold, as top's SLOW), generation (structural changes),"
                     + " creation time and the writer processes attached. Read-only."})

@@ -16,7 +16,13 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hintmap top FILE}: the hottest regions, once or as a live view (like {@code perf top}). */
-@Command(name = "top", versionProvider = HintmapCli.Version.class, description = {
+@Command(name = "top", versionProvider = HintmapCli.Version.class,
+        footerHeading = CliReference.EXAMPLES_HEADING,
+        footer = {
+            "  hintmap top -n 10 --by mean app.hints",
+            "  hintmap top --watch --interval 500 app.hints",
+        },
+        description = {
             "Show the hottest regions, once or live (--watch).",
             "Prints the hottest regions of a hint file. With --watch, a live full-screen view that refreshes in"
                     + " place while other processes record into the file, with each region's rates since the last"

@@ -40,7 +40,13 @@ import picocli.CommandLine.Spec;
  * FILE, which the next run takes as its own backup and finishes; one interrupted after it leaves a
  * converted FILE, which the next run says is converted.
  */
-@Command(name = "upgrade", versionProvider = HintmapCli.Version.class, description = {
+@Command(name = "upgrade", versionProvider = HintmapCli.Version.class,
+        footerHeading = CliReference.EXAMPLES_HEADING,
+        footer = {
+            "  hintmap upgrade app.hints",
+            "  hintmap upgrade -o new.hints old.hints",
+        },
+        description = {
             "Convert a hint file of format version 1 or 2 to the current version (" + HintFiles.FORMAT_VERSION + "),"
                     + " keeping every region and record.",
             "In place (no -o, or -o naming FILE itself: the same file, or the same path), FILE is kept beside the new"

@@ -13,7 +13,12 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hintmap verify FILE}: check every invariant of the format; exit 1 when something is wrong. */
-@Command(name = "verify", versionProvider = HintmapCli.Version.class, description = {
+@Command(name = "verify", versionProvider = HintmapCli.Version.class,
+        footerHeading = CliReference.EXAMPLES_HEADING,
+        footer = {
+            "  hintmap verify app.hints",
+        },
+        description = {
             "Check every invariant of the file format; exit 1 on problems.",
             "Checks the hint file format (docs/FORMAT.md) without modifying the file: header,"
                     + " checksum and layout, coordination words, writer table, every slot (name, hash, padding,"

@@ -11,8 +11,8 @@ import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * The man pages {@link ManPages} writes (the build's, without Asciidoctor): every page has every
- * option of its command, the exit statuses of {@link ExitCode} and nothing troff would take for a
- * request it does not know.
+ * option of its command, its examples, the exit statuses of {@link ExitCode} and nothing troff would
+ * take for a request it does not know.
  */
 class ManPagesTest {
     /** The requests the pages use; a text line starting with a dot or a quote would be read as one. */
@@ -30,7 +30,7 @@ class ManPagesTest {
     @Test
     void everyPageListsEveryOptionOfItsCommandAndTheExitStatuses() {
         pages().forEach((name, cli) -> {
-            String page = ManPages.page(cli, "2026-12-03");
+            String page = ManPages.page(CliReference.command(cli), "2026-12-03");
             assertTrue(page.contains(".TH \"" + ManPages.escape(name.toUpperCase(java.util.Locale.ROOT)) + "\" \"1\""), name);
             for (OptionSpec o : cli.getCommandSpec().options()) {
                 for (String option : o.names()) {
@@ -43,13 +43,17 @@ class ManPagesTest {
                 assertTrue(page.contains(ManPages.escape(text)), name + " says exit status " + line.strip().charAt(0));
             }
             assertTrue(page.contains("share/doc/hintmap/"), name + " names where the documents are installed");
+            for (String example : CliReference.command(cli).examples()) {
+                assertTrue(page.contains(".SH EXAMPLES\n") && page.contains("\n" + ManPages.escape(example) + "\n"),
+                        name + " shows the example " + example);
+            }
         });
     }
 
     @Test
     void noTextLineIsReadAsATroffRequest() {
         pages().forEach((name, cli) -> {
-            for (String line : ManPages.page(cli, "2026-12-03").split("\n")) {
+            for (String line : ManPages.page(CliReference.command(cli), "2026-12-03").split("\n")) {
                 if (line.startsWith(".") || line.startsWith("'")) {
                     String request = line.startsWith(".\\\"") ? ".\\\"" : line.split(" ", 2)[0];
                     assertTrue(REQUESTS.contains(request), name + ": a line troff would read as a request: " + line);
