@@ -42,6 +42,13 @@ final class CliMarkdown {
                 .append(" its full description; [README](../README.md) shows the tool at work, [FORMAT.md](FORMAT.md)")
                 .append(" the file it reads.\n\n");
         m.append("```text\n").append(wrap(root.synopsis())).append("\n```\n\n");
+        if (!root.options().isEmpty()) {
+            m.append("| Option | Meaning |\n|---|---|\n");
+            for (CliReference.Option o : root.options()) {
+                m.append("| `").append(o.usage()).append("` | ").append(text(o.description())).append(" |\n");
+            }
+            m.append('\n');
+        }
         m.append("| Command | Summary |\n|---|---|\n");
         for (CliReference.Command c : commands) {
             m.append("| [").append(c.name()).append("](#").append(anchor(c.qualifiedName())).append(") | ")

@@ -54,6 +54,9 @@ class CliReferenceTest {
                         c.qualifiedName() + " " + o.usage());
             }
         }
+        for (CliReference.Option o : CliReference.root().options()) {
+            assertTrue(page.contains("| `" + o.usage() + "` | "), "hintmap " + o.usage());
+        }
         for (CliReference.ExitStatus s : CliReference.exitStatuses()) {
             assertTrue(page.contains("| " + s.status() + " | "), "exit status " + s.status());
         }
