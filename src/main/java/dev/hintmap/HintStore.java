@@ -763,7 +763,7 @@ public final class HintStore implements AutoCloseable {
      * counters and the writer processes attached. For tools ({@code hintmap stat}).
      *
      * @return the file's state now; each counter is current when read, the whole not one atomic
-     *     cut; damaged words read as FORMAT.md §9.1 says (a counter with the top bit set as 0,
+     *     cut; damaged words read as FORMAT.md §5 step 5 says (a counter with the top bit set as 0,
      *     {@code high_water} clamped to the capacity)
      * @throws IllegalStateException if the store is closed
      * @throws UncheckedIOException with a {@link HintFileException} ({@code TRUNCATED}) when the

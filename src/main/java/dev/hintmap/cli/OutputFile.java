@@ -63,7 +63,7 @@ import picocli.CommandLine.ParameterException;
  * a followed link leads to.
  *
  * <p>The temporary file is created the way the library creates a hint file (docs/SECURITY.md,
- * "The {@code hintmap} command"): at a name with 64 random bits, the writer's pid and start time
+ * "Paths a process opens or creates"): at a name with 64 random bits, the writer's pid and start time
  * ({@link Temporaries}, which also removes it when the command is interrupted, and removes those
  * of killed commands), exclusively ({@code O_CREAT|O_EXCL|O_NOFOLLOW}: nothing planted at the name
  * is opened, written or followed), mode 0600, or 0660 with {@code --group-shared}, set on the
