@@ -23,8 +23,9 @@ import java.util.stream.Collectors;
  * {@code render} reads those files back ({@link ReportResults}) and writes the report beside them:
  * {@code bench-results/report.md} (every table), {@code bench-results/targets.md} (the machine and the targets
  * table alone, the table docs/PERFORMANCE.md keeps) and {@code bench-results/perf-capacity.png}. It never writes
- * under {@code docs/}: docs/PERFORMANCE.md is written by hand and quotes a run's targets table. Modes ({@code -Dperf.args=...}): {@code full} (run, then render;
- * the default), {@code run}, {@code render}, {@code quick} (a smoke run of the same plan with
+ * under {@code docs/}: docs/PERFORMANCE.md is written by hand and quotes a run's targets table.
+ * Modes ({@code -Dperf.args=...}): {@code full} (run, then render; the default), {@code run}, {@code render},
+ * {@code quick} (a smoke run of the same plan with
  * 300 ms warm-up and 100 ms iterations, churn at 256 and 65,536 and open at 256 only: the report is labelled as not for
  * headline figures), {@code plan} / {@code quick-plan} (print the plan and its estimated duration, run nothing) and
  * {@code simulate} (the simulator only, to stdout).
