@@ -1,10 +1,12 @@
-"""Every Python block of the README runs as written, each on a file of its own.
+"""Every Python block of the documents a user reads runs as written, each on a file of its own.
 
-The README marks each fenced ``python`` block ``<!-- readme-check: run -->`` on the line above it (the
-Java test ReadmeCodeBlocksTest checks that every one is marked, and compiles the Java and C blocks):
-each runs here in a fresh interpreter with this checkout's module and library, its hint file's path
-replaced by a temporary one, and, for the autotuning example, a stand-in ``triton`` module (the real
+README.md, docs/GUIDE.md and python/README.md mark each fenced ``python`` block
+``<!-- readme-check: run -->`` on the line above it (the Java test ReadmeCodeBlocksTest checks that
+every one is marked, and compiles the Java and C blocks): each runs here in a fresh interpreter with
+this checkout's module and library, its hint file's path replaced by a temporary one that an earlier
+run recorded one kernel into, and, for the autotuning example, a stand-in ``triton`` module (the real
 one needs a GPU) that hands the prune hook the configurations once, as Triton does for a new key.
+The README's example, run on a new file as a user would, prints what its comments say.
 """
 
 from __future__ import annotations
@@ -40,19 +42,25 @@ def jit(fn):
 '''
 
 
-def readme_blocks() -> List[Tuple[int, bool, str]]:
-    """Every fenced python block: its line, whether the line above marks it to be run, its code."""
-    lines = (REPO / "README.md").read_text(encoding="utf-8").split("\n")
+DOCUMENTS = ("README.md", "docs/GUIDE.md", "python/README.md")  # as ReadmeBlocks.DOCUMENTS
+
+
+def readme_blocks(documents=DOCUMENTS) -> List[Tuple[str, bool, str]]:
+    """Every fenced python block: where it is (DOCUMENT:LINE), whether the line above marks it to be
+    run, its code."""
     blocks = []
-    i = 0
-    while i < len(lines):
-        if lines[i].startswith("```python"):
-            end = i + 1
-            while not lines[end].startswith("```"):
-                end += 1
-            blocks.append((i + 1, i > 0 and lines[i - 1].strip() == MARKER, "\n".join(lines[i + 1:end]) + "\n"))
-            i = end
-        i += 1
+    for document in documents:
+        lines = (REPO / document).read_text(encoding="utf-8").split("\n")
+        i = 0
+        while i < len(lines):
+            if lines[i].startswith("```python"):
+                end = i + 1
+                while not lines[end].startswith("```"):
+                    end += 1
+                blocks.append((f"{document}:{i + 1}", i > 0 and lines[i - 1].strip() == MARKER,
+                               "\n".join(lines[i + 1:end]) + "\n"))
+                i = end
+            i += 1
     return blocks
 
 
@@ -71,19 +79,34 @@ class ReadmeTest(TempDirTest):
         return child_python(code.replace(README_PATH, self.path(name)),
                             python_env(PYTHONPATH=path, HINTMAP_LIBRARY=str(library())), self.dir)
 
+    def prepared(self, name: str) -> str:
+        """A hint file named ``name`` holding what an earlier run recorded: one CUTLASS kernel."""
+        with hintmap.open(self.path(name), capacity=16) as store:
+            store.record(CUTLASS_GEMM, 420_000, 1 << 20)
+        return name
+
     def test_every_python_block_is_marked_and_runs(self):
         blocks = readme_blocks()
-        self.assertGreaterEqual(len(blocks), 2)
-        for line, marked, code in blocks:
-            with self.subTest(line=line):
-                self.assertTrue(marked, f"README.md:{line}: a python block needs {MARKER} on the line above")
-                with hintmap.open(self.path(f"{line}.hints"), capacity=16) as store:
-                    store.record(CUTLASS_GEMM, 420_000, 1 << 20)  # what an earlier run recorded
-                done = self.run_block(code, f"{line}.hints")
-                self.assertEqual(done.returncode, 0, f"README.md:{line}:\n{done.stderr}")
+        self.assertGreaterEqual(len(blocks), 4)
+        for where, marked, code in blocks:
+            with self.subTest(where=where):
+                self.assertTrue(marked, f"{where}: a python block needs {MARKER} on the line above")
+                name = self.prepared(where.replace("/", "_").replace(":", "_") + ".hints")
+                done = self.run_block(code, name)
+                self.assertEqual(done.returncode, 0, f"{where}:\n{done.stderr}")
+
+    def test_the_readme_example_asks_the_reference_designs_questions_and_prints_the_answers(self):
+        code = next(code for _, _, code in readme_blocks(("README.md",)))
+        for question in ("is_hot(", "dispatch_count(", "mean_kernel_ns(", "record_for(", "len(store)", "is_empty()"):
+            self.assertIn(question, code)
+        done = self.run_block(code, "app.hints")  # no file yet: the block creates it
+        self.assertEqual(done.returncode, 0, done.stderr)
+        printed = [line.split("#")[1].split(":")[0].strip() for line in code.splitlines() if "print(" in line]
+        self.assertEqual(["True 1 420000", "None 1 False"], printed, "the comments say what each line prints")
+        self.assertEqual("True 1 420000\nNone 1 False\n", done.stdout)
 
     def test_the_store_example_prints_what_the_file_holds(self):
-        code = next(code for _, _, code in readme_blocks() if "hintmap.open(" in code)
+        code = next(code for _, _, code in readme_blocks(("docs/GUIDE.md",)) if "hintmap.open(" in code)
         with hintmap.open(self.path(), capacity=16) as store:  # an earlier run recorded the kernel
             store.record(CUTLASS_GEMM, 420_000, 1 << 20)
         done = self.run_block(code, "app.hints")
@@ -95,7 +118,7 @@ class ReadmeTest(TempDirTest):
             self.assertEqual(store.dispatch_count(CUTLASS_GEMM), 2)  # and its last line recorded one more
 
     def test_the_triton_example_keeps_every_configuration_of_a_hot_kernel(self):
-        code = next(code for _, _, code in readme_blocks() if "triton.autotune" in code)
+        code = next(code for _, _, code in readme_blocks(("docs/GUIDE.md",)) if "triton.autotune" in code)
         with hintmap.open(self.path(), capacity=16) as store:
             store.record("matmul_kernel", 420_000, 1 << 20)  # hot: by the threshold and by coverage
         done = self.run_block(code, "app.hints")

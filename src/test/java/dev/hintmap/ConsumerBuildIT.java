@@ -20,10 +20,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A Maven project that depends on hintmap, built as the README tells a user whose Maven runs on
- * Java 17 (JAVA_HOME unset, the system's java on PATH): with the README's own pom lines (read from
- * README.md) the build compiles against the library's Java 22 classes; without them it stops with
- * the error the README quotes. A program written against the reference design's questions compiles
+ * A Maven project that depends on hintmap, built as the user guide tells a user whose Maven runs on
+ * Java 17 (JAVA_HOME unset, the system's java on PATH): with the guide's own pom lines (read from
+ * docs/GUIDE.md) the build compiles against the library's Java 22 classes; without them it stops with
+ * the error the guide quotes. A program written against the reference design's questions compiles
  * with {@code -Xlint:all -Werror} against the library jar alone and runs. The library comes from a
  * local repository of this build's jar and pom; Maven's plugins from the user's own repository,
  * read-only ({@code maven.repo.local.tail}), offline.
@@ -86,11 +86,11 @@ class ConsumerBuildIT {
             }
             """;
 
-    /** The pom lines of the README's "Using it from Java": the xml block that sets the release. */
-    static String readmePomLines() throws IOException {
-        String readme = Files.readString(home.resolve("README.md"));
-        Matcher m = Pattern.compile("```xml\\n(<properties>\\n  <maven.compiler.release>.*?)```", Pattern.DOTALL).matcher(readme);
-        assertTrue(m.find(), "README.md shows the pom lines a consumer needs");
+    /** The pom lines of docs/GUIDE.md's "Adding the library": the xml block that sets the release. */
+    static String guidePomLines() throws IOException {
+        String guide = Files.readString(home.resolve("docs/GUIDE.md"));
+        Matcher m = Pattern.compile("```xml\\n(<properties>\\n  <maven.compiler.release>.*?)```", Pattern.DOTALL).matcher(guide);
+        assertTrue(m.find(), "docs/GUIDE.md shows the pom lines a consumer needs");
         return m.group(1);
     }
 
@@ -148,18 +148,18 @@ class ConsumerBuildIT {
     }
 
     @Test
-    void withTheReadmesPomLinesMavenOnJava17BuildsAgainstTheLibrary() throws Exception {
+    void withTheGuidesPomLinesMavenOnJava17BuildsAgainstTheLibrary() throws Exception {
         Build mavenOn = build("probe", "");
         assertTrue(mavenOn.log().contains("release version") || mavenOn.log().contains("wrong version 66"),
                 "the machine's Maven runs on a Java older than 22, or this test proves nothing:\n" + mavenOn.log());
 
-        Build withReadme = build("with-readme", readmePomLines());
-        assertEquals(0, withReadme.exit(), withReadme.log());
+        Build withGuide = build("with-guide", guidePomLines());
+        assertEquals(0, withGuide.exit(), withGuide.log());
         Build withoutToolchain = build("release-only", "<properties><maven.compiler.release>22</maven.compiler.release></properties>");
         assertNotEquals(0, withoutToolchain.exit());
         assertTrue(withoutToolchain.log().contains("release version 22 not supported"), withoutToolchain.log());
 
-        assertEquals("1 true", runApp("with-readme", "app.hints"));
+        assertEquals("1 true", runApp("with-guide", "app.hints"));
     }
 
     /**
@@ -171,8 +171,8 @@ class ConsumerBuildIT {
     @Test
     void aProgramAskingTheReferenceDesignsQuestionsCompilesWithXlintAllAndWerror() throws Exception {
         String compiler = "<artifactId>maven-compiler-plugin</artifactId>\n      <version>3.14.0</version>";
-        String pomLines = readmePomLines();
-        assertTrue(pomLines.contains(compiler), "the README's pom lines name the compiler plugin:\n" + pomLines);
+        String pomLines = guidePomLines();
+        assertTrue(pomLines.contains(compiler), "the guide's pom lines name the compiler plugin:\n" + pomLines);
         Build strict = build("seed-app", pomLines.replace(compiler, compiler
                 + "\n      <configuration><compilerArgs><arg>-Xlint:all</arg><arg>-Werror</arg></compilerArgs></configuration>"),
                 SEED_APP);

@@ -37,7 +37,7 @@ class ExamplesIT {
     }
 
     /**
-     * docs/OPTIMIZER.md's lines, read from the document and run by {@code sh -e} in the repository
+     * docs/GUIDE.md's lines, read from the document and run by {@code sh -e} in the repository
      * root as a user runs them: JAVA_HOME unset and the system's {@code java} (17 here) first on PATH,
      * so they must find a JDK 22+ themselves; the document's example file is replaced by one of
      * this test. They must compile and run the example and leave nothing in the repository.
@@ -45,7 +45,7 @@ class ExamplesIT {
     @Test
     void theDocumentedLinesRunTheExampleWithAJdkTheyFindAndWriteNothingIntoTheRepository() throws Exception {
         Path home = Path.of(System.getProperty("hintmap.home", ".")).toAbsolutePath();
-        List<String> doc = Files.readAllLines(home.resolve("docs/OPTIMIZER.md"));
+        List<String> doc = Files.readAllLines(home.resolve("docs/GUIDE.md"));
         int at = 0;
         while (at < doc.size() && !doc.get(at).contains("To run it on your own hint file")) {
             at++;

@@ -129,7 +129,7 @@ class DistributionIT {
         assertTrue(said.contains("docs/FORMAT.md"), help.out());
         assertTrue(!said.contains("see docs/FORMAT.md"), "no path that only the sources have: " + help.out());
         Path docs = home.resolve("share/doc/hintmap");
-        for (String doc : new String[] {"README.md", "docs/FORMAT.md", "docs/SECURITY.md", "docs/OPTIMIZER.md"}) {
+        for (String doc : new String[] {"README.md", "docs/FORMAT.md", "docs/SECURITY.md", "docs/GUIDE.md"}) {
             assertTrue(Files.isRegularFile(docs.resolve(doc)), "share/doc/hintmap/" + doc);
         }
         assertTrue(Files.readString(home.resolve("man/man1/hintmap-stat.1")).contains("share/doc/hintmap/"),

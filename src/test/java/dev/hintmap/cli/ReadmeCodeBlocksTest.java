@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.hintmap.HintFiles;
 import dev.hintmap.HintStore;
-import dev.hintmap.HintStoreOptions;
+import com.example.optimizer.PassScheduler;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.PrintStream;
 import java.lang.reflect.Method;
 import java.net.URI;
 import java.net.URL;
@@ -35,14 +38,17 @@ import org.w3c.dom.Element;
 import picocli.CommandLine;
 
 /**
- * Every code block of README.md is compiled or run, so that what a new user copies works. Each fenced
+ * Every code block of the documents a user reads — README.md, docs/GUIDE.md and python/README.md
+ * ({@link ReadmeBlocks#DOCUMENTS}) — is compiled or run, so that what a user copies works. Each fenced
  * block names its language in its fence and, on the line above, how it is checked
  * ({@code <!-- readme-check: KIND -->}):
  * <ul>
  *   <li>{@code java}, {@code method-body}: statements, compiled (javac, {@code -Xlint:all -Werror},
  *       against the library's classes only) as the body of {@code static void run() throws Exception}
  *       in a class that imports {@code dev.hintmap.*}, {@code java.nio.file.*} and {@code java.util.*},
- *       then run, its file path replaced by a temporary file's; ({@code compilation-unit}: a whole
+ *       then run, its file path replaced by a temporary file's; {@code example-body}: the same, also
+ *       importing {@code java.time.*} and the examples' {@code com.example.optimizer.*}, compiled against
+ *       the library and the examples ({@code src/examples/java}); ({@code compilation-unit}: a whole
  *       source file, compiled);</li>
  *   <li>{@code c}, {@code main-body}: its {@code #include} lines, then the rest as the body of
  *       {@code main}, compiled with {@code -std=c11 -Wall -Wextra -Werror} against native-bench's header
@@ -50,78 +56,118 @@ import picocli.CommandLine;
  *   <li>{@code python}, {@code run}: run by python/tests/test_readme.py (in {@code ./mvnw verify}'s
  *       Python tests) with the module and the library of the checkout, and a stand-in {@code triton};</li>
  *   <li>{@code xml}, {@code pom-fragment}: well-formed, and a {@code <dependency>} names this
- *       project's coordinates (ConsumerBuildIT builds a project with the toolchain lines);</li>
- *   <li>{@code text}, {@code output}: what a command printed, not code.</li>
+ *       project's coordinates (ConsumerBuildIT builds a project with the guide's toolchain lines);</li>
+ *   <li>{@code text}, {@code output}: what a command printed, not code, so not checked.</li>
  * </ul>
- * The indented blocks are shell lines: a {@code hintmap} or {@code ./hintmap} command line must parse
- * (the picocli model of the commands), a {@code ./mvnw} line may name only the pom's profiles,
- * executions and existing test classes, a {@code make -C DIR} line only targets of DIR's Makefile, and
- * a script the line runs must exist (the install lines are run by ReadmeInstallIT).
+ * What a README block says it prints ({@code prints: ...}) is what it prints. The indented blocks are
+ * shell lines: a {@code hintmap} or {@code ./hintmap} command line must parse (the picocli model of the
+ * commands), a {@code ./mvnw} line may name only the pom's profiles, executions and existing test
+ * classes, a {@code make -C DIR} line only targets of DIR's Makefile, and a script the line runs must
+ * exist (the install lines are run by ReadmeInstallIT, the pass scheduler's by ExamplesIT).
  */
 class ReadmeCodeBlocksTest {
     /** The checks each language may have. */
-    static final Map<String, Set<String>> CHECKS = Map.of("java", Set.of("method-body", "compilation-unit"),
+    static final Map<String, Set<String>> CHECKS = Map.of("java", Set.of("method-body", "example-body", "compilation-unit"),
             "c", Set.of("main-body"), "python", Set.of("run"), "xml", Set.of("pom-fragment"), "text", Set.of("output"));
 
     @TempDir Path dir;
 
     private static List<ReadmeBlocks.Block> blocks(String language) throws Exception {
-        return ReadmeBlocks.fenced(ReadmeBlocks.lines(Cli.home().resolve("README.md"))).stream()
-                .filter(b -> b.language().equals(language)).toList();
+        return ReadmeBlocks.fenced(Cli.home()).stream().filter(b -> b.language().equals(language)).toList();
     }
 
     @Test
     void everyFencedBlockNamesItsLanguageAndHowItIsChecked() throws Exception {
-        List<ReadmeBlocks.Block> all = ReadmeBlocks.fenced(ReadmeBlocks.lines(Cli.home().resolve("README.md")));
-        assertTrue(all.size() >= 7, "the README's blocks: " + all.size());
-        for (ReadmeBlocks.Block b : all) {
+        assertEquals(Set.of("java", "c", "python", "xml"), ReadmeBlocks.fenced(Cli.home(), "README.md").stream()
+                .map(ReadmeBlocks.Block::language).collect(java.util.stream.Collectors.toSet()), "the README shows Java, C, Python and the pom");
+        assertTrue(ReadmeBlocks.fenced(Cli.home(), "docs/GUIDE.md").size() >= 8, "the guide's blocks");
+        for (ReadmeBlocks.Block b : ReadmeBlocks.fenced(Cli.home())) {
             assertTrue(CHECKS.getOrDefault(b.language(), Set.of()).contains(b.check()), b.where()
                     + ": a fenced block needs a language of " + CHECKS.keySet() + " and, on the line above, "
                     + "<!-- readme-check: KIND --> with a KIND of its language: " + CHECKS);
         }
     }
 
+    /** The README's reference-design questions: each language's headline example asks all six. */
+    @Test
+    void theReadmeAsksTheReferenceDesignsQuestionsInEveryLanguage() throws Exception {
+        Map<String, List<String>> questions = Map.of(
+                "java", List.of("isHot(", "dispatchCount(", "meanKernelNs(", "recordFor(", "size()", "isEmpty()"),
+                "c", List.of("hm_is_hot(", "hm_dispatch_count(", "hm_mean_kernel_ns(", "hm_lookup(", "hm_size(", "hm_is_empty("),
+                "python", List.of("is_hot(", "dispatch_count(", "mean_kernel_ns(", "record_for(", "len(store)", "is_empty()"));
+        for (ReadmeBlocks.Block b : ReadmeBlocks.fenced(Cli.home(), "README.md")) {
+            for (String q : questions.getOrDefault(b.language(), List.of())) {
+                assertTrue(b.text().contains(q), b.where() + " asks " + q);
+            }
+        }
+    }
+
+    /** What a block says it prints: the text after "prints: " in its last comment, else null. */
+    static String printed(ReadmeBlocks.Block b) {
+        int at = b.text().lastIndexOf("prints: ");
+        if (at < 0) {
+            return null;
+        }
+        String rest = b.text().substring(at + "prints: ".length());
+        return rest.substring(0, rest.indexOf('\n')).replace("*/", "").strip() + "\n";
+    }
+
     @Test
     void theJavaBlocksCompileWarningFreeAgainstTheLibraryAndRun() throws Exception {
         List<ReadmeBlocks.Block> java = blocks("java");
         assertFalse(java.isEmpty(), "the README shows Java");
+        assertTrue(java.stream().anyMatch(b -> b.check().equals("example-body")), "the guide shows the pass scheduler");
         Path library = Path.of(HintStore.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path examples = Path.of(PassScheduler.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         for (int i = 0; i < java.size(); i++) {
             ReadmeBlocks.Block b = java.get(i);
             Path file = dir.resolve("java-" + i + ".hints");
             String body = b.text().replace("/var/tmp/app.hints", file.toString());
             String name = "ReadmeExample" + i;
+            boolean example = b.check().equals("example-body");
             String source = b.check().equals("compilation-unit") ? body : """
                     import dev.hintmap.*;
                     import java.nio.file.*;
                     import java.util.*;
-
+                    %s
                     public final class %s {
                         public static void run() throws Exception {
                     %s
                         }
                     }
-                    """.formatted(name, body.indent(8));
+                    """.formatted(example ? "import java.time.*;\nimport com.example.optimizer.*;\n" : "", name, body.indent(8));
             Path classes = Files.createDirectories(dir.resolve("classes-" + i));
-            compile(b, name, source, library, classes);
-            if (b.check().equals("method-body")) {
-                try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()},
-                        HintStore.class.getClassLoader())) {
-                    Method run = loader.loadClass(name).getMethod("run");
-                    run.invoke(null);
-                }
-            }
-            if (i == 0) { // the headline example: what it recorded is in the file
-                assertTrue(b.text().contains("/var/tmp/app.hints"), b.where());
-                try (HintStore store = HintStore.open(file, HintStoreOptions.defaults().readOnly(true))) {
-                    assertEquals(1, store.recordFor("gemm_bf16_128x128x64").orElseThrow().dispatchCount(), b.where());
-                    assertEquals(1, store.recordFor("conv2d_fwd_nhwc_3x3").orElseThrow().dispatchCount(), b.where());
+            String classPath = example ? library + File.pathSeparator + examples : library.toString();
+            compile(b, name, source, classPath, classes);
+            if (!b.check().equals("compilation-unit")) {
+                String out = runCapturingStandardOutput(b, name, classes);
+                String promised = printed(b);
+                if (promised != null) {
+                    assertEquals(promised, out, b.where() + " prints what it says");
                 }
             }
         }
+        assertTrue(printed(blocks("java").getFirst()) != null, "the README's Java example says what it prints");
     }
 
-    private static void compile(ReadmeBlocks.Block b, String name, String source, Path library, Path classes)
+    /** Runs the compiled block's {@code run()} in this JVM and returns what it wrote to standard output. */
+    private static String runCapturingStandardOutput(ReadmeBlocks.Block b, String name, Path classes) throws Exception {
+        PrintStream standard = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()},
+                ReadmeCodeBlocksTest.class.getClassLoader())) {
+            System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+            Method run = loader.loadClass(name).getMethod("run");
+            run.invoke(null);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw new AssertionError(b.where() + " runs: " + e.getCause(), e.getCause());
+        } finally {
+            System.setOut(standard);
+        }
+        return captured.toString(StandardCharsets.UTF_8);
+    }
+
+    private static void compile(ReadmeBlocks.Block b, String name, String source, String classPath, Path classes)
             throws Exception {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
@@ -134,7 +180,7 @@ class ReadmeCodeBlocksTest {
                 }
             };
             List<String> options = List.of("--release", "22", "-Xlint:all", "-Werror", "-proc:none", "-implicit:none",
-                    "-classpath", library.toString(), "-d", classes.toString());
+                    "-classpath", classPath, "-d", classes.toString());
             boolean ok = javac.getTask(null, files, diagnostics, options, null, List.of(unit)).call();
             StringBuilder said = new StringBuilder();
             diagnostics.getDiagnostics().forEach(d -> said.append("\n  line ").append(d.getLineNumber()).append(": ")
@@ -169,10 +215,13 @@ class ReadmeCodeBlocksTest {
                     + Files.readString(source));
             Run ran = run(List.of(program.toString()));
             assertEquals(0, ran.exit(), b.where() + " runs:\n" + ran.out());
-            if (i == 0) { // the headline example: one record by name, one through the handle
+            if (printed(b) != null) {
+                assertEquals(printed(b), ran.out(), b.where() + " prints what it says");
+            } else if (b.text().contains("hm_region_add")) { // one record by name, one through the handle
                 assertEquals("2 dispatches\n", ran.out(), b.where());
             }
         }
+        assertTrue(printed(c.getFirst()) != null, "the README's C example says what it prints");
     }
 
     record Run(int exit, String out) {}
@@ -279,9 +328,13 @@ class ReadmeCodeBlocksTest {
         Path home = Cli.home();
         String pom = Files.readString(home.resolve("pom.xml"));
         List<String> checked = new ArrayList<>();
-        for (String numbered : ReadmeBlocks.indented(ReadmeBlocks.lines(home.resolve("README.md")))) {
-            String where = "README.md:" + numbered.substring(0, numbered.indexOf(':'));
-            for (List<String> command : commands(numbered.substring(numbered.indexOf(':') + 2))) {
+        List<String> numberedLines = new ArrayList<>(); // "DOCUMENT:LINE: text"
+        for (String document : ReadmeBlocks.DOCUMENTS) {
+            ReadmeBlocks.indented(ReadmeBlocks.lines(home.resolve(document))).forEach(l -> numberedLines.add(document + ":" + l));
+        }
+        for (String numbered : numberedLines) {
+            String where = numbered.substring(0, numbered.indexOf(": "));
+            for (List<String> command : commands(numbered.substring(numbered.indexOf(": ") + 2))) {
                 String program = command.get(0);
                 List<String> args = command.subList(1, command.size());
                 if (program.equals("hintmap") || program.equals("./hintmap") || program.endsWith("/bin/hintmap")) {
@@ -320,7 +373,8 @@ class ReadmeCodeBlocksTest {
             }
         }
         assertTrue(checked.stream().anyMatch(c -> c.startsWith("./hintmap top")), "the hintmap lines are checked: " + checked);
-        assertTrue(checked.stream().anyMatch(c -> c.startsWith("./mvnw -Pjmh")), "the mvnw lines are checked: " + checked);
+        assertTrue(checked.stream().anyMatch(c -> c.startsWith("hintmap upgrade")), "the guide's lines are checked: " + checked);
+        assertTrue(checked.stream().anyMatch(c -> c.startsWith("./mvnw install")), "the mvnw lines are checked: " + checked);
     }
 
     /** The Makefile of {@code dir} with the files its {@code include} lines name (relative to dir), where targets also live. */
