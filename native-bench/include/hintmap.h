@@ -392,7 +392,7 @@ typedef struct hm_hot_region {
     uint32_t name_len;
 } hm_hot_region;
 
-/** What hm_hot_set found (docs/OPTIMIZER.md "The hot set by coverage"). 80 bytes on LP64. The sums
+/** What hm_hot_set found (docs/GUIDE.md "The hot set by coverage"). 80 bytes on LP64. The sums
  *  behind it are exact (several regions of 2^63-1 ns add up past 2^63-1); each _ns field reports its
  *  sum clamped to 2^63-1, while the set, reached and every share come from the exact sums. */
 typedef struct hm_hot_set_info {
@@ -413,7 +413,7 @@ typedef struct hm_hot_set_info {
 } hm_hot_set_info;
 
 /**
- * The hot set by coverage (docs/OPTIMIZER.md "The hot set by coverage"): the fewest regions,
+ * The hot set by coverage (docs/GUIDE.md "The hot set by coverage"): the fewest regions,
  * hottest by kernel_ns_total first, whose kernel time covers at least `coverage` of the kernel
  * time of every region in the file; regions with fewer than `min_dispatches` dispatches never
  * count (their time stays in the whole); equal totals are ordered by stored name in byte order

@@ -1,5 +1,5 @@
 /*
- * hot_set.c - the hot set by coverage (docs/OPTIMIZER.md "The hot set by coverage", the definition)
+ * hot_set.c - the hot set by coverage (docs/GUIDE.md "The hot set by coverage", the definition)
  * read in one cut of the file (FORMAT §7.5 "Every region in one cut"). Twin of the Java classes
  * dev.hintmap.RegionCut (the cut) and dev.hintmap.HotSetRule (the rule); both answer the vectors of
  * src/test/resources/vectors/hot-set.txt.
@@ -94,7 +94,7 @@ static uint32_t region_cut(const hm_store *s, hm_hot_region *regions, uint32_t r
     }
 }
 
-/* ------------------------------------------------------------------ the rule (OPTIMIZER.md) */
+/* ------------------------------------------------------------------ the rule (GUIDE.md) */
 
 /* Stored names in UTF-8 byte order (unsigned, a proper prefix first): memcmp's, as Java's
  * HotSetRule.compareUtf8 orders by code point. */
@@ -117,7 +117,7 @@ static int hottest_first(const void *x, const void *y) {
 
 /* ------------------------------------------------------------------ exact sums of kernel time */
 
-/* A non-negative integer in two 64-bit words: the rule's exact sums (OPTIMIZER.md steps 2, 5, 6). One
+/* A non-negative integer in two 64-bit words: the rule's exact sums (GUIDE.md steps 2, 5, 6). One
  * region's total is at most 2^63-1 and a file holds fewer than 2^32 regions, so a sum stays below 2^95
  * and never wraps, where a saturating u64 would make three regions of 2^63-1 ns look like one. Two
  * words rather than unsigned __int128: that type is a GCC/Clang extension (absent from MSVC and from
@@ -178,7 +178,7 @@ static wide_ns wide_ceil(double x) {
     return w;
 }
 
-/* What the set must cover (OPTIMIZER.md step 5): all of total at coverage 1; else ceil(coverage ⊗
+/* What the set must cover (GUIDE.md step 5): all of total at coverage 1; else ceil(coverage ⊗
  * double(total)), ⊗ the binary64 product (one rounding, so a decimal coverage means what it says:
  * 0.8 of 100 ns is 80 ns), at most total. Java: HotSetRule.needed. */
 static wide_ns needed_ns(double coverage, wide_ns total) {

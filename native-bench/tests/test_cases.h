@@ -19,7 +19,7 @@ const hm_test_case *hm_t_file_change_cases(size_t *n);
 const hm_test_case *hm_t_damaged_words_cases(size_t *n);
 const hm_test_case *hm_t_concurrency_cases(size_t *n);
 const hm_test_case *hm_t_fault_guard_cases(size_t *n);
-/* hm_hot_set (the hot set by coverage, docs/OPTIMIZER.md); vectors_dir: where hot-set.txt is. */
+/* hm_hot_set (the hot set by coverage, docs/GUIDE.md); vectors_dir: where hot-set.txt is. */
 const hm_test_case *hm_t_hot_set_cases(size_t *n, const char *vectors_dir);
 /* The rules each library writes once (UTF-8 validity, FORMAT §2's ranges); vectors_dir: where utf8.txt and limits.txt are. */
 const hm_test_case *hm_t_rules_cases(size_t *n, const char *vectors_dir);

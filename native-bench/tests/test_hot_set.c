@@ -1,5 +1,5 @@
 /*
- * test_hot_set.c - hm_hot_set (docs/OPTIMIZER.md "The hot set by coverage"; FORMAT §7.5 "Every region
+ * test_hot_set.c - hm_hot_set (docs/GUIDE.md "The hot set by coverage"; FORMAT §7.5 "Every region
  * in one cut"): the shared vectors (src/test/resources/vectors/hot-set.txt, which Java's
  * HotSetVectorsTest answers too), one cut under insertion and eviction, names read twice, buffers.
  */

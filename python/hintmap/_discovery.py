@@ -1,6 +1,6 @@
 """Where the module finds ``libhintmap.so``: one ordered search, each step named in the error.
 
-The order (README "Reading hints from Python"):
+The order (docs/GUIDE.md, "Python"):
 
 1. ``HINTMAP_LIBRARY``: the path of the shared library, when the variable is set. An explicit
    choice: when it does not load, the search stops there with that reason, rather than quietly

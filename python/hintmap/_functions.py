@@ -44,7 +44,7 @@ def library_version() -> str:
 
 
 def library_path() -> str:
-    """Where the C library in use was loaded from (loads it; the search: README, "Reading hints from Python")."""
+    """Where the C library in use was loaded from (loads it; the search: docs/GUIDE.md, "Python")."""
     return native().path
 
 

@@ -105,7 +105,7 @@ class HotRegion(NamedTuple):
 
 @dataclass(frozen=True)
 class HotSet:
-    """The hot set by coverage (:meth:`HintStore.hot_set`; defined in docs/OPTIMIZER.md, "The hot
+    """The hot set by coverage (:meth:`HintStore.hot_set`; defined in docs/GUIDE.md, "The hot
     set by coverage"; Java ``HotSet``, C ``hm_hot_set``): the fewest regions, hottest by total kernel
     time first, whose kernel time covers at least ``coverage`` of the whole file's, leaving out
     regions with fewer than ``min_dispatches`` dispatches. Every figure is the C library's.
@@ -152,7 +152,7 @@ class HotSet:
     @property
     def thin_share(self) -> float:
         """``thin_ns / total_ns`` (0 when ``total_ns`` is 0): the share of the kernel time held by
-        regions with too few dispatches, as ``hintmap hot`` reports it (docs/OPTIMIZER.md step 7).
+        regions with too few dispatches, as ``hintmap hot`` reports it (docs/GUIDE.md step 7).
         Exact while the file's kernel time is below 2**63 - 1 ns (292 years); beyond, both figures
         are clamped and this is an approximation (C's ``hm_hot_set_info``, whose layout is fixed,
         carries no thin share; Java's ``HotSet.thinShare()`` is exact)."""

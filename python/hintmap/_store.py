@@ -83,7 +83,7 @@ DEFAULT_MIN_DISPATCHES = 1
 
 def hot_set_arguments(coverage: float, min_dispatches: int) -> Tuple[float, int]:
     """``(coverage, min_dispatches)`` as ``hm_hot_set`` takes them, checked as Java's
-    ``HotSetRule.requireValid`` checks them (docs/OPTIMIZER.md: C refuses the same coverages; a
+    ``HotSetRule.requireValid`` checks them (docs/GUIDE.md: C refuses the same coverages; a
     negative count, which C's ``uint64_t`` cannot express, is refused here as Java refuses it).
     Checked before any file is read, so that :mod:`hintmap.autotune` refuses a bad option at once.
 
@@ -461,7 +461,7 @@ class HintStore:
         return heapq.nsmallest(k, self, key=lambda r: (-rank(r), _names.order_key(r.name)))
 
     def hot_set(self, coverage: float = DEFAULT_COVERAGE, min_dispatches: int = DEFAULT_MIN_DISPATCHES) -> HotSet:
-        """The hot set by coverage (docs/OPTIMIZER.md, "The hot set by coverage"; ``hm_hot_set``, Java
+        """The hot set by coverage (docs/GUIDE.md, "The hot set by coverage"; ``hm_hot_set``, Java
         ``HintStore.hotSet``, ``hintmap hot``): the fewest regions, hottest by total kernel time
         first, whose kernel time covers at least ``coverage`` of the kernel time of every region in
         the file; regions with fewer than ``min_dispatches`` dispatches never count (their time stays

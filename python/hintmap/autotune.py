@@ -7,11 +7,11 @@ a prioritisation signal: a missing hint file, or one that cannot be read, prunes
 kernel, with one warning for a file that cannot be read. This module imports nothing of Triton; a
 configuration is whatever the list holds.
 
-What "hot" means is the caller's choice (``hot=``; docs/OPTIMIZER.md, "Which rule answers which
+What "hot" means is the caller's choice (``hot=``; docs/GUIDE.md, "Which rule answers which
 question"):
 
 * ``"coverage"`` (the default): membership of :meth:`HintStore.hot_set`, the fewest kernels that
-  make up ``coverage`` of the file's kernel time (docs/OPTIMIZER.md, "The hot set by coverage"):
+  make up ``coverage`` of the file's kernel time (docs/GUIDE.md, "The hot set by coverage"):
   where the time goes, which is what tuning time should follow, as profile-guided optimizers
   define hot: a 5 µs kernel launched a million times is hot, a single 200 µs launch is not. Each
   prune reads the whole file (Triton prunes once per new autotuning key, not per launch).

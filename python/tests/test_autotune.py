@@ -93,7 +93,7 @@ class PruneByCoverageTest(TempDirTest):
         self.assertEqual(early_config_prune(self.path(), FLASH_FWD, hot="threshold")(CONFIGS, NAMED_ARGS), CONFIGS)
 
     def test_the_default_is_hot_by_coverage_where_the_time_goes(self):
-        # The tuning time follows the GPU time (docs/OPTIMIZER.md, "Which rule answers which question"):
+        # The tuning time follows the GPU time (docs/GUIDE.md, "Which rule answers which question"):
         # the kernel holding 95 % of it is tuned fully, the one long launch keeps its default.
         self.assertEqual(early_config_prune(self.path(), SOFTMAX)(CONFIGS, NAMED_ARGS), CONFIGS)
         self.assertEqual(early_config_prune(self.path(), FLASH_FWD)(CONFIGS, NAMED_ARGS), CONFIGS[:1])

@@ -1,4 +1,4 @@
-"""HintStore.hot_set, the hot set by coverage (docs/OPTIMIZER.md) through C's hm_hot_set: the shared
+"""HintStore.hot_set, the hot set by coverage (docs/GUIDE.md) through C's hm_hot_set: the shared
 vectors (src/test/resources/vectors/hot-set.txt, which Java's HotSetVectorsTest and C's test_hot_set.c
 answer too), files written by Java and by the C tools, long names, arguments, the caller's buffers."""
 
@@ -83,7 +83,7 @@ def exact_share(part: int, whole: int) -> float:
 
 
 def reference_hot_set(records, coverage: float, min_dispatches: int):
-    """The rule of docs/OPTIMIZER.md written out in Python, as a test oracle: (names in order, needed,
+    """The rule of docs/GUIDE.md written out in Python, as a test oracle: (names in order, needed,
     covered, reached), the sums exact as Python's ints are, from (name, count, total) rows read by
     another program."""
     total = sum(t for _, _, t in records)

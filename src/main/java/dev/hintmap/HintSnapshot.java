@@ -164,7 +164,7 @@ public final class HintSnapshot {
 
     /**
      * The hot set by coverage of this copy: the rule of {@link HintStore#hotSet(double, long)}
-     * (docs/OPTIMIZER.md, "The hot set by coverage") over the regions copied, so that an optimizer
+     * (docs/GUIDE.md, "The hot set by coverage") over the regions copied, so that an optimizer
      * holding one snapshot per session, or a view that refreshes from snapshots ({@code hintmap top}),
      * asks where the time goes without reading the file again.
      *

@@ -615,7 +615,7 @@ public final class HintStore implements AutoCloseable {
     }
 
     /**
-     * The hot set by coverage (docs/OPTIMIZER.md, "The hot set by coverage"): the fewest regions,
+     * The hot set by coverage (docs/GUIDE.md, "The hot set by coverage"): the fewest regions,
      * hottest by total kernel time first, whose kernel time covers at least {@code coverage} of the
      * kernel time of every region in the file; regions with fewer than {@code minDispatches}
      * dispatches never count (their time stays in the whole), and equal totals are ordered by stored

@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * The hot set of a hint file by coverage ({@link HintStore#hotSet(double, long)}; defined in
- * docs/OPTIMIZER.md, "The hot set by coverage"): the fewest regions, hottest by total kernel time
+ * docs/GUIDE.md, "The hot set by coverage"): the fewest regions, hottest by total kernel time
  * first, whose kernel time covers at least a fraction of the whole file's, leaving out regions
  * with too few dispatches to trust. This is how profile-guided optimizers define hot (LLVM's
  * profile summary, Go's PGO), rather than by a fixed mean: a 5 µs kernel launched a million times
@@ -23,7 +23,7 @@ import java.util.Objects;
  *     clamped to {@code 2^63-1}
  * @param neededNs what the set had to cover, clamped to {@code 2^63-1}: the whole when
  *     {@code coverage} is 1, else {@code ceil(coverage * total)} in binary64, at most the whole
- *     (OPTIMIZER.md gives the exact computation)
+ *     (GUIDE.md gives the exact computation)
  * @param coveredNs the kernel time of the set, clamped to {@code 2^63-1}
  * @param coveredShare the share of the file's kernel time the set covers: the exact sums, each
  *     rounded to binary64, divided in binary64; in {@code [0, 1]}, 0 when the file has no kernel time
@@ -70,7 +70,7 @@ public record HotSet(List<HotRegion> regions, double coverage, long minDispatche
 
     /**
      * Checks the two parameters of a hot set as {@link HintStore#hotSet(double, long)} and
-     * {@link HintSnapshot#hotSet(double, long)} check them (the one check, docs/OPTIMIZER.md), so that
+     * {@link HintSnapshot#hotSet(double, long)} check them (the one check, docs/GUIDE.md), so that
      * a caller can refuse them before it opens a file: the command line tool's {@code hot} does.
      *
      * @param coverage the fraction of kernel time to cover, in {@code [0, 1]}

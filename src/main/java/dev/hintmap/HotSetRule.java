@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The hot set by coverage, computed from the regions read (docs/OPTIMIZER.md, "The hot set by
+ * The hot set by coverage, computed from the regions read (docs/GUIDE.md, "The hot set by
  * coverage", which is the definition; the C twin is {@code hm_hot_set} in
  * native-bench/src/hot_set.c, and both answer the vectors of
  * {@code src/test/resources/vectors/hot-set.txt}). Every step is integer arithmetic but the shares

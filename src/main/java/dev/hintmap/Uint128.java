@@ -4,7 +4,7 @@ import java.math.BigInteger;
 
 /**
  * A non-negative integer below 2^127 in two 64-bit words, {@code low} read unsigned: the hot set's
- * exact sums of kernel time (docs/OPTIMIZER.md, "The hot set by coverage", steps 2, 5 and 6). One
+ * exact sums of kernel time (docs/GUIDE.md, "The hot set by coverage", steps 2, 5 and 6). One
  * region's total is at most 2^63-1 and a file holds fewer than 2^32 regions, so every such sum is
  * below 2^95 and never wraps here, where a saturating {@code long} would stop at 2^63-1 and make
  * three saturated regions look like one.

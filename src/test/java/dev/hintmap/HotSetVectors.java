@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The cases of {@code vectors/hot-set.txt} (docs/OPTIMIZER.md, "The hot set by coverage"), which the
+ * The cases of {@code vectors/hot-set.txt} (docs/GUIDE.md, "The hot set by coverage"), which the
  * C unit tests read too; the file's header describes its lines.
  */
 final class HotSetVectors {

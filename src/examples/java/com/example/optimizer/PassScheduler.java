@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * How an optimizer uses hints (docs/OPTIMIZER.md): it picks a pass schedule per region, spending
+ * How an optimizer uses hints (docs/GUIDE.md): it picks a pass schedule per region, spending
  * compile time on the expensive passes only where the GPU spends its time. Hints are a
  * prioritisation signal, never a correctness one: every region gets a correct schedule whatever
  * the hint file says, and when hints are absent, too thin, stale or unreadable, the default

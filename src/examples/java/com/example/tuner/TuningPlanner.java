@@ -90,7 +90,7 @@ public final class TuningPlanner<T extends PlanTask> {
      * The regions of the hot set of tuner runs, in its order: the regions one run serves combined into one
      * record ({@link RegionRecord#merge}: dispatches and time summed) under the name of its hottest region, every
      * other region as it is; the library's hot set by coverage over these ({@link HintStore#hotSet}, computed in an
-     * in-memory store: the one definition of the rule, docs/OPTIMIZER.md); then each chosen record's regions,
+     * in-memory store: the one definition of the rule, docs/GUIDE.md); then each chosen record's regions,
      * hottest first. Where no two regions share a run, this is the hot set of the regions.
      */
     private List<RegionRecord> hotRuns(List<RegionRecord> all, double coverage, long minDispatches) {

@@ -126,7 +126,7 @@ final class DumpCommand implements Callable<Integer> {
 
     private static void table(PrintWriter out, HintSnapshot snapshot, List<RegionRecord> regions, int all, boolean filtered,
             TableLayout layout) {
-        // SLOW, as top calls the by-mean flag: "hot" in a table would read as top's HOT SET (OPTIMIZER.md,
+        // SLOW, as top calls the by-mean flag: "hot" in a table would read as top's HOT SET (GUIDE.md,
         // "Which rule answers which question"). The JSON and CSV field stays "hot", the API's is_hot.
         Table table = new Table("*REGION", "SLOW", ">DISPATCHES", ">KERNEL NS TOTAL", ">MEAN NS", ">MAX NS", ">BYTES TOTAL",
                 ">MEAN BYTES");

@@ -17,7 +17,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code hintmap hot FILE --coverage C}: the hot set by coverage, with its cut line (docs/OPTIMIZER.md). */
+/** {@code hintmap hot FILE --coverage C}: the hot set by coverage, with its cut line (docs/GUIDE.md). */
 @Command(name = "hot", versionProvider = HintmapCli.Version.class,
         footerHeading = CliReference.EXAMPLES_HEADING,
         footer = {

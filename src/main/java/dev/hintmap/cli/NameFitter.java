@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Fits a region name into the columns a table leaves it, saying as much as fits (docs: README,
- * "Tables and long names"). A name that fits is shown whole. Otherwise, in the {@link Style#SHORT}
+ * Fits a region name into the columns a table leaves it, saying as much as fits (docs/GUIDE.md,
+ * "Tables and long kernel names"). A name that fits is shown whole. Otherwise, in the {@link Style#SHORT}
  * style, a C++ kernel name ({@link CxxName}) loses, in this order and only as far as needed: its
  * return type ({@code void }), its parameter list ({@code (…)}), the middle of its template
  * arguments, and the middle of its qualifier ({@code at::…::} then {@code …::}) — so that

@@ -500,7 +500,7 @@ final class OutputFile {
      * hint file that appeared is not replaced by a text without {@code --force}; and live writers are
      * checked again. A writer can still attach between this check and the rename; no lock that every
      * writer takes at open exists to close that window (FORMAT.md has none), so it is documented
-     * instead (README, "Backups").
+     * instead (docs/GUIDE.md, "Backups and upgrade").
      *
      * @param progress where the warning of {@code --replace-live} goes
      */

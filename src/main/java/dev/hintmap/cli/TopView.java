@@ -23,7 +23,7 @@ import java.util.function.Predicate;
  *
  * <p>"Hot" answers one question here, as in {@code hintmap hot}: where the time goes. HOT SET marks
  * the regions of the hot set by coverage at {@code hot}'s defaults (the fewest regions, hottest by
- * total kernel time first, making up 95 % of it; docs/OPTIMIZER.md), and CUM SHARE is each region's
+ * total kernel time first, making up 95 % of it; docs/GUIDE.md), and CUM SHARE is each region's
  * share plus that of every region hotter by total (in any {@code --by} order). SLOW marks the other
  * question, whether one launch is expensive: mean kernel time at or above the file's threshold
  * ({@code isHot}, {@code hm_is_hot}).
