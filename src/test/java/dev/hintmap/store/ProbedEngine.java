@@ -7,6 +7,7 @@ import dev.hintmap.format.FileGeometry;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A writer's engine whose critical sections call a {@link HeldLockProbe} with the lock held, then
@@ -34,8 +35,24 @@ final class ProbedEngine extends StoreEngine {
                         new Lock(memory, writers, owner, token, s, probe), probe));
     }
 
+    /**
+     * Opens {@code file} as {@link TestStores#open} does, with the production engine except for a lock
+     * that counts every liveness check of a holder (§6.3) into {@code checks}.
+     */
+    static HintStore openCountingLivenessChecks(Path file, HintStoreOptions options, StoreSettings settings,
+            AtomicLong checks) throws IOException {
+        return open(file, options, settings, (memory, geometry, hotThresholdNs, rejectLongNames, writers, owner, token, s) ->
+                new StoreEngine(memory, geometry, hotThresholdNs, rejectLongNames, new OwnerLock(memory, writers, owner, token, s) {
+                    @Override
+                    boolean holderDead(long holder) {
+                        checks.incrementAndGet();
+                        return super.holderDead(holder);
+                    }
+                }));
+    }
+
     /** Opens {@code file} as {@link TestStores#open} does, with the writer engine {@code builder} builds. */
-    static HintStore open(Path file, HintStoreOptions options, StoreSettings settings, EngineBuilder builder)
+    private static HintStore open(Path file, HintStoreOptions options, StoreSettings settings, EngineBuilder builder)
             throws IOException {
         if (!TestSeams.ENABLED) {
             throw new IllegalStateException("the store's test seams are off: run with -D" + TestSeams.PROPERTY + "=true");
