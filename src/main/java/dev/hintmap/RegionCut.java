@@ -3,7 +3,6 @@ package dev.hintmap;
 import dev.hintmap.store.StoreEngine;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.IntConsumer;
 
 /**
  * Every region of a store read in <em>one cut</em> (FORMAT.md §7.5, "Every region in one cut"): a
@@ -42,16 +41,11 @@ final class RegionCut {
      */
     record Regions(List<RegionRecord> regions, boolean consistent) {}
 
-    /** Reads every region of {@code engine} in one cut when it can (class description). */
-    static Regions read(StoreEngine engine, RegionView view) {
-        return read(engine, view, null);
-    }
-
     /**
-     * {@link #read(StoreEngine, RegionView)} calling {@code afterSlot} after each slot of each scan
-     * (null: never), so that a test can change the file at a chosen point of a scan.
+     * Reads every region of {@code engine} in one cut when it can (class description); a test can
+     * change the file at a chosen point of a scan ({@link TestSeams#afterSlot}).
      */
-    static Regions read(StoreEngine engine, RegionView view, IntConsumer afterSlot) {
+    static Regions read(StoreEngine engine, RegionView view) {
         long stallDeadline = 0;
         int spins = 0;
         int scans = 0;
@@ -66,12 +60,12 @@ final class RegionCut {
                 if (stallDeadline == 0) {
                     stallDeadline = now + STALL_NANOS;
                 } else if (now - stallDeadline > 0) {
-                    return new Regions(scan(engine, view, afterSlot), false); // stalled: read it as it is
+                    return new Regions(scan(engine, view), false); // stalled: read it as it is
                 }
                 Thread.yield();
                 continue;
             }
-            List<RegionRecord> regions = scan(engine, view, afterSlot);
+            List<RegionRecord> regions = scan(engine, view);
             if (engine.indexSeqStill(v1)) {
                 return new Regions(regions, true);
             }
@@ -86,15 +80,15 @@ final class RegionCut {
      * a slot made LIVE by a change that ended before that load was claimed (§7.4 step 3) before
      * the change's release of {@code index_seq}, so the bound covers it.
      */
-    private static List<RegionRecord> scan(StoreEngine engine, RegionView view, IntConsumer afterSlot) {
+    private static List<RegionRecord> scan(StoreEngine engine, RegionView view) {
         int slots = engine.highWater();
         List<RegionRecord> regions = new ArrayList<>(Math.min(slots, 1 << 16));
         for (int k = 0; k < slots; k++) {
             if (view.read(engine, k)) {
                 regions.add(view.toRecord());
             }
-            if (afterSlot != null) {
-                afterSlot.accept(k);
+            if (TestSeams.ENABLED) { // a static final false outside tests: C2 folds the call away
+                TestSeams.afterSlot(k);
             }
         }
         return regions;

@@ -14,6 +14,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,6 +50,19 @@ class HotSetTest {
         return set.regions().stream().map(HotRegion::name).toList();
     }
 
+    /** {@code store}'s regions read in one cut, with {@code afterSlot} run after each slot of each scan. */
+    private static RegionCut.Regions readCalling(HintStore store, IntConsumer afterSlot) {
+        if (!TestSeams.ENABLED) {
+            throw new IllegalStateException("the test seams are off: run with -D" + TestSeams.PROPERTY + "=true");
+        }
+        TestSeams.afterSlot = afterSlot;
+        try {
+            return RegionCut.read(store.engine(), new RegionView(store.maxNameBytes(), 100_000));
+        } finally {
+            TestSeams.afterSlot = null;
+        }
+    }
+
     @Test
     void aRegionInsertedDuringTheScanIsReadInOneCutNotHalfBeforeAndHalfAfter() {
         try (HintStore store = fullStoreOfFour()) {
@@ -56,7 +70,7 @@ class HotSetTest {
             // After the scan read slots 0 and 1, a writer inserts a new region, which evicts one (the
             // CLOCK hand's first slot without its reference bit): a scan that kept going would report
             // the evicted region from the slots it had read and miss the new one, or the reverse.
-            RegionCut.Regions read = RegionCut.read(store.engine(), new RegionView(store.maxNameBytes(), 100_000), k -> {
+            RegionCut.Regions read = readCalling(store, k -> {
                 if (slotsSeen.incrementAndGet() == 2) {
                     store.add(new RegionRecord(NEW_GEMM, 10, 90_000_000, 9_000_000, 0));
                 }
@@ -80,7 +94,7 @@ class HotSetTest {
                 store.record("void churn_kernel<" + inserted.getAndIncrement() + ">(float*)", 1_000, 0);
             }
             // Every slot of every scan: one new region, evicting one (a workload of endless new names).
-            RegionCut.Regions read = RegionCut.read(store.engine(), new RegionView(store.maxNameBytes(), 100_000),
+            RegionCut.Regions read = readCalling(store,
                     k -> store.record("void churn_kernel<" + inserted.getAndIncrement() + ">(float*)", 1_000, 0));
             assertFalse(read.consistent());
             assertEquals(RegionCut.MAX_SCANS * 4 + 4, inserted.get(), "every scan was made, and only those");

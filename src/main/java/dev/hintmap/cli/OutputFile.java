@@ -24,7 +24,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
-import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 
@@ -102,7 +101,6 @@ final class OutputFile {
     private final Content content;
     private final ReplaceOptions replace;
     private final FileArgs files;
-    private final Durability durability;
     /** Where the file is published: the output path, or the file a followed link leads to. */
     private Path destination;
     private Mode mode = Mode.FILE;
@@ -110,26 +108,15 @@ final class OutputFile {
     private String backupSuffix;
 
     /**
-     * A test's hold on a command whose temporary file is half written (so that it can be
-     * interrupted there, deterministically); null outside tests.
-     */
-    static volatile Consumer<Path> halfWritten;
-
-    /**
      * @param replace the command's {@code --force}/{@code --replace-live}; null for a command that never
      *     replaces a file ({@code create})
      */
     OutputFile(String command, Path path, Content content, ReplaceOptions replace, FileArgs files) {
-        this(command, path, content, replace, files, Durability.SYSTEM);
-    }
-
-    OutputFile(String command, Path path, Content content, ReplaceOptions replace, FileArgs files, Durability durability) {
         this.command = command;
         this.path = path;
         this.content = content;
         this.replace = replace;
         this.files = files;
-        this.durability = durability;
         this.destination = path;
     }
 
@@ -323,7 +310,7 @@ final class OutputFile {
         try {
             long dropped = fill(tmp, regions, options, like, progress);
             try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-                durability.syncFile(tmp, channel); // the store's msync wrote the pages; fsync makes the file whole
+                TestSeams.durability().syncFile(tmp, channel); // the store's msync wrote the pages; fsync makes the file whole
             }
             Temporaries.publish(tmp, () -> {
                 if (replace != null && replace.mayReplace()) {
@@ -339,7 +326,7 @@ final class OutputFile {
                 }
                 return null;
             });
-            durability.syncDirectory(destination);
+            TestSeams.durability().syncDirectory(destination);
             progress.step(command + ": wrote " + path + " (" + Units.bytes(Files.size(destination)) + ")");
             return dropped;
         } catch (IOException e) {
@@ -403,7 +390,7 @@ final class OutputFile {
             int written = 0;
             for (RegionRecord r : regions) {
                 if (written == regions.size() / 2) {
-                    holdForTests(tmp);
+                    TestSeams.holdHalfWritten(tmp); // nothing outside tests
                 }
                 store.add(r);
                 if (++written % PROGRESS_EVERY == 0) {
@@ -451,15 +438,15 @@ final class OutputFile {
         try {
             try (FileChannel channel = Temporaries.create(tmp, () -> HintFiles.createNewFile(tmp, files.options()))) {
                 writeAll(channel, text);
-                holdForTests(tmp);
-                durability.syncFile(tmp, channel);
+                TestSeams.holdHalfWritten(tmp); // nothing outside tests
+                TestSeams.durability().syncFile(tmp, channel);
             }
             Temporaries.publish(tmp, () -> {
                 checkBeforeReplacing(progress);
                 Files.move(tmp, destination, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 return null;
             });
-            durability.syncDirectory(destination);
+            TestSeams.durability().syncDirectory(destination);
         } catch (IOException e) {
             throw namingTheOutput(e);
         } finally {
@@ -478,13 +465,6 @@ final class OutputFile {
         }
         String why = e instanceof HintFileException h ? HintFileErrors.message(h) : HintmapCli.describe(e);
         return new IOException("cannot write " + path + ": " + why, e);
-    }
-
-    private static void holdForTests(Path tmp) {
-        Consumer<Path> hold = halfWritten;
-        if (hold != null) {
-            hold.accept(tmp);
-        }
     }
 
     private static void writeAll(FileChannel channel, byte[] bytes) throws IOException {

@@ -3,8 +3,8 @@ package dev.hintmap.store;
 import dev.hintmap.format.FileGeometry;
 
 /**
- * How a store builds its writer's engine and lock ({@link StoreSettings}): {@link #PRODUCTION}, the
- * constructors, for every store opened through the API. A test passes a builder of subclasses of
+ * How a store builds its writer's engine and lock: {@link #PRODUCTION}, the constructors, outside
+ * tests. A test sets, around its open ({@link TestSeams#ENGINE}), a builder of subclasses of
  * {@link OwnerLock}, {@link StoreEngine}, {@link StoreRecovery} and {@link WholeRecords} that act
  * inside a critical section (throw there, publish there) with its lock held: the seam through which
  * tests reach those windows, as C's tests do through {@code HM_TEST_HOOKS}, while production code

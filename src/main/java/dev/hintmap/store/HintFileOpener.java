@@ -54,7 +54,7 @@ public final class HintFileOpener {
                         | (options.followSymlinks() ? 0 : PosixFiles.O_NOFOLLOW), 0);
             } catch (PosixException e) {
                 if (e.errno == PosixFiles.ENOENT && !options.readOnly() && !created) {
-                    int ours = createFile(file, options, settings, false, null);
+                    int ours = createFile(file, options, false, null);
                     PosixFiles.close(ours);
                     created = true; // published by us or by a racing creator: open that file
                     continue;
@@ -92,7 +92,7 @@ public final class HintFileOpener {
                 throw notRegular(like, likeStat);
             }
         }
-        int fd = createFile(file, writable, settings, true, likeStat);
+        int fd = createFile(file, writable, true, likeStat);
         // Ours, whoever owns it now (like): the owner rule concerns files others may have put there.
         return openDescriptor(file, fd, writable.allowForeignOwner(true), settings);
     }
@@ -436,8 +436,7 @@ public final class HintFileOpener {
      * @return the descriptor of the file created (read-write; the caller closes it), published at
      *     {@code file} unless another creator published first ({@code exclusive} false)
      */
-    private static int createFile(Path file, HintStoreOptions options, StoreSettings settings, boolean exclusive,
-            PosixFiles.Stat like) throws IOException {
+    private static int createFile(Path file, HintStoreOptions options, boolean exclusive, PosixFiles.Stat like) throws IOException {
         Header header = headerFor(options);
         long fileBytes = header.geometry().fileBytes();
         String name = file.getFileName().toString();
@@ -475,9 +474,7 @@ public final class HintFileOpener {
                 Memory.releaseLong(h, Layouts.HDR_MAGIC, Layouts.MAGIC_VALUE); // published last (§5)
                 h.force();
             }
-            if (settings.beforePublish != null) {
-                settings.beforePublish.run();
-            }
+            TestSeams.beforePublish(); // nothing outside tests
             try {
                 Files.createLink(file, tmp); // fails if another process published first: then we open theirs
                 NewFiles.syncDirectory(file); // §5 creation step 5

@@ -135,10 +135,10 @@ public final class MappedStore implements AutoCloseable {
         return writerEngine(new Memory(data), header, rejectLongNames, writers, writers.claim(token), token, settings);
     }
 
-    /** The engine of this process's writer, with its lock protocol, built as {@code settings} say (EngineBuilder). */
+    /** The engine of this process's writer, with its lock protocol (a test's subclasses only in tests: TestSeams). */
     static StoreEngine writerEngine(Memory memory, Header header, boolean rejectLongNames, WriterTable writers,
             WriterTable.Claim claim, long token, StoreSettings settings) {
-        return settings.engineBuilder.writer(memory, header.geometry(), header.hotThresholdNs(), rejectLongNames,
+        return TestSeams.engineBuilder().writer(memory, header.geometry(), header.hotThresholdNs(), rejectLongNames,
                 writers, claim.owner(), token, settings);
     }
 

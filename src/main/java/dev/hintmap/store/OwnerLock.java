@@ -2,7 +2,6 @@ package dev.hintmap.store;
 
 import dev.hintmap.format.Layouts;
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The lock protocol of §6.2 for the structure lock and the slot locks: a CAS from 0 to the owner
@@ -23,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * which this lock creates for its engine and asks before waiting on our own word.
  *
  * <p>Not final: a test's subclass (EngineBuilder) acts right after an acquisition and at the start of
- * a release, where a throwable leaves a lock behind for the sweep.
+ * a release, where a throwable leaves a lock behind for the sweep, and counts liveness checks.
  */
 class OwnerLock {
     private static final int SPINS_BETWEEN_CHECKS = 1024;
@@ -53,8 +52,6 @@ class OwnerLock {
     private final long waitLimitNanos;
     private final long giveUpRecheckNanos;
     private final long leakPeriodNanos;
-    /** Null outside tests. */
-    private final AtomicLong livenessChecks;
 
     /** The give-up memo (C {@code giveup}): process-local, under its own monitor. */
     private final GiveUp[] giveUp = new GiveUp[GIVE_UP_MEMO];
@@ -92,7 +89,6 @@ class OwnerLock {
         this.waitLimitNanos = settings.lockWaitLimitNanos;
         this.giveUpRecheckNanos = settings.giveUpRecheckNanos;
         this.leakPeriodNanos = settings.leakedLockNanos;
-        this.livenessChecks = settings.livenessChecks;
         this.memory = memory;
         this.writers = writers;
         this.owner = owner;
@@ -117,11 +113,8 @@ class OwnerLock {
         return leakPeriodNanos;
     }
 
-    /** §6.3 for the holder of a lock; counted for tests (C {@code holder_dead}). */
-    private boolean holderDead(long holder) {
-        if (livenessChecks != null) {
-            livenessChecks.incrementAndGet();
-        }
+    /** §6.3 for the holder of a lock (C {@code holder_dead}); a test's subclass counts the checks. */
+    boolean holderDead(long holder) {
         return writers.isDead(holder, selfToken);
     }
 

@@ -48,7 +48,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>The bodies are package-private methods so that a test can subclass the engine and its
  *       siblings to act inside a critical section (throw, publish, wait) with the lock held, as
  *       C's tests do through {@code HM_TEST_HOOKS}: production code carries no test hook there
- *       ({@link EngineBuilder}).</li>
+ *       ({@link EngineBuilder}, {@link TestSeams}).</li>
  * </ol>
  */
 public class StoreEngine {
@@ -101,10 +101,10 @@ public class StoreEngine {
     private final ClockFrames clockFrames;
     private final long hotThresholdNs;
     private final boolean rejectLongNames;
-    /** §8; replaced by a test's subclass (EngineBuilder), never after the engine is shared. */
-    StoreRecovery recovery;
-    /** §7.6; replaced by a test's subclass (EngineBuilder), never after the engine is shared. */
-    WholeRecords wholeRecords;
+    /** §8. */
+    final StoreRecovery recovery;
+    /** §7.6. */
+    final WholeRecords wholeRecords;
 
     /**
      * The lock offset of the victim slot {@link #lockVictim} holds for {@link #insertLocked}, or 0;
@@ -130,8 +130,21 @@ public class StoreEngine {
         this.clockFrames = new ClockFrames(memory.segment, geometry);
         this.hotThresholdNs = hotThresholdNs;
         this.rejectLongNames = rejectLongNames;
-        this.recovery = new StoreRecovery(this);
-        this.wholeRecords = new WholeRecords(this);
+        this.recovery = newRecovery();
+        this.wholeRecords = newWholeRecords();
+    }
+
+    /**
+     * This engine's §8 recovery; called once, by the constructor, so a test's engine that returns
+     * its subclass here has not set its own fields yet.
+     */
+    StoreRecovery newRecovery() {
+        return new StoreRecovery(this);
+    }
+
+    /** This engine's §7.6 whole-record operations; called once, by the constructor (as {@link #newRecovery}). */
+    WholeRecords newWholeRecords() {
+        return new WholeRecords(this);
     }
 
     // ------------------------------------------------------------------ the store's constants
@@ -290,7 +303,7 @@ public class StoreEngine {
      * @return the name length when the slot is LIVE with a sound record, else 0
      */
     public int slotRead(int k, long[] nameWords, SlotRecord out) {
-        int length = readLoop(mapping.segment(), k, null, nameWords, null, out);
+        int length = readLoop(mapping.segment(), k, null, nameWords, out);
         return length > 0 && out.isSound() ? length : 0; // unsound: a damaged file's, read as absent
     }
 
@@ -301,19 +314,25 @@ public class StoreEngine {
      * @return the name length when the slot is LIVE and a consistent read came within the bound, else 0
      */
     int slotReadAsStored(int k, SlotRecord out) {
-        return Math.max(0, readLoop(mapping.segment(), k, null, null, null, out));
+        return Math.max(0, readLoop(mapping.segment(), k, null, null, out));
     }
 
     /**
-     * The rebuild's read of slot {@code k} (§8 step 2c), lock-free as every reader's, with
-     * {@code between} (null outside tests, as C's {@code rebuild_read_probe}) run between the loads and
-     * the re-check of every attempt.
+     * The rebuild's read of slot {@code k} (§8 step 2c), lock-free as every reader's (a test's engine
+     * acts between its loads and its re-check: {@link #betweenLoads}).
      *
      * @return the name length with {@code out} as stored, 0 when not LIVE, or {@link #UNSETTLED}
      */
-    int slotReadForRebuild(MemorySegment seg, int k, Runnable between, SlotRecord out) {
-        return readLoop(seg, k, null, null, between, out);
+    int slotReadForRebuild(MemorySegment seg, int k, SlotRecord out) {
+        return readLoop(seg, k, null, null, out);
     }
+
+    /**
+     * Nothing: called between the loads and the re-check of every attempt of a read, and only when
+     * {@link TestSeams#ENABLED}, so that a test's engine can publish there during the rebuild's read
+     * ({@link #slotReadForRebuild}), as C's {@code rebuild_read_probe}.
+     */
+    void betweenLoads() {}
 
     /**
      * The one seqlock read of a slot (§7.2.1), as C's {@code slot_read}, through the segment the
@@ -323,13 +342,11 @@ public class StoreEngine {
      *
      * @param name null, or the name the slot must hold (compared as the words it stores)
      * @param nameWords null, or where the name's words go
-     * @param between null, or what runs between the loads and the re-check (the rebuild's test probe)
      * @param out filled, with the record as stored, only when this returns a length
      * @return the name length when the slot is LIVE (and holds {@code name}); 0 when it is not (FREE,
      *     BUSY, another name, a length out of range); {@link #UNSETTLED} when no read was consistent
      */
-    private int readLoop(MemorySegment seg, int k, EncodedName name, long[] nameWords, Runnable between,
-            SlotRecord out) {
+    private int readLoop(MemorySegment seg, int k, EncodedName name, long[] nameWords, SlotRecord out) {
         long slot = slots.slot(k);
         for (int attempt = 0; attempt < MAX_READ_ATTEMPTS; attempt++) {
             long g1 = Memory.acquireLong(seg, Slots.gen(slot));
@@ -359,8 +376,8 @@ public class StoreEngine {
             long total = RecordCopies.plainKernelNsTotal(seg, copy);
             long max = RecordCopies.plainKernelNsMax(seg, copy);
             long bytes = RecordCopies.plainBytesTotal(seg, copy);
-            if (between != null) {
-                between.run();
+            if (TestSeams.ENABLED) { // a static final false outside tests: C2 folds the call away
+                betweenLoads();
             }
             Memory.acquireFence(); // the loads above happen before the re-checks below
             long s2 = Memory.opaqueLong(seg, Slots.seq(slot));
@@ -463,7 +480,7 @@ public class StoreEngine {
                 }
                 if (HashIndex.matches(e, HashIndex.probeKey(hash, p))) {
                     long k = HashIndex.slotOf(e);
-                    if (k >= 0 && k < slots.capacity && readLoop(seg, (int) k, name, null, null, out) > 0
+                    if (k >= 0 && k < slots.capacity && readLoop(seg, (int) k, name, null, out) > 0
                             && out.isSound()) {
                         return true;
                     }

@@ -160,7 +160,7 @@ class StoreRecovery {
         if ((gen & 1) != 0 || !SlotSoundness.nameSound(seg, slots, slot, length, stored, SlotSoundness.IGNORED)) {
             return false;
         }
-        int read = engine.slotReadForRebuild(seg, k, rebuildReadProbe(), record);
+        int read = engine.slotReadForRebuild(seg, k, record);
         return (read == StoreEngine.UNSETTLED || (read > 0 && record.isSound())) // sound, or not known to be unsound
                 && SlotSoundness.keptFirst(indexed, stored, k, SlotSoundness.IGNORED); // a later duplicate, or no room: freed
     }
@@ -177,13 +177,4 @@ class StoreRecovery {
             return engine.index.insert(engine.mapping.segment(), name.hash, k);
         }
     };
-
-    /**
-     * Run between the loads and the re-check of every attempt of the rebuild's read (C's
-     * {@code rebuild_read_probe}): null, except in a test's subclass, which publishes there as a
-     * writer would. The read is lock-free, so this is no critical section.
-     */
-    Runnable rebuildReadProbe() {
-        return null;
-    }
 }

@@ -6,7 +6,7 @@ import java.util.concurrent.locks.LockSupport;
  * A {@code hintmap} process that stops in the middle of writing its output, for a test to
  * interrupt it there: {@code HeldCommand ARGS...} runs {@code hintmap ARGS...} as the launcher
  * does ({@link HintmapCli#main}), except that when the temporary file of its output is half
- * written ({@link OutputFile#halfWritten}) it prints {@code half written TMP} on standard output and
+ * written ({@link TestSeams#halfWritten}) it prints {@code half written TMP} on standard output and
  * waits there until it is signalled or killed. So the signal lands mid-write every time, with no
  * timing involved.
  */
@@ -17,7 +17,8 @@ public final class HeldCommand {
     private HeldCommand() {}
 
     public static void main(String[] args) {
-        OutputFile.halfWritten = tmp -> {
+        System.setProperty(TestSeams.PROPERTY, "true"); // a child JVM: before any class reads it
+        TestSeams.halfWritten = tmp -> {
             System.out.println(HELD + tmp);
             System.out.flush();
             while (true) {

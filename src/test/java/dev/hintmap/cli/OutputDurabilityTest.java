@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * synced, and the text path renamed a file it never synced, so a power loss after "wrote FILE"
  * could bring back the old file or an empty {@code .prom}. Every output is now synced before it is
  * published and its directory after, as the library syncs a hint file it creates; the
- * {@link Durability} seam records the two calls and what the path held at each.
+ * {@link Durability} seam ({@link TestSeams#syncs}) records the two calls and what the path held at each.
  */
 class OutputDurabilityTest {
     static final String CUTLASS =
@@ -33,6 +34,11 @@ class OutputDurabilityTest {
 
     @TempDir
     Path dir;
+
+    @AfterEach
+    void systemSyncs() {
+        TestSeams.syncs = null;
+    }
 
     /** Records each sync and checks the order against what is at the output then. */
     private static final class Recorder implements Durability {
@@ -78,7 +84,8 @@ class OutputDurabilityTest {
     void aTextOutputIsSyncedBeforeItReplacesTheOldFileAndItsDirectoryAfter() throws Exception {
         Path out = Files.writeString(dir.resolve("hintmap.prom"), "# last run\n");
         Recorder recorder = new Recorder(out, "# last run\n");
-        OutputFile target = new OutputFile("export", out, OutputFile.Content.TEXT, new ReplaceOptions(), files(), recorder);
+        TestSeams.syncs = recorder;
+        OutputFile target = new OutputFile("export", out, OutputFile.Content.TEXT, new ReplaceOptions(), files());
         target.check(HintmapCli.commandLine());
         target.publishText("hintmap_regions{file=\"a\"} 1.0\n".getBytes(StandardCharsets.UTF_8),
                 new PrintWriter(new StringWriter()), new Progress(new PrintWriter(new StringWriter()), true));
@@ -94,15 +101,16 @@ class OutputDurabilityTest {
 
         Path created = dir.resolve("new.hints");
         Recorder first = new Recorder(created, null);
-        OutputFile target = new OutputFile("merge", created, OutputFile.Content.HINT_FILE, new ReplaceOptions(), files(),
-                first);
+        TestSeams.syncs = first;
+        OutputFile target = new OutputFile("merge", created, OutputFile.Content.HINT_FILE, new ReplaceOptions(), files());
         target.check(HintmapCli.commandLine());
         target.publish(regions, options, quiet);
         assertEquals(List.of("file " + dir, "directory " + dir), first.calls, "published by link(2)");
 
         String old = Files.readString(created, StandardCharsets.ISO_8859_1);
         Recorder second = new Recorder(created, old);
-        target = new OutputFile("copy", created, OutputFile.Content.HINT_FILE, force(), files(), second);
+        TestSeams.syncs = second;
+        target = new OutputFile("copy", created, OutputFile.Content.HINT_FILE, force(), files());
         target.check(HintmapCli.commandLine());
         target.publish(regions, options, quiet);
         assertEquals(List.of("file " + dir, "directory " + dir), second.calls, "published by rename(2) over the old one");
@@ -115,8 +123,8 @@ class OutputDurabilityTest {
     void aStreamIsNeitherSyncedNorRenamed() throws Exception {
         Recorder recorder = new Recorder(Path.of("-"), null);
         StringWriter stdout = new StringWriter();
-        OutputFile target = new OutputFile("export", Path.of("-"), OutputFile.Content.TEXT, new ReplaceOptions(), files(),
-                recorder);
+        TestSeams.syncs = recorder;
+        OutputFile target = new OutputFile("export", Path.of("-"), OutputFile.Content.TEXT, new ReplaceOptions(), files());
         target.check(HintmapCli.commandLine());
         target.publishText("x 1\n".getBytes(StandardCharsets.UTF_8), new PrintWriter(stdout, true),
                 new Progress(new PrintWriter(new StringWriter()), true));

@@ -41,7 +41,7 @@ class UpgradeInPlaceTest {
 
     @AfterEach
     void noHold() {
-        OutputFile.halfWritten = null;
+        TestSeams.halfWritten = null;
     }
 
     private static boolean root() {
@@ -146,7 +146,7 @@ class UpgradeInPlaceTest {
         Path file = ownedV2("f.hints");
         byte[] v2Bytes = Files.readAllBytes(file);
         List<Boolean> backupWhileWriting = new ArrayList<>();
-        OutputFile.halfWritten = tmp -> backupWhileWriting.add(Files.exists(dir.resolve("f.hints.v2")));
+        TestSeams.halfWritten = tmp -> backupWhileWriting.add(Files.exists(dir.resolve("f.hints.v2")));
         Cli.run("upgrade", "-q", "--allow-foreign-owner", file.toString()).expect(ExitCode.OK);
         assertEquals(List.of(false), backupWhileWriting);
         assertConvertedInPlace(file, v2Bytes, ownerGroupMode(file));

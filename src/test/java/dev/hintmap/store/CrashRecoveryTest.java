@@ -11,7 +11,6 @@ import dev.hintmap.HintStore;
 import dev.hintmap.LiveUser;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
-import dev.hintmap.TestStores;
 import dev.hintmap.format.FileGeometry;
 import dev.hintmap.format.Layouts;
 import java.io.IOException;
@@ -126,9 +125,8 @@ class CrashRecoveryTest {
             // The give-up after the wait limit (§6.2) is LockGiveUpTest's: here the limit outlasts every
             // wait of the test, so that a slow machine cannot turn "waits" into "gave up".
             AtomicLong checks = new AtomicLong();
-            StoreSettings settings = StoreSettings.DEFAULT.lockWaitLimitNanos(TimeUnit.MINUTES.toNanos(10))
-                    .countLivenessChecks(checks);
-            try (HintStore store = TestStores.open(file, LAYOUT, settings)) {
+            StoreSettings settings = StoreSettings.DEFAULT.lockWaitLimitNanos(TimeUnit.MINUTES.toNanos(10));
+            try (HintStore store = ProbedEngine.openCountingLivenessChecks(file, LAYOUT, settings, checks)) {
                 AtomicReference<Throwable> failure = new AtomicReference<>();
                 Thread writer = Thread.ofPlatform().start(() -> {
                     try {

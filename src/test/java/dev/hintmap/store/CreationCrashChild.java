@@ -13,7 +13,8 @@ public final class CreationCrashChild {
     private CreationCrashChild() {}
 
     public static void main(String[] args) throws Exception {
-        StoreSettings settings = StoreSettings.DEFAULT.beforePublish(() -> {
+        System.setProperty(TestSeams.PROPERTY, "true"); // a child JVM: before any store class reads it
+        TestSeams.BEFORE_PUBLISH.set(() -> {
             System.out.println("allocated");
             System.out.flush();
             try {
@@ -22,7 +23,7 @@ public final class CreationCrashChild {
                 Thread.currentThread().interrupt();
             }
         });
-        try (HintStore store = TestStores.open(Path.of(args[0]), HintStoreOptions.defaults(), settings)) {
+        try (HintStore store = TestStores.open(Path.of(args[0]), HintStoreOptions.defaults(), StoreSettings.DEFAULT)) {
             System.out.println("published (not killed), size " + store.size());
         }
     }

@@ -7,7 +7,6 @@ import dev.hintmap.HintFiles;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
-import dev.hintmap.TestStores;
 import dev.hintmap.format.FileGeometry;
 import dev.hintmap.format.Layouts;
 import java.io.IOException;
@@ -85,7 +84,7 @@ class IndexRebuildTest {
                     republished.incrementAndGet();
                 }
             };
-            try (HintStore store = TestStores.open(file, options, ProbedEngine.settings(StoreSettings.DEFAULT, probe))) {
+            try (HintStore store = ProbedEngine.open(file, options, StoreSettings.DEFAULT, probe)) {
                 store.record(kernel(2), 9, 9); // absent: the insertion recovers first (§8), rebuilding the index
                 assertTrue(republished.get() >= StoreEngine.MAX_READ_ATTEMPTS, "the rebuild's read of slot 0 gave up: "
                         + republished.get() + " attempts");
@@ -150,9 +149,9 @@ class IndexRebuildTest {
                 default -> { }
             }
         };
-        StoreSettings settings = ProbedEngine.settings(StoreSettings.DEFAULT.leakedLockNanos(100_000_000L), probe);
+        StoreSettings settings = StoreSettings.DEFAULT.leakedLockNanos(100_000_000L);
         ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
-        try (HintStore store = TestStores.open(file, options, settings)) {
+        try (HintStore store = ProbedEngine.open(file, options, settings, probe)) {
             Thread first = Thread.ofPlatform().start(() -> record(store, kernel(regions), failures));
             assertTrue(rebuilding.await(60, TimeUnit.SECONDS), "the first insertion rebuilds the index");
             Thread second = Thread.ofPlatform().start(() -> record(store, kernel(regions + 1), failures));

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.LiveUser;
-import dev.hintmap.TestStores;
 import dev.hintmap.format.FileGeometry;
 import dev.hintmap.format.Layouts;
 import java.lang.foreign.Arena;
@@ -68,9 +67,8 @@ class LeakSweepUnderWaitTest {
                 }
             };
             // wait limit 1.5 s; leak period 50 ms, so the structure lock's is 100 ms: 15 times shorter
-            StoreSettings settings = ProbedEngine.settings(StoreSettings.DEFAULT.lockWaitLimitNanos(1_500_000_000L)
-                    .leakedLockNanos(50_000_000L), probe);
-            try (HintStore store = TestStores.open(file, LAYOUT, settings)) {
+            StoreSettings settings = StoreSettings.DEFAULT.lockWaitLimitNanos(1_500_000_000L).leakedLockNanos(50_000_000L);
+            try (HintStore store = ProbedEngine.open(file, LAYOUT, settings, probe)) {
                 Thread first = Thread.ofPlatform().start(() -> store.record("b", 100, 10));
                 assertTrue(firstInside.await(10, TimeUnit.SECONDS), "the first insertion took the structure lock");
                 Thread second = Thread.ofPlatform().start(() -> store.record("c", 100, 10));

@@ -181,9 +181,8 @@ class LockGiveUpTest {
             Memory.plainLong(m.segment, Slots.lock(new Slots(GEOMETRY).slot(0)), owner);
         });
         java.util.concurrent.atomic.AtomicLong checks = new java.util.concurrent.atomic.AtomicLong();
-        StoreSettings settings = StoreSettings.DEFAULT.lockWaitLimitNanos(LIMIT_NANOS).giveUpRecheckNanos(recheckNanos)
-                .countLivenessChecks(checks);
-        try (HintStore store = TestStores.open(file, LAYOUT, settings)) {
+        StoreSettings settings = StoreSettings.DEFAULT.lockWaitLimitNanos(LIMIT_NANOS).giveUpRecheckNanos(recheckNanos);
+        try (HintStore store = ProbedEngine.openCountingLivenessChecks(file, LAYOUT, settings, checks)) {
             Region a = store.region("a");
             store.record("a", 500, 50); // waits the limit, checking the holder, and gives up
             assertTrue(checks.get() >= 1, "the first waiter checked the holder");

@@ -9,7 +9,6 @@ import dev.hintmap.ChildJvm;
 import dev.hintmap.FileChild;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
-import dev.hintmap.TestStores;
 import dev.hintmap.format.FileGeometry;
 import dev.hintmap.format.Layouts;
 import dev.hintmap.store.HeldLockProbe.Section;
@@ -88,8 +87,7 @@ class LockReleaseOnThrowTest {
         for (Supplier<Throwable> throwable : THROWABLES) {
             boolean[] failedStore = new boolean[1];
             ThrowOnce probe = new ThrowOnce(section);
-            try (HintStore store = TestStores.open(file, options,
-                    ProbedEngine.settings(StoreSettings.DEFAULT.leakedLockNanos(20_000_000L), probe))) {
+            try (HintStore store = ProbedEngine.open(file, options, StoreSettings.DEFAULT.leakedLockNanos(20_000_000L), probe)) {
                 if (section == Section.RECOVERY_SLOT) {
                     withRawMapping(file, m -> { // slot 0's change "crashed" past §7.4 step 7: BUSY, freed by §8 step 1
                         long gen = Slots.gen(new Slots(GEOMETRY).slot(0));
