@@ -4,7 +4,7 @@ import dev.hintmap.format.Layouts;
 import dev.hintmap.format.ReleaseVersion;
 import dev.hintmap.store.FileVerifier;
 import dev.hintmap.store.HintFileOpener;
-import dev.hintmap.store.NewFiles;
+import dev.hintmap.os.NewFiles;
 import dev.hintmap.store.OldVersionReader;
 import java.io.IOException;
 import java.io.InputStream;

@@ -7,6 +7,7 @@ import dev.hintmap.Await;
 import dev.hintmap.HintStore;
 import dev.hintmap.LiveUser;
 import dev.hintmap.TestStores;
+import dev.hintmap.os.ProcessIdentity;
 import org.junit.jupiter.api.AfterEach;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.Region;

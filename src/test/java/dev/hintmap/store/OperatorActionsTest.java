@@ -13,6 +13,7 @@ import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.TestStores;
 import dev.hintmap.format.FileGeometry;
+import dev.hintmap.os.ProcessIdentity;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;

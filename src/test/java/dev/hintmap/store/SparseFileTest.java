@@ -12,6 +12,7 @@ import dev.hintmap.PrivateMountNamespace;
 import dev.hintmap.SparseChild;
 import dev.hintmap.SparseCopy;
 import dev.hintmap.TestStores;
+import dev.hintmap.os.PosixFiles;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;

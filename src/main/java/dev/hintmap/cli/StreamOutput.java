@@ -1,6 +1,9 @@
-package dev.hintmap.store;
+package dev.hintmap.cli;
 
-import dev.hintmap.store.PosixFiles.PosixException;
+import dev.hintmap.os.FileKind;
+import dev.hintmap.os.NativeAccess;
+import dev.hintmap.os.PosixFiles;
+import dev.hintmap.os.PosixFiles.PosixException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileSystemException;

@@ -1,5 +1,8 @@
-package dev.hintmap.store;
+package dev.hintmap.cli;
 
+import dev.hintmap.os.NativeAccess;
+import dev.hintmap.os.PosixFiles;
+import dev.hintmap.os.SyscallNumbers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
