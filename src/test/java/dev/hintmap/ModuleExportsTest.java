@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.hintmap.testkit.FileChild;
 
 /**
  * The module boundary and the library's dependencies (docs/DESIGN.md §1): only the API is exported,

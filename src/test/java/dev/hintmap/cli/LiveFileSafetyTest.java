@@ -212,7 +212,7 @@ class LiveFileSafetyTest {
         Path in = store("in.hints", new RegionRecord("k", 1, 5, 5, 0));
         Path out = dir.resolve("old-live.hints");
         Files.copy(Path.of("src", "test", "resources", "vectors", fixture), out);
-        try (dev.hintmap.LiveUser writer = dev.hintmap.LiveUser.mappingAnyFile(out)) {
+        try (dev.hintmap.testkit.LiveUser writer = dev.hintmap.testkit.LiveUser.mappingAnyFile(out)) {
             InputOpenRulesTest.plantWriter(out, 3, writer.token());
             byte[] before = Files.readAllBytes(out);
             for (String[] args : List.of(new String[] {"merge", "-q", in.toString(), "-o", out.toString(), "--force"},
@@ -238,7 +238,7 @@ class LiveFileSafetyTest {
     void anInPlaceUpgradeChecksForWritersAgainJustBeforeReplacingTheFile() throws Exception {
         Path file = v1("converting.hints");
         byte[] before = Files.readAllBytes(file);
-        List<dev.hintmap.LiveUser> attached = new ArrayList<>();
+        List<dev.hintmap.testkit.LiveUser> attached = new ArrayList<>();
         java.io.StringWriter out = new java.io.StringWriter();
         java.io.StringWriter err = new java.io.StringWriter();
         java.io.PrintWriter errWriter = new java.io.PrintWriter(err, true) {
@@ -247,7 +247,7 @@ class LiveFileSafetyTest {
                 super.println(line);
                 if (line.contains("checking " + file + " for writers") && attached.isEmpty()) {
                     try { // a version-1 writer attaches now, after the first check
-                        dev.hintmap.LiveUser writer = dev.hintmap.LiveUser.mappingAnyFile(file);
+                        dev.hintmap.testkit.LiveUser writer = dev.hintmap.testkit.LiveUser.mappingAnyFile(file);
                         attached.add(writer);
                         InputOpenRulesTest.plantWriter(file, 0, writer.token());
                     } catch (Exception e) {
@@ -271,7 +271,7 @@ class LiveFileSafetyTest {
             assertArrayEquals(before, Files.readAllBytes(file), "the version-1 file is still at FILE");
             assertFalse(java.util.Arrays.equals(before, now), "the writer's token was in FILE's table");
         } finally {
-            for (dev.hintmap.LiveUser writer : attached) {
+            for (dev.hintmap.testkit.LiveUser writer : attached) {
                 writer.close();
             }
         }

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.hintmap.Await;
+import dev.hintmap.testkit.Await;
 import dev.hintmap.HintFileException;
 import dev.hintmap.HintStore;
-import dev.hintmap.LiveUser;
+import dev.hintmap.testkit.LiveUser;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
 import dev.hintmap.TestStores;

@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.hintmap.ChildJvm;
+import dev.hintmap.testkit.ChildJvm;
 import dev.hintmap.HintFileException;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
-import dev.hintmap.PrivateMountNamespace;
-import dev.hintmap.SparseChild;
-import dev.hintmap.SparseCopy;
+import dev.hintmap.testkit.PrivateMountNamespace;
+import dev.hintmap.testkit.SparseChild;
+import dev.hintmap.testkit.SparseCopy;
 import dev.hintmap.TestStores;
 import dev.hintmap.os.PosixFiles;
 import java.nio.channels.FileChannel;
