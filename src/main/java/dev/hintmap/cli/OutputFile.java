@@ -6,7 +6,6 @@ import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
 import dev.hintmap.format.Layouts;
 import dev.hintmap.os.FileKind;
-import dev.hintmap.cli.StreamOutput;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;

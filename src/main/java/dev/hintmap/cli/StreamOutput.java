@@ -21,7 +21,7 @@ import java.nio.file.StandardOpenOption;
  * after the caller looked (a hard link to someone's file, say) is closed unwritten. As a shell's
  * {@code >} does, opening a FIFO waits until a reader opens it.
  */
-public final class StreamOutput {
+final class StreamOutput {
     private StreamOutput() {}
 
     /**

@@ -17,7 +17,7 @@ import java.nio.file.Path;
  * opened a hint file yet a few hundred milliseconds (docs/PERFORMANCE.md, "Start-up"), which a
  * {@code diff} of two JSON profiles into a pipe should not pay.
  */
-public final class TerminalSize {
+final class TerminalSize {
     private TerminalSize() {}
 
     /**
