@@ -110,6 +110,6 @@ final class CommandFiles {
     static HintStore createNew(Path file, HintStoreOptions options, Path like) throws IOException {
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(options, "options");
-        return HintStoreAccess.createNew(file, options, like);
+        return HintStoreAccess.createNew(HintStore.class, file, options, like);
     }
 }

@@ -1,52 +1,53 @@
 package dev.hintmap.store;
 
-import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Objects;
 
 /**
- * The one way into what {@link HintStore} keeps package-private, for the {@code hintmap} command
- * line tool: it lives in this package, which the module does not export, so a program using the
- * library cannot reach it. {@code HintStore} registers its operations here when its class is
- * initialised (the JDK's "shared secrets" pattern).
+ * The one way into what {@code dev.hintmap.HintStore} keeps package-private, for the
+ * {@code hintmap} command line tool: it lives in this package, which the module does not export,
+ * so a program using the library cannot reach it. {@code HintStore} registers its operations here
+ * when its class is initialised (the JDK's "shared secrets" pattern); this class names no type of
+ * the API above it, the caller passing the store's class.
  */
 public final class HintStoreAccess {
-    /** What {@link HintStore} lends: its package-private operations. */
-    public interface Operations {
+    /**
+     * What {@code HintStore} lends: its package-private operations.
+     *
+     * @param <S> the store type, {@code HintStore}
+     */
+    public interface Operations<S> {
         /** {@code HintStore.createNew(file, options, like)}. */
-        HintStore createNew(Path file, HintStoreOptions options, Path like) throws IOException;
+        S createNew(Path file, HintStoreOptions options, Path like) throws IOException;
     }
 
-    private static volatile Operations operations;
+    private static volatile Operations<?> operations;
 
     private HintStoreAccess() {}
 
     /**
-     * Called once, by {@link HintStore}'s class initialisation.
+     * Called once, by {@code HintStore}'s class initialisation.
      *
      * @param lent its operations
      * @throws IllegalStateException when they are registered already
      */
-    public static synchronized void register(Operations lent) {
+    public static synchronized void register(Operations<?> lent) {
         if (operations != null) {
-            throw new IllegalStateException("HintStore's operations are registered already");
+            throw new IllegalStateException("the store's operations are registered already");
         }
         operations = Objects.requireNonNull(lent, "lent");
     }
 
-    private static Operations operations() {
-        Operations lent = operations;
-        if (lent == null) {
-            try {
-                Class.forName(HintStore.class.getName(), true, HintStore.class.getClassLoader()); // registers them
-            } catch (ClassNotFoundException e) {
-                throw new IllegalStateException(e);
-            }
-            lent = Objects.requireNonNull(operations, "HintStore did not register its operations");
+    /** The operations of {@code store}, initialising that class (which registers them) first. */
+    private static Operations<?> operations(Class<?> store) {
+        try {
+            Class.forName(store.getName(), true, store.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException(e);
         }
-        return lent;
+        return Objects.requireNonNull(operations, () -> store.getName() + " did not register its operations");
     }
 
     /**
@@ -54,13 +55,15 @@ public final class HintStoreAccess {
      * {@code like} (null: this process's, and the mode {@code options} ask for); as
      * {@code HintFiles.createNew(file, options)} otherwise.
      *
+     * @param <S> the store type
+     * @param store {@code HintStore.class}
      * @param file the new file's path
      * @param options its layout and mode
      * @param like the file whose owner and mode the new one gets, or null
      * @return the open store, which the caller closes
      * @throws IOException as {@code HintFiles.createNew}
      */
-    public static HintStore createNew(Path file, HintStoreOptions options, Path like) throws IOException {
-        return operations().createNew(file, options, like);
+    public static <S> S createNew(Class<S> store, Path file, HintStoreOptions options, Path like) throws IOException {
+        return store.cast(operations(store).createNew(file, options, like));
     }
 }
