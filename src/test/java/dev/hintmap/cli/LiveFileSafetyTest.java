@@ -9,6 +9,7 @@ import dev.hintmap.HintFileInfo;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
+import dev.hintmap.testkit.Await;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -118,11 +119,8 @@ class LiveFileSafetyTest {
         Cli.awaitLiveWriters(src, 1);
         Process b = started(Cli.hmBench(src, 120, "copy_b_", 20));
         Cli.awaitLiveWriters(src, 2);
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
-        while (read(src).size() < 40) { // both writers have recorded every one of their regions
-            assertTrue(System.nanoTime() < deadline, "40 regions in " + src + ": " + read(src).keySet());
-            Thread.sleep(20);
-        }
+        // both writers have recorded every one of their regions
+        Await.until(() -> "40 regions in " + src, () -> read(src).size() >= 40);
         Path dst = dir.resolve("backup.hints");
 
         Cli.Result r = Cli.run("copy", src.toString(), dst.toString()).expect(0);
