@@ -1,7 +1,7 @@
 /*
  * mapped_file_sighting.c - the last rule of FORMAT §6.3: whether a process maps this file, from
  * /proc/<pid>/maps.
- * Twin of the Java class dev.hintmap.store.MappedFileSighting.
+ * Twin of the Java class dev.hintmap.os.MappedFileSighting.
  *
  * Section references (§n) are to docs/FORMAT.md. Every atomic access to the mapping names its
  * memory order; the one-line comment next to it says why. Decisions that FORMAT.md leaves open

@@ -1,7 +1,7 @@
 /*
  * posix_acl.c - reading a system.posix_acl_access value for the group-shared rule of FORMAT §5 step
  * 0.
- * Twin of the Java class dev.hintmap.store.PosixAcl.
+ * Twin of the Java class dev.hintmap.os.PosixAcl.
  *
  * Section references (§n) are to docs/FORMAT.md. Every atomic access to the mapping names its
  * memory order; the one-line comment next to it says why. Decisions that FORMAT.md leaves open

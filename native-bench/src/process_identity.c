@@ -1,7 +1,7 @@
 /*
  * process_identity.c - processes named by pid and start time (the writer token of FORMAT §3.5) and
  * whether they still run (§6.3, §5 step 1), from /proc/<pid>/stat and /proc/<pid>/status.
- * Twin of the Java class dev.hintmap.store.ProcessIdentity.
+ * Twin of the Java class dev.hintmap.os.ProcessIdentity.
  *
  * Section references (§n) are to docs/FORMAT.md. Every atomic access to the mapping names its
  * memory order; the one-line comment next to it says why. Decisions that FORMAT.md leaves open

@@ -4,6 +4,7 @@ import dev.hintmap.format.StoredName;
 import dev.hintmap.store.Answer;
 import dev.hintmap.store.EncodedNames;
 import dev.hintmap.store.HintFileOpener;
+import dev.hintmap.store.HintStoreAccess;
 import dev.hintmap.store.MappedStore;
 import dev.hintmap.store.SlotRecord;
 import dev.hintmap.store.StoreEngine;
@@ -142,6 +143,10 @@ public final class HintStore implements AutoCloseable {
     /** The options it was opened with, for {@link #reopenIfReplaced()}; null for an in-memory store. */
     private final HintStoreOptions options;
 
+    static {
+        HintStoreAccess.register(HintStore::createNew); // for the hintmap tool's CommandFiles, not API
+    }
+
     private HintStore(MappedStore mapped, HintStoreOptions options) {
         this.mapped = mapped;
         this.options = options;
@@ -185,7 +190,11 @@ public final class HintStore implements AutoCloseable {
         return new HintStore(HintFileOpener.open(file, options, settings), options);
     }
 
-    /** {@link HintFiles#createNew(Path, HintStoreOptions, Path)}. */
+    /**
+     * {@link HintFiles#createNew(Path, HintStoreOptions)}, the new file taking the owner, group and
+     * permission bits of {@code like} when it is not null: what the {@code hintmap} tool's in-place
+     * conversion keeps of the file it replaces (reached through {@link HintStoreAccess}).
+     */
     static HintStore createNew(Path file, HintStoreOptions options, Path like) throws IOException {
         return new HintStore(HintFileOpener.createNew(file, options, StoreSettings.DEFAULT, like), options);
     }

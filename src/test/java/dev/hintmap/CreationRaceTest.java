@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hintmap.store.CreationCrashChild;
+import dev.hintmap.testkit.Await;
+import dev.hintmap.testkit.ChildJvm;
+import dev.hintmap.testkit.ChildOutput;
+import dev.hintmap.testkit.FileChild;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

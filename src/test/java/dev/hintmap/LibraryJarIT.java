@@ -46,7 +46,8 @@ class LibraryJarIT {
             ModuleDescriptor module = ModuleDescriptor.read(jar.getInputStream(jar.getJarEntry("module-info.class")));
             assertEquals("dev.hintmap", module.name());
             assertEquals(Set.of("java.base"), module.requires().stream().map(ModuleDescriptor.Requires::name).collect(Collectors.toSet()));
-            assertEquals(Set.of("dev.hintmap", "dev.hintmap.format", "dev.hintmap.store", "dev.hintmap.eviction"), module.packages());
+            assertEquals(Set.of("dev.hintmap", "dev.hintmap.format", "dev.hintmap.store", "dev.hintmap.eviction", "dev.hintmap.os"),
+                    module.packages());
         }
     }
 

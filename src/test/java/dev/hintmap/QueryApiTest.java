@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hintmap.testkit.StoreKind;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;

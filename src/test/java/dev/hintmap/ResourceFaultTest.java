@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hintmap.HintFileException.Problem;
+import dev.hintmap.testkit.ChildJvm;
+import dev.hintmap.testkit.FileChild;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hintmap.testkit.StoreKind;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;

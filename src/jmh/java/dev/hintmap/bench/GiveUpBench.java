@@ -2,7 +2,7 @@ package dev.hintmap.bench;
 
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
-import dev.hintmap.LiveUser;
+import dev.hintmap.testkit.LiveUser;
 import dev.hintmap.Region;
 import dev.hintmap.TestStores;
 import dev.hintmap.format.FileGeometry;

@@ -1,6 +1,6 @@
 package dev.hintmap.cli;
 
-import dev.hintmap.store.NewFiles;
+import dev.hintmap.os.NewFiles;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;

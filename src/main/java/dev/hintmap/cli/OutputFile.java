@@ -1,13 +1,11 @@
 package dev.hintmap.cli;
 
 import dev.hintmap.HintFileException;
-import dev.hintmap.HintFiles;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
 import dev.hintmap.format.Layouts;
-import dev.hintmap.store.FileKind;
-import dev.hintmap.store.StreamOutput;
+import dev.hintmap.os.FileKind;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -276,12 +274,12 @@ final class OutputFile {
     /**
      * Null when {@code file} is not a hint file; "" when it is one (it starts with the magic, of any
      * format version, damaged or not); else why that cannot be told. Read without following a link
-     * and without blocking ({@link HintFiles#openInput}); another user's file is read to refuse, as
+     * and without blocking ({@link CommandFiles#openInput}); another user's file is read to refuse, as
      * the live-writer check reads it.
      */
     private String hintFileOrWhyNot(Path file) {
         HintStoreOptions options = files.options().followSymlinks(false).allowForeignOwner(true);
-        try (InputStream in = HintFiles.openInput(file, options)) {
+        try (InputStream in = CommandFiles.openInput(file, options)) {
             byte[] head = in.readNBytes(Long.BYTES);
             return head.length == Long.BYTES
                     && ByteBuffer.wrap(head).order(ByteOrder.LITTLE_ENDIAN).getLong() == MAGIC ? "" : null;
@@ -386,7 +384,7 @@ final class OutputFile {
     private long fill(Path tmp, List<RegionRecord> regions, HintStoreOptions options, Path like, Progress progress)
             throws IOException {
         // An error here names the temporary: publish says which output failed first (permission, full disk).
-        try (HintStore store = Temporaries.create(tmp, () -> HintFiles.createNew(tmp, options, like))) {
+        try (HintStore store = Temporaries.create(tmp, () -> CommandFiles.createNew(tmp, options, like))) {
             int written = 0;
             for (RegionRecord r : regions) {
                 if (written == regions.size() / 2) {
@@ -436,7 +434,7 @@ final class OutputFile {
         reclaimStaleTemporaries(progress);
         Path tmp = Temporaries.nameBeside(destination, command);
         try {
-            try (FileChannel channel = Temporaries.create(tmp, () -> HintFiles.createNewFile(tmp, files.options()))) {
+            try (FileChannel channel = Temporaries.create(tmp, () -> CommandFiles.createNewFile(tmp, files.options()))) {
                 writeAll(channel, text);
                 TestSeams.holdHalfWritten(tmp); // nothing outside tests
                 TestSeams.durability().syncFile(tmp, channel);
@@ -509,7 +507,7 @@ final class OutputFile {
 
     /**
      * The live writers attached to the hint file at the output path, of the current format or of
-     * version 1 or 2 ({@link HintFiles#liveWriters}: read-only, nothing is claimed; a writer must map
+     * version 1 or 2 ({@link CommandFiles#liveWriters}: read-only, nothing is claimed; a writer must map
      * this very file, FORMAT.md §6.3). None when nothing is there, when a symbolic link is (the
      * rename replaces the link, not the file its writers mapped), or when it is no hint file at
      * all (no writer of ours can have it open either, unless it was damaged under them: then
@@ -524,7 +522,7 @@ final class OutputFile {
         // (SECURITY.md) guards what a command trusts, and a refusal trusts nothing.
         HintStoreOptions options = files.options().followSymlinks(false).allowForeignOwner(true);
         try {
-            return HintFiles.liveWriters(destination, options);
+            return CommandFiles.liveWriters(destination, options);
         } catch (HintFileException e) {
             return switch (e.problem()) {
                 case NOT_A_HINT_FILE, UNFINISHED, CORRUPT_HEADER, LAYOUT_MISMATCH, INCONSISTENT, TRUNCATED, MISSING ->

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.hintmap.HintFileException;
 import dev.hintmap.HintFileInfo;
-import dev.hintmap.HintFiles;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
@@ -109,8 +108,8 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
         if (path.getFileName() != null && path.getFileName().toString().endsWith(".json")) {
             return true;
         }
-        // Opened as every input is (HintFiles.openInput): never a FIFO, which would block this probe.
-        try (InputStream in = HintFiles.openInput(path, files.options())) {
+        // Opened as every input is (CommandFiles.openInput): never a FIFO, which would block this probe.
+        try (InputStream in = CommandFiles.openInput(path, files.options())) {
             byte[] head = in.readNBytes(256);
             for (byte b : head) {
                 if (b == '{') {
@@ -127,13 +126,13 @@ record ProfileInput(int capacity, int maxNameBytes, long hotThresholdNs, List<Re
     }
 
     /**
-     * Reads a JSON dump, opened under the rules of every input ({@link HintFiles#openInput}: no
+     * Reads a JSON dump, opened under the rules of every input ({@link CommandFiles#openInput}: no
      * symbolic link, no other user's file unless {@code files} relax that, and only a regular
      * file, refused without blocking when it is a FIFO).
      */
     static ProfileInput readJson(Path path, FileArgs files) throws IOException {
         JsonNode root;
-        try (InputStream in = HintFiles.openInput(path, files.options())) {
+        try (InputStream in = CommandFiles.openInput(path, files.options())) {
             root = JSON.readTree(in);
         } catch (JacksonException e) {
             JsonLocation at = e.getLocation();

@@ -119,7 +119,7 @@ final class RecordCommand implements Callable<Integer> {
         if (OutputFile.isStandardOutput(samples)) { // "-": standard input here
             text = System.in.readAllBytes();
         } else {
-            try (InputStream in = dev.hintmap.HintFiles.openInput(samples, files.options())) {
+            try (InputStream in = CommandFiles.openInput(samples, files.options())) {
                 text = in.readAllBytes();
             }
         }

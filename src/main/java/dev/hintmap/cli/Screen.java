@@ -1,6 +1,5 @@
 package dev.hintmap.cli;
 
-import dev.hintmap.store.TerminalSize;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.function.IntSupplier;

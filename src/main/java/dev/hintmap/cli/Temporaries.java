@@ -1,7 +1,7 @@
 package dev.hintmap.cli;
 
-import dev.hintmap.store.NewFiles;
-import dev.hintmap.store.ProcessIdentity;
+import dev.hintmap.os.NewFiles;
+import dev.hintmap.os.ProcessIdentity;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

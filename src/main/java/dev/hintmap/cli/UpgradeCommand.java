@@ -4,7 +4,6 @@ import dev.hintmap.HintFiles;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
 import dev.hintmap.format.FileGeometry;
-import dev.hintmap.store.ConversionOrder;
 import dev.hintmap.store.OldVersionProfile;
 import dev.hintmap.store.OldVersionReader;
 import java.io.PrintWriter;

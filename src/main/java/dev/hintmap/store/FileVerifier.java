@@ -7,6 +7,7 @@ import dev.hintmap.format.RecordRules;
 import dev.hintmap.format.StoredName;
 import dev.hintmap.format.FileGeometry;
 import dev.hintmap.format.Layouts;
+import dev.hintmap.os.ProcessIdentity;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;

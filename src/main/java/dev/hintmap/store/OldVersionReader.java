@@ -9,6 +9,8 @@ import dev.hintmap.format.FormatVersion;
 import dev.hintmap.format.Header;
 import dev.hintmap.format.Layouts;
 import dev.hintmap.format.RecordRules;
+import dev.hintmap.os.MappedFileSighting;
+import dev.hintmap.os.ProcessIdentity;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

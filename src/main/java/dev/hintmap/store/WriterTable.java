@@ -2,6 +2,8 @@ package dev.hintmap.store;
 
 import dev.hintmap.format.FileGeometry;
 import dev.hintmap.format.Layouts;
+import dev.hintmap.os.MappedFileSighting;
+import dev.hintmap.os.ProcessIdentity;
 
 /**
  * The per-run table of attached writers (§3.5, §6.1). Each writer claims one entry; its owner

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
+import dev.hintmap.testkit.Await;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -116,19 +117,14 @@ final class Cli {
         assertTrue(kill.waitFor(30, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + signal);
     }
 
-    /** Stops the process (SIGSTOP) and polls /proc until it is stopped (state T); fails after 60 s. */
+    /** Stops the process (SIGSTOP) and polls /proc until it is stopped (state T); fails on a hang ({@link Await}). */
     static void stop(Process process) throws Exception {
         signal(process, "STOP");
         Path stat = Path.of("/proc", Long.toString(process.pid()), "stat");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (true) {
+        Await.until("process " + process.pid() + " stopped (state T in " + stat + ")", () -> {
             String s = Files.readString(stat);
-            if (s.charAt(s.lastIndexOf(')') + 2) == 'T') {
-                return;
-            }
-            assertTrue(System.nanoTime() < deadline, "stopped: " + s);
-            Thread.sleep(5);
-        }
+            return s.charAt(s.lastIndexOf(')') + 2) == 'T';
+        });
     }
 
     /** The processes attached to {@code file} as writers now and alive, read through the library. */
@@ -138,13 +134,9 @@ final class Cli {
         }
     }
 
-    /** Polls until {@code file} exists and has at least {@code n} live writers; fails after 60 s. */
+    /** Polls until {@code file} exists and has at least {@code n} live writers; fails on a hang ({@link Await}). */
     static void awaitLiveWriters(Path file, int n) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!(Files.exists(file) && liveWritersOrNone(file) >= n)) {
-            assertTrue(System.nanoTime() < deadline, n + " live writer(s) attached to " + file);
-            Thread.sleep(20);
-        }
+        Await.until(n + " live writer(s) attached to " + file, () -> Files.exists(file) && liveWritersOrNone(file) >= n);
     }
 
     private static int liveWritersOrNone(Path file) {

@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.hintmap.ChildJvm;
+import dev.hintmap.testkit.ChildJvm;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
-import dev.hintmap.LiveUser;
-import dev.hintmap.PrivateMountNamespace;
-import dev.hintmap.SparseCopy;
+import dev.hintmap.testkit.LiveUser;
+import dev.hintmap.testkit.PrivateMountNamespace;
+import dev.hintmap.testkit.SparseCopy;
 import dev.hintmap.format.Layouts;
 import java.io.FileOutputStream;
 import java.io.RandomAccessFile;

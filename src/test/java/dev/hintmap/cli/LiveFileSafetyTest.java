@@ -9,6 +9,7 @@ import dev.hintmap.HintFileInfo;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
+import dev.hintmap.testkit.Await;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -118,11 +119,8 @@ class LiveFileSafetyTest {
         Cli.awaitLiveWriters(src, 1);
         Process b = started(Cli.hmBench(src, 120, "copy_b_", 20));
         Cli.awaitLiveWriters(src, 2);
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
-        while (read(src).size() < 40) { // both writers have recorded every one of their regions
-            assertTrue(System.nanoTime() < deadline, "40 regions in " + src + ": " + read(src).keySet());
-            Thread.sleep(20);
-        }
+        // both writers have recorded every one of their regions
+        Await.until(() -> "40 regions in " + src, () -> read(src).size() >= 40);
         Path dst = dir.resolve("backup.hints");
 
         Cli.Result r = Cli.run("copy", src.toString(), dst.toString()).expect(0);
@@ -212,7 +210,7 @@ class LiveFileSafetyTest {
         Path in = store("in.hints", new RegionRecord("k", 1, 5, 5, 0));
         Path out = dir.resolve("old-live.hints");
         Files.copy(Path.of("src", "test", "resources", "vectors", fixture), out);
-        try (dev.hintmap.LiveUser writer = dev.hintmap.LiveUser.mappingAnyFile(out)) {
+        try (dev.hintmap.testkit.LiveUser writer = dev.hintmap.testkit.LiveUser.mappingAnyFile(out)) {
             InputOpenRulesTest.plantWriter(out, 3, writer.token());
             byte[] before = Files.readAllBytes(out);
             for (String[] args : List.of(new String[] {"merge", "-q", in.toString(), "-o", out.toString(), "--force"},
@@ -238,7 +236,7 @@ class LiveFileSafetyTest {
     void anInPlaceUpgradeChecksForWritersAgainJustBeforeReplacingTheFile() throws Exception {
         Path file = v1("converting.hints");
         byte[] before = Files.readAllBytes(file);
-        List<dev.hintmap.LiveUser> attached = new ArrayList<>();
+        List<dev.hintmap.testkit.LiveUser> attached = new ArrayList<>();
         java.io.StringWriter out = new java.io.StringWriter();
         java.io.StringWriter err = new java.io.StringWriter();
         java.io.PrintWriter errWriter = new java.io.PrintWriter(err, true) {
@@ -247,7 +245,7 @@ class LiveFileSafetyTest {
                 super.println(line);
                 if (line.contains("checking " + file + " for writers") && attached.isEmpty()) {
                     try { // a version-1 writer attaches now, after the first check
-                        dev.hintmap.LiveUser writer = dev.hintmap.LiveUser.mappingAnyFile(file);
+                        dev.hintmap.testkit.LiveUser writer = dev.hintmap.testkit.LiveUser.mappingAnyFile(file);
                         attached.add(writer);
                         InputOpenRulesTest.plantWriter(file, 0, writer.token());
                     } catch (Exception e) {
@@ -271,7 +269,7 @@ class LiveFileSafetyTest {
             assertArrayEquals(before, Files.readAllBytes(file), "the version-1 file is still at FILE");
             assertFalse(java.util.Arrays.equals(before, now), "the writer's token was in FILE's table");
         } finally {
-            for (dev.hintmap.LiveUser writer : attached) {
+            for (dev.hintmap.testkit.LiveUser writer : attached) {
                 writer.close();
             }
         }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
-import dev.hintmap.NativeTools;
+import dev.hintmap.testkit.NativeTools;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.hintmap.ChildJvm;
+import dev.hintmap.testkit.ChildJvm;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import java.nio.charset.StandardCharsets;

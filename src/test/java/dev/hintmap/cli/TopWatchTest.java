@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
+import dev.hintmap.testkit.Await;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -117,13 +118,13 @@ class TopWatchTest {
             hungUp = true;
         }
 
-        /** Waits until {@code what} was printed (60 s at most: then the test fails, whatever the load). */
-        void await(Supplier<String> where, String what, Thread top) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!where.get().contains(what)) {
-                assertTrue(System.nanoTime() < deadline && top.isAlive(), "\"" + what + "\" printed:\n" + where.get());
-                Thread.sleep(5);
-            }
+        /** Waits until {@code what} was printed; fails at once if {@code top} ended first, or on a hang ({@link Await}). */
+        void await(Supplier<String> where, String what, Thread top) throws Exception {
+            Await.until(() -> "\"" + what + "\" printed:\n" + where.get(), () -> {
+                boolean printed = where.get().contains(what);
+                assertTrue(printed || top.isAlive(), "\"" + what + "\" printed before top ended:\n" + where.get());
+                return printed;
+            });
         }
     }
 
@@ -219,13 +220,7 @@ class TopWatchTest {
         Thread renamer = Thread.ofPlatform().start(() -> {
             try {
                 // rename once the second frame is out: frames 1-2 show the old file, frame 5 the new
-                long deadline = System.nanoTime() + 60_000_000_000L;
-                while (!screen.toString().contains("--- refresh 2 at ")) {
-                    if (System.nanoTime() > deadline) {
-                        throw new IllegalStateException("no second frame within 60 s");
-                    }
-                    Thread.sleep(5);
-                }
+                Await.until("a second frame", () -> screen.toString().contains("--- refresh 2 at "));
                 Files.move(replacement, file, StandardCopyOption.ATOMIC_MOVE,
                         StandardCopyOption.REPLACE_EXISTING);
             } catch (Exception e) {
@@ -243,16 +238,10 @@ class TopWatchTest {
         assertTrue(frames[5].contains("arrived_after_the_rename") && !frames[5].contains("gemm_bf16_128x128x64"), out);
     }
 
-    private static void awaitFile(Path file) throws InterruptedException {
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        while (!Files.exists(file)) {
-            assertTrue(System.nanoTime() < deadline, "hm-bench created " + file);
-            Thread.sleep(20);
-        }
-        while (dispatches(file) < 300) { // a few hundred samples in, so that rates are above 0
-            assertTrue(System.nanoTime() < deadline, "hm-bench recorded 300 samples into " + file);
-            Thread.sleep(20);
-        }
+    private static void awaitFile(Path file) throws Exception {
+        Await.until("hm-bench created " + file, () -> Files.exists(file));
+        // a few hundred samples in, so that rates are above 0
+        Await.until("hm-bench recorded 300 samples into " + file, () -> dispatches(file) >= 300);
     }
 
     private static long dispatches(Path file) {

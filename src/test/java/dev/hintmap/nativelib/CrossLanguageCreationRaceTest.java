@@ -3,12 +3,12 @@ package dev.hintmap.nativelib;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.hintmap.ChildJvm;
-import dev.hintmap.ChildOutput;
-import dev.hintmap.FileChild;
+import dev.hintmap.testkit.ChildJvm;
+import dev.hintmap.testkit.ChildOutput;
+import dev.hintmap.testkit.FileChild;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
-import dev.hintmap.NativeTools;
+import dev.hintmap.testkit.NativeTools;
 import dev.hintmap.TestStores;
 import dev.hintmap.format.Layouts;
 import java.io.IOException;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
-import dev.hintmap.NativeTools;
+import dev.hintmap.testkit.NativeTools;
 import dev.hintmap.RegionRecord;
 import dev.hintmap.format.FileGeometry;
 import dev.hintmap.format.Layouts;

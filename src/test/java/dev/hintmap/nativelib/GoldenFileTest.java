@@ -83,7 +83,7 @@ class GoldenFileTest {
     @Test
     void theCLibraryWritesTheGoldenFileByteForByte() throws Exception {
         Path file = dir.resolve("c.hints");
-        Process p = new ProcessBuilder(dev.hintmap.NativeTools.tool("hm-replay").toString(),
+        Process p = new ProcessBuilder(dev.hintmap.testkit.NativeTools.tool("hm-replay").toString(),
                 file.toString(), VECTORS.resolve("golden-samples.txt").toString(), "4", "64").redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
@@ -94,7 +94,7 @@ class GoldenFileTest {
 
     @Test
     void theCLibraryReadsTheGoldenRecords() throws Exception {
-        Process p = new ProcessBuilder(dev.hintmap.NativeTools.tool("hm-dump").toString(),
+        Process p = new ProcessBuilder(dev.hintmap.testkit.NativeTools.tool("hm-dump").toString(),
                 VECTORS.resolve("golden.hints").toString()).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));

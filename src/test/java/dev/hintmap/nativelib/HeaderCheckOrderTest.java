@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.hintmap.HintFileException;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
-import dev.hintmap.NativeTools;
+import dev.hintmap.testkit.NativeTools;
 import dev.hintmap.format.FileGeometry;
 import dev.hintmap.format.Hm64;
 import dev.hintmap.format.Layouts;

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * writes the other reads exactly, and writers of both languages at once lose no update.
  */
 class NativeConformanceTest {
-    private static final Path BUILD = dev.hintmap.NativeTools.BUILD;
+    private static final Path BUILD = dev.hintmap.testkit.NativeTools.BUILD;
 
     @TempDir
     Path dir;

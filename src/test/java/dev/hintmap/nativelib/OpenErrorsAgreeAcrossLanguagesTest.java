@@ -8,7 +8,7 @@ import dev.hintmap.HintFileException;
 import dev.hintmap.HintFileException.Problem;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
-import dev.hintmap.NativeTools;
+import dev.hintmap.testkit.NativeTools;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -5,14 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.hintmap.Await;
+import dev.hintmap.testkit.Await;
 import dev.hintmap.HintFileException;
 import dev.hintmap.HintStore;
-import dev.hintmap.LiveUser;
+import dev.hintmap.testkit.LiveUser;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.RegionRecord;
 import dev.hintmap.format.FileGeometry;
 import dev.hintmap.format.Layouts;
+import dev.hintmap.os.ProcessIdentity;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -1,6 +1,6 @@
 package dev.hintmap.store;
 
-import dev.hintmap.Await;
+import dev.hintmap.testkit.Await;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.Region;

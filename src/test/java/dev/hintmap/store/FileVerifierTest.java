@@ -14,6 +14,7 @@ import dev.hintmap.VerifyReport.Severity;
 import dev.hintmap.format.FileGeometry;
 import dev.hintmap.format.Hm64;
 import dev.hintmap.format.Layouts;
+import dev.hintmap.os.ProcessIdentity;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -11,6 +11,8 @@ import dev.hintmap.HintFileException.Problem;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.TestStores;
+import dev.hintmap.os.PosixAcl;
+import dev.hintmap.os.PosixFiles;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.hintmap.Await;
+import dev.hintmap.testkit.Await;
 import dev.hintmap.HintStore;
 import dev.hintmap.TestStores;
 import dev.hintmap.HintStoreOptions;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
-import dev.hintmap.LiveUser;
+import dev.hintmap.testkit.LiveUser;
 import dev.hintmap.format.FileGeometry;
 import dev.hintmap.format.Layouts;
 import java.lang.foreign.Arena;

@@ -3,10 +3,11 @@ package dev.hintmap.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.hintmap.Await;
+import dev.hintmap.testkit.Await;
 import dev.hintmap.HintStore;
-import dev.hintmap.LiveUser;
+import dev.hintmap.testkit.LiveUser;
 import dev.hintmap.TestStores;
+import dev.hintmap.os.ProcessIdentity;
 import org.junit.jupiter.api.AfterEach;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.Region;

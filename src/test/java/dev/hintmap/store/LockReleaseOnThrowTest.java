@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.hintmap.Await;
-import dev.hintmap.ChildJvm;
-import dev.hintmap.FileChild;
+import dev.hintmap.testkit.Await;
+import dev.hintmap.testkit.ChildJvm;
+import dev.hintmap.testkit.FileChild;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.format.FileGeometry;

@@ -3,7 +3,7 @@ package dev.hintmap.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.hintmap.ChildJvm;
+import dev.hintmap.testkit.ChildJvm;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;

@@ -5,14 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.hintmap.ChildJvm;
-import dev.hintmap.FileChild;
+import dev.hintmap.testkit.ChildJvm;
+import dev.hintmap.testkit.FileChild;
 import dev.hintmap.HintFileException;
 import dev.hintmap.HintFileException.Problem;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import dev.hintmap.TestStores;
 import dev.hintmap.format.FileGeometry;
+import dev.hintmap.os.ProcessIdentity;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;

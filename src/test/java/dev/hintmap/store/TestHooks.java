@@ -1,5 +1,6 @@
 package dev.hintmap.store;
 
+import dev.hintmap.os.ProcessIdentity;
 import java.io.IOException;
 
 /** Package-private facts of the store, for tests in other packages (fuzzing, child JVMs). */

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.hintmap.ChildJvm;
+import dev.hintmap.testkit.ChildJvm;
 import dev.hintmap.HintStore;
 import dev.hintmap.HintStoreOptions;
 import java.io.BufferedReader;

@@ -1,6 +1,6 @@
 package dev.hintmap.torture;
 
-import dev.hintmap.ChildJvm;
+import dev.hintmap.testkit.ChildJvm;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -11,7 +11,7 @@ import java.util.List;
 
 /** Writer processes of the torture tests, C and Java, each with its own progress file. */
 final class Writers implements AutoCloseable {
-    static final Path NATIVE = dev.hintmap.NativeTools.BUILD;
+    static final Path NATIVE = dev.hintmap.testkit.NativeTools.BUILD;
 
     enum Kind { C_BY_NAME, C_HANDLES, JAVA_BY_NAME, JAVA_HANDLES }
 

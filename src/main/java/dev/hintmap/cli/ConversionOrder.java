@@ -1,4 +1,4 @@
-package dev.hintmap.store;
+package dev.hintmap.cli;
 
 import dev.hintmap.RegionRecord;
 import dev.hintmap.format.FileGeometry;
@@ -23,7 +23,7 @@ import java.util.List;
  * distance from home of all: two entries placed against the order of their homes can swap, and
  * neither distance then exceeds the larger of the two.
  */
-public final class ConversionOrder {
+final class ConversionOrder {
     private ConversionOrder() {}
 
     /**
@@ -35,7 +35,7 @@ public final class ConversionOrder {
      * positions are taken does not depend on the order). So no cluster wraps around the order's
      * start. Ties keep the order of {@code regions} (the old slot order).
      */
-    public static List<RegionRecord> byHome(List<RegionRecord> regions, FileGeometry geometry) {
+    static List<RegionRecord> byHome(List<RegionRecord> regions, FileGeometry geometry) {
         int entries = geometry.indexEntries();
         int mask = entries - 1;
         int[] home = new int[regions.size()];

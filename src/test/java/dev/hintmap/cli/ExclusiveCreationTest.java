@@ -1,4 +1,4 @@
-package dev.hintmap;
+package dev.hintmap.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,7 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.hintmap.HintFileException;
 import dev.hintmap.HintFileException.Problem;
+import dev.hintmap.HintFileInfo;
+import dev.hintmap.HintFiles;
+import dev.hintmap.HintStore;
+import dev.hintmap.HintStoreOptions;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -22,9 +27,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The library's side of reliability round 3, findings 1 to 3: {@link HintFiles#createNew} and
- * {@link HintFiles#createNewFile} create a file exclusively (nothing already at the path is
- * opened, a symbolic link or a FIFO included), with an exact mode; {@link HintFiles#openInput}
+ * Exclusive creation and safe input: {@link HintFiles#createNew} and
+ * {@link CommandFiles#createNewFile} create a file exclusively (nothing already at the path is
+ * opened, a symbolic link or a FIFO included), with an exact mode; {@link CommandFiles#openInput}
  * opens a file a tool reads under the rules of a hint file, never blocking on a FIFO.
  */
 class ExclusiveCreationTest {
@@ -58,7 +63,7 @@ class ExclusiveCreationTest {
         for (Path path : occupied()) {
             assertThrows(FileAlreadyExistsException.class,
                     () -> HintFiles.createNew(path, HintStoreOptions.defaults().capacity(4)).close(), path.toString());
-            assertThrows(FileAlreadyExistsException.class, () -> HintFiles.createNewFile(path, HintStoreOptions.defaults()).close(),
+            assertThrows(FileAlreadyExistsException.class, () -> CommandFiles.createNewFile(path, HintStoreOptions.defaults()).close(),
                     path.toString());
         }
         assertNothingWritten();
@@ -71,7 +76,7 @@ class ExclusiveCreationTest {
             store.record("void gemm<128, 128>(float const*, float*)", 1_000, 8);
         }
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(own)));
-        try (FileChannel text = HintFiles.createNewFile(dir.resolve("shared.prom"), HintStoreOptions.defaults().groupShared(true))) {
+        try (FileChannel text = CommandFiles.createNewFile(dir.resolve("shared.prom"), HintStoreOptions.defaults().groupShared(true))) {
             text.write(ByteBuffer.wrap("x 1\n".getBytes(StandardCharsets.UTF_8)));
         }
         assertEquals("rw-rw----", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("shared.prom"))));
@@ -87,17 +92,17 @@ class ExclusiveCreationTest {
     void openInputRefusesAFifoWithoutBlockingALinkUnlessFollowedAndReadsAFile() throws Exception {
         occupied();
         HintFileException fifo = assertThrows(HintFileException.class,
-                () -> HintFiles.openInput(dir.resolve("fifo"), HintStoreOptions.defaults()).close());
+                () -> CommandFiles.openInput(dir.resolve("fifo"), HintStoreOptions.defaults()).close());
         assertEquals(Problem.NOT_A_HINT_FILE, fifo.problem());
         assertTrue(fifo.getMessage().contains("a FIFO"), fifo.getMessage());
         HintFileException link = assertThrows(HintFileException.class,
-                () -> HintFiles.openInput(dir.resolve("link"), HintStoreOptions.defaults()).close());
+                () -> CommandFiles.openInput(dir.resolve("link"), HintStoreOptions.defaults()).close());
         assertEquals(Problem.SYMLINK, link.problem());
-        try (InputStream in = HintFiles.openInput(dir.resolve("link"), HintStoreOptions.defaults().followSymlinks(true))) {
+        try (InputStream in = CommandFiles.openInput(dir.resolve("link"), HintStoreOptions.defaults().followSymlinks(true))) {
             assertEquals(PRECIOUS, new String(in.readAllBytes(), StandardCharsets.UTF_8));
         }
         HintFileException missing = assertThrows(HintFileException.class,
-                () -> HintFiles.openInput(dir.resolve("absent.json"), HintStoreOptions.defaults()).close());
+                () -> CommandFiles.openInput(dir.resolve("absent.json"), HintStoreOptions.defaults()).close());
         assertEquals(Problem.MISSING, missing.problem());
     }
 
@@ -111,9 +116,9 @@ class ExclusiveCreationTest {
         Path theirs = Files.writeString(dir.resolve("theirs.json"), "{}");
         Files.setAttribute(theirs, "unix:uid", 65534);
         HintFileException e = assertThrows(HintFileException.class,
-                () -> HintFiles.openInput(theirs, HintStoreOptions.defaults()).close());
+                () -> CommandFiles.openInput(theirs, HintStoreOptions.defaults()).close());
         assertEquals(Problem.FOREIGN_OWNER, e.problem());
-        try (InputStream in = HintFiles.openInput(theirs, HintStoreOptions.defaults().allowForeignOwner(true))) {
+        try (InputStream in = CommandFiles.openInput(theirs, HintStoreOptions.defaults().allowForeignOwner(true))) {
             assertEquals("{}", new String(in.readAllBytes(), StandardCharsets.UTF_8));
         }
     }

@@ -1,5 +1,8 @@
-package dev.hintmap.store;
+package dev.hintmap.cli;
 
+import dev.hintmap.os.NativeAccess;
+import dev.hintmap.os.PosixFiles;
+import dev.hintmap.os.SyscallNumbers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +17,7 @@ import java.nio.file.Path;
  * opened a hint file yet a few hundred milliseconds (src/jmh/resources/dev/hintmap/bench/startup.md), which a
  * {@code diff} of two JSON profiles into a pipe should not pay.
  */
-public final class TerminalSize {
+final class TerminalSize {
     private TerminalSize() {}
 
     /**

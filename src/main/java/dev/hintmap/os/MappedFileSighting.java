@@ -1,4 +1,4 @@
-package dev.hintmap.store;
+package dev.hintmap.os;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,7 +27,7 @@ import java.nio.file.Path;
  * exit) the answer is {@link Sighting#UNKNOWN}, and the caller keeps the older rule: never take a
  * lock from a process that may be using the file.
  */
-final class MappedFileSighting {
+public final class MappedFileSighting {
     /** The answer for one process. */
     enum Sighting { MAPS_FILE, DOES_NOT_MAP_FILE, UNKNOWN }
 
@@ -36,7 +36,7 @@ final class MappedFileSighting {
     private volatile String key;
 
     /** @param mappingAddress an address inside this process's mapping of the file */
-    MappedFileSighting(long mappingAddress) {
+    public MappedFileSighting(long mappingAddress) {
         this.mappingAddress = mappingAddress;
     }
 

@@ -1,4 +1,4 @@
-package dev.hintmap.store;
+package dev.hintmap.os;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -10,13 +10,13 @@ import java.util.Map;
  * ({@code <asm-generic/unistd.h>}). {@code SyscallNumbersTest} compares both columns with the
  * kernel headers where they are installed.
  */
-final class SyscallNumbers {
+public final class SyscallNumbers {
     private SyscallNumbers() {}
 
     private static final String ARCH = System.getProperty("os.arch", "");
     static final boolean AARCH64 = ARCH.equals("aarch64");
     /** Whether this JVM runs on an architecture whose numbers are below: x86-64 or AArch64. */
-    static final boolean SUPPORTED = AARCH64 || ARCH.equals("amd64") || ARCH.equals("x86_64");
+    public static final boolean SUPPORTED = AARCH64 || ARCH.equals("amd64") || ARCH.equals("x86_64");
 
     private static final Map<String, int[]> TABLE = new LinkedHashMap<>();
 

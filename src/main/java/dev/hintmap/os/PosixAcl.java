@@ -1,4 +1,4 @@
-package dev.hintmap.store;
+package dev.hintmap.os;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -13,8 +13,8 @@ import java.nio.ByteOrder;
  * named user or group grants writing beyond owner and group although the mode bits say nothing of
  * it (they show the mask), so such a file is refused like a world-writable one.
  */
-final class PosixAcl {
-    static final String ACCESS_XATTR = "system.posix_acl_access";
+public final class PosixAcl {
+    public static final String ACCESS_XATTR = "system.posix_acl_access";
     private static final int VERSION = 2;
     private static final int ENTRY_BYTES = 8;
     private static final int ACL_USER = 0x02;
@@ -29,7 +29,7 @@ final class PosixAcl {
      * none can; entries whose write bit the mask clears grant nothing. A malformed value is
      * treated as granting write (it cannot be vouched for).
      */
-    static String writerBeyondOwnerAndGroup(byte[] xattr) {
+    public static String writerBeyondOwnerAndGroup(byte[] xattr) {
         if (xattr == null) {
             return null;
         }

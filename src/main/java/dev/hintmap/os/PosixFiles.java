@@ -1,4 +1,4 @@
-package dev.hintmap.store;
+package dev.hintmap.os;
 
 import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
 import static java.lang.foreign.MemoryLayout.paddingLayout;
@@ -40,36 +40,36 @@ import java.nio.file.Path;
  * <p>Needs native access: {@code --enable-native-access=ALL-UNNAMED} (class path) or
  * {@code =dev.hintmap} (module path); without it the JVM prints a warning on first use.
  */
-final class PosixFiles {
+public final class PosixFiles {
     private PosixFiles() {}
 
     // errno values used by callers (asm-generic, the same on x86-64 and AArch64)
-    static final int ENOENT = 2;
+    public static final int ENOENT = 2;
     static final int EINTR = 4;
     static final int EACCES = 13;
     static final int EEXIST = 17;
     static final int ENOTDIR = 20;
-    static final int EISDIR = 21;
-    static final int EINVAL = 22;
-    static final int EFBIG = 27;
-    static final int ENOSPC = 28;
-    static final int ELOOP = 40;
-    static final int EOPNOTSUPP = 95;
-    static final int EDQUOT = 122;
+    public static final int EISDIR = 21;
+    public static final int EINVAL = 22;
+    public static final int EFBIG = 27;
+    public static final int ENOSPC = 28;
+    public static final int ELOOP = 40;
+    public static final int EOPNOTSUPP = 95;
+    public static final int EDQUOT = 122;
     static final int ENXIO = 6;
     static final int ENODATA = 61;
     static final int ERANGE = 34;
 
-    static final int O_RDONLY = 0;
-    static final int O_WRONLY = 1;
-    static final int O_RDWR = 2;
+    public static final int O_RDONLY = 0;
+    public static final int O_WRONLY = 1;
+    public static final int O_RDWR = 2;
     static final int O_CREAT = 0100;
     static final int O_EXCL = 0200;
-    static final int O_NOCTTY = 0400;
-    static final int O_NONBLOCK = 04000;
-    static final int O_CLOEXEC = 02000000;
+    public static final int O_NOCTTY = 0400;
+    public static final int O_NONBLOCK = 04000;
+    public static final int O_CLOEXEC = 02000000;
     /** Differs between the two architectures (asm-generic vs x86). */
-    static final int O_NOFOLLOW = SyscallNumbers.AARCH64 ? 0100000 : 0400000;
+    public static final int O_NOFOLLOW = SyscallNumbers.AARCH64 ? 0100000 : 0400000;
 
     private static final int AT_FDCWD = -100;
     private static final int AT_SYMLINK_NOFOLLOW = 0x100;
@@ -77,9 +77,9 @@ final class PosixFiles {
     private static final int STATX_BASIC_STATS = 0x7ff;
 
     static final int S_IFMT = 0170000;
-    static final int S_IFREG = 0100000;
+    public static final int S_IFREG = 0100000;
     static final int S_IFDIR = 0040000;
-    static final int S_IWOTH = 0002;
+    public static final int S_IWOTH = 0002;
 
     /**
      * {@code struct statx} of {@code <linux/stat.h>} (256 bytes), the same on x86-64 and AArch64
@@ -115,18 +115,18 @@ final class PosixFiles {
     private static final long DEV_MINOR = STATX.byteOffset(groupElement("stx_dev_minor"));
 
     /** What {@code statx} says about a file. */
-    record Stat(int mode, int uid, int gid, long size, long device, long inode, long blocks) {
+    public record Stat(int mode, int uid, int gid, long size, long device, long inode, long blocks) {
         /** Bytes the filesystem has allocated to the file (512-byte blocks, as {@code stat} counts them). */
-        long allocatedBytes() {
+        public long allocatedBytes() {
             return blocks * 512;
         }
 
-        boolean isRegularFile() {
+        public boolean isRegularFile() {
             return (mode & S_IFMT) == S_IFREG;
         }
 
         /** What kind of file this is, in words: "a regular file", "a FIFO", "a directory", ... */
-        String kind() {
+        public String kind() {
             return switch (mode & S_IFMT) {
                 case S_IFREG -> "a regular file";
                 case S_IFDIR -> "a directory";
@@ -139,19 +139,19 @@ final class PosixFiles {
             };
         }
 
-        boolean sameFile(Stat other) {
+        public boolean sameFile(Stat other) {
             return device == other.device && inode == other.inode;
         }
 
-        String modeOctal() {
+        public String modeOctal() {
             return String.format("0%o", mode & 07777);
         }
     }
 
     /** A failed call: the call's name and its error number. */
-    static final class PosixException extends Exception {
+    public static final class PosixException extends Exception {
         private static final long serialVersionUID = 1L;
-        final int errno;
+        public final int errno;
 
         PosixException(String call, int errno) {
             super(call + " failed: " + errnoName(errno));
@@ -241,7 +241,7 @@ final class PosixFiles {
      * step 6): fewer TLB misses on a large store. Best effort: the answer is ignored, since the
      * bytes are the same either way and only tmpfs honours it for a shared file mapping.
      */
-    static void adviseHugePages(MemorySegment mapping) {
+    public static void adviseHugePages(MemorySegment mapping) {
         if (mapping.byteSize() < HUGE_PAGE_BYTES) {
             return;
         }
@@ -266,7 +266,7 @@ final class PosixFiles {
      * @return the whole page; the bytes asked for start at {@code offset % 4096} in it
      */
     @SuppressWarnings("restricted") // the page mmap just returned, exactly its length
-    static MemorySegment mapPage(int fd, long offset, long length) throws PosixException {
+    public static MemorySegment mapPage(int fd, long offset, long length) throws PosixException {
         long pageStart = offset & -Layouts.PAGE;
         long pageBytes = (offset + length - pageStart + Layouts.PAGE - 1) & -Layouts.PAGE;
         long address = checked("mmap", SyscallNumbers.MMAP, 0, pageBytes, PROT_READ_WRITE, MAP_SHARED, fd, pageStart);
@@ -274,7 +274,7 @@ final class PosixFiles {
     }
 
     /** {@code munmap} of a page {@link #mapPage} returned; a failure (none is possible for it) is ignored. */
-    static void unmap(MemorySegment page) {
+    public static void unmap(MemorySegment page) {
         try (Arena arena = Arena.ofConfined()) {
             long ignored = syscall(arena.allocate(Syscall.CAPTURE), SyscallNumbers.MUNMAP, page.address(), page.byteSize(),
                     0, 0, 0, 0);
@@ -299,7 +299,7 @@ final class PosixFiles {
      * whose size nobody set). Through the same {@code syscall} handle as every other call, so it
      * costs the command line tool one system call and no new downcall shape.
      */
-    static int terminalColumns(int fd) {
+    public static int terminalColumns(int fd) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment size = arena.allocate(WINSIZE);
             long result = syscall(arena.allocate(Syscall.CAPTURE), SyscallNumbers.IOCTL, fd, TIOCGWINSZ, size.address(),
@@ -309,7 +309,7 @@ final class PosixFiles {
     }
 
     /** {@code open(path, flags, mode)} ({@code openat} relative to the working directory); returns the descriptor. */
-    static int open(Path path, int flags, int mode) throws PosixException {
+    public static int open(Path path, int flags, int mode) throws PosixException {
         try (Arena arena = Arena.ofConfined()) {
             return (int) checked("open", SyscallNumbers.OPENAT, AT_FDCWD, arena.allocateFrom(path.toString()).address(),
                     flags, mode, 0, 0);
@@ -317,12 +317,12 @@ final class PosixFiles {
     }
 
     /** {@code statx} of an open descriptor. */
-    static Stat fstat(int fd) throws PosixException {
+    public static Stat fstat(int fd) throws PosixException {
         return statx(fd, "", AT_EMPTY_PATH, "fstat");
     }
 
     /** {@code statx} of a path; {@code follow} false: of a symbolic link itself ({@code lstat}). */
-    static Stat stat(Path path, boolean follow) throws PosixException {
+    public static Stat stat(Path path, boolean follow) throws PosixException {
         return statx(AT_FDCWD, path.toString(), follow ? 0 : AT_SYMLINK_NOFOLLOW, follow ? "stat" : "lstat");
     }
 
@@ -341,7 +341,7 @@ final class PosixFiles {
     }
 
     /** {@code posix_fallocate(fd, 0, length)}: 0, or the error number it returns. */
-    static int fallocate(int fd, long length) {
+    public static int fallocate(int fd, long length) {
         try {
             return (int) PosixFallocate.HANDLE.invokeExact(fd, 0L, length);
         } catch (Throwable t) {
@@ -357,7 +357,7 @@ final class PosixFiles {
      * filesystem that does not track holes. A failure ({@code EINVAL}: the call is unsupported)
      * reads as no hole: -1.
      */
-    static long firstHole(int fd) {
+    public static long firstHole(int fd) {
         try (Arena arena = Arena.ofConfined()) {
             return syscall(arena.allocate(Syscall.CAPTURE), SyscallNumbers.LSEEK, fd, 0L, SEEK_HOLE, 0, 0, 0);
         }
@@ -367,7 +367,7 @@ final class PosixFiles {
      * The value of extended attribute {@code name} of {@code fd}, or null when the file has none
      * ({@code ENODATA}) or the filesystem has no extended attributes ({@code EOPNOTSUPP}).
      */
-    static byte[] fgetxattr(int fd, String name) throws PosixException {
+    public static byte[] fgetxattr(int fd, String name) throws PosixException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = arena.allocate(Syscall.CAPTURE);
             long cName = arena.allocateFrom(name).address();
@@ -402,7 +402,7 @@ final class PosixFiles {
      * file could undo another writer's stores; a filesystem that cannot allocate says
      * {@code EOPNOTSUPP}.
      */
-    static int fallocateInPlace(int fd, long length) {
+    public static int fallocateInPlace(int fd, long length) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = arena.allocate(Syscall.CAPTURE);
             while (true) {
@@ -414,7 +414,7 @@ final class PosixFiles {
         }
     }
 
-    static void ftruncate(int fd, long length) throws PosixException {
+    public static void ftruncate(int fd, long length) throws PosixException {
         checked("ftruncate", SyscallNumbers.FTRUNCATE, fd, length, 0, 0, 0, 0);
     }
 
@@ -427,26 +427,26 @@ final class PosixFiles {
     }
 
     /** Closes {@code fd}; errors are ignored (the descriptor is gone either way on Linux). */
-    static void close(int fd) {
+    public static void close(int fd) {
         try (Arena arena = Arena.ofConfined()) {
             long ignored = syscall(arena.allocate(Syscall.CAPTURE), SyscallNumbers.CLOSE, fd, 0, 0, 0, 0, 0);
         }
     }
 
-    static int geteuid() {
+    public static int geteuid() {
         try (Arena arena = Arena.ofConfined()) {
             return (int) syscall(arena.allocate(Syscall.CAPTURE), SyscallNumbers.GETEUID, 0, 0, 0, 0, 0, 0);
         }
     }
 
-    static int getegid() {
+    public static int getegid() {
         try (Arena arena = Arena.ofConfined()) {
             return (int) syscall(arena.allocate(Syscall.CAPTURE), SyscallNumbers.GETEGID, 0, 0, 0, 0, 0, 0);
         }
     }
 
     /** This process's supplementary groups. */
-    static int[] getgroups() throws PosixException {
+    public static int[] getgroups() throws PosixException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = arena.allocate(Syscall.CAPTURE);
             for (int attempt = 0; ; attempt++) {
@@ -467,7 +467,7 @@ final class PosixFiles {
     }
 
     /** The symbolic name of the error numbers hintmap reports, else {@code errno N}. */
-    static String errnoName(int errno) {
+    public static String errnoName(int errno) {
         return switch (errno) {
             case 1 -> "EPERM (operation not permitted)";
             case ENOENT -> "ENOENT (no such file or directory)";

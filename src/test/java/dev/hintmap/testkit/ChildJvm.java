@@ -1,4 +1,4 @@
-package dev.hintmap;
+package dev.hintmap.testkit;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.hintmap;
+package dev.hintmap.testkit;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,9 @@
-package dev.hintmap.store;
+package dev.hintmap.cli;
 
-import dev.hintmap.store.PosixFiles.PosixException;
+import dev.hintmap.os.FileKind;
+import dev.hintmap.os.NativeAccess;
+import dev.hintmap.os.PosixFiles;
+import dev.hintmap.os.PosixFiles.PosixException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileSystemException;
@@ -18,7 +21,7 @@ import java.nio.file.StandardOpenOption;
  * after the caller looked (a hard link to someone's file, say) is closed unwritten. As a shell's
  * {@code >} does, opening a FIFO waits until a reader opens it.
  */
-public final class StreamOutput {
+final class StreamOutput {
     private StreamOutput() {}
 
     /**

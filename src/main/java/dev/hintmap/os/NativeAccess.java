@@ -1,4 +1,4 @@
-package dev.hintmap.store;
+package dev.hintmap.os;
 
 import dev.hintmap.HintFileException;
 import dev.hintmap.HintFileException.Problem;
@@ -13,13 +13,13 @@ import java.nio.file.Path;
  * leaves the class unusable for the life of the JVM. Probing here, outside any initialiser, turns it
  * into a {@link HintFileException} ({@link Problem#NATIVE_ACCESS}) that names the flag to add.
  */
-final class NativeAccess {
+public final class NativeAccess {
     /** null until probed; then whether downcalls are allowed (the answer cannot change in a JVM). */
     private static volatile Boolean allowed;
 
     private NativeAccess() {}
 
-    static void require(Path file) throws HintFileException {
+    public static void require(Path file) throws HintFileException {
         if (!SyscallNumbers.SUPPORTED) {
             throw new HintFileException(file, Problem.IO, null, "hintmap opens files through Linux system calls of"
                     + " x86-64 and AArch64; this JVM runs on " + SyscallNumbers.arch(), null);
@@ -35,7 +35,7 @@ final class NativeAccess {
     }
 
     /** Whether the downcalls are allowed (probed once); never throws. */
-    static boolean allowed() {
+    public static boolean allowed() {
         Boolean known = allowed;
         if (known == null) {
             known = probe();

@@ -1,6 +1,6 @@
-package dev.hintmap.store;
+package dev.hintmap.os;
 
-import dev.hintmap.store.PosixFiles.PosixException;
+import dev.hintmap.os.PosixFiles.PosixException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 
@@ -64,7 +64,7 @@ public enum FileKind {
         }
     }
 
-    static FileKind of(int mode) {
+    public static FileKind of(int mode) {
         return switch (mode & PosixFiles.S_IFMT) {
             case PosixFiles.S_IFREG -> REGULAR_FILE;
             case PosixFiles.S_IFDIR -> DIRECTORY;

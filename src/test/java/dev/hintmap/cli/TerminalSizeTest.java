@@ -1,4 +1,4 @@
-package dev.hintmap.store;
+package dev.hintmap.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

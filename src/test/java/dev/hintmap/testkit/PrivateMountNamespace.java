@@ -1,4 +1,4 @@
-package dev.hintmap;
+package dev.hintmap.testkit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package dev.hintmap.store;
+package dev.hintmap.os;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +20,7 @@ public final class ProcessIdentity {
     private ProcessIdentity() {}
 
     /** The token of this process. */
-    static long currentToken() throws IOException {
+    public static long currentToken() throws IOException {
         long pid = ProcessHandle.current().pid();
         Stat stat = readStat(pid);
         if (stat == null) {
@@ -50,11 +50,11 @@ public final class ProcessIdentity {
         return pid > 0 && pid < (1L << (Long.SIZE - START_BITS)) && isAlive(token(pid, startTicks), null);
     }
 
-    static long token(long pid, long startTicks) {
+    public static long token(long pid, long startTicks) {
         return (pid << START_BITS) | (startTicks & START_MASK);
     }
 
-    static long pidOf(long token) {
+    public static long pidOf(long token) {
         return token >>> START_BITS;
     }
 
@@ -62,7 +62,7 @@ public final class ProcessIdentity {
      * Whether the process named by {@code token} is running (not exited, not a zombie, pid not
      * reused) and, when {@code file} is given and can tell, maps that file (§6.3).
      */
-    static boolean isAlive(long token, MappedFileSighting file) {
+    public static boolean isAlive(long token, MappedFileSighting file) {
         if (token == 0) {
             return false;
         }
@@ -89,7 +89,7 @@ public final class ProcessIdentity {
      * maps rule): the stray-temporary check of §5 step 1, whose file names carry only a pid. A
      * zombie with no thread left has exited; a {@code /proc} file that cannot be read keeps it.
      */
-    static boolean isRunning(long pid) {
+    public static boolean isRunning(long pid) {
         Stat stat;
         try {
             stat = readStat(pid);

@@ -1,4 +1,4 @@
-package dev.hintmap;
+package dev.hintmap.testkit;
 
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;

@@ -1,5 +1,7 @@
-package dev.hintmap;
+package dev.hintmap.testkit;
 
+import dev.hintmap.HintStore;
+import dev.hintmap.HintStoreOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

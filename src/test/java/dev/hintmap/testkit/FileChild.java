@@ -1,5 +1,9 @@
-package dev.hintmap;
+package dev.hintmap.testkit;
 
+import dev.hintmap.HintFileException;
+import dev.hintmap.HintStore;
+import dev.hintmap.HintStoreOptions;
+import dev.hintmap.Region;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;

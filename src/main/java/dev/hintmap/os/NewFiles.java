@@ -1,8 +1,8 @@
-package dev.hintmap.store;
+package dev.hintmap.os;
 
 import dev.hintmap.HintFileException;
 import dev.hintmap.HintFileException.Problem;
-import dev.hintmap.store.PosixFiles.PosixException;
+import dev.hintmap.os.PosixFiles.PosixException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
@@ -34,12 +34,12 @@ public final class NewFiles {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** 16 hex digits nobody can predict, for a temporary name. */
-    static String unpredictable() {
+    public static String unpredictable() {
         return String.format("%016x", RANDOM.nextLong());
     }
 
     /** 0660 for a file shared within a group, else 0600 (docs/SECURITY.md "Sharing a file between users"). */
-    static int mode(boolean groupShared) {
+    public static int mode(boolean groupShared) {
         return groupShared ? 0660 : 0600;
     }
 
@@ -49,7 +49,7 @@ public final class NewFiles {
      * @return the descriptor, which the caller closes
      * @throws PosixException {@code EEXIST} when anything is at the path (a symbolic link included)
      */
-    static int createExclusive(Path path, int mode) throws PosixException {
+    public static int createExclusive(Path path, int mode) throws PosixException {
         int fd = PosixFiles.open(path, PosixFiles.O_RDWR | PosixFiles.O_CREAT | PosixFiles.O_EXCL | PosixFiles.O_NOFOLLOW
                 | PosixFiles.O_CLOEXEC, mode);
         try {
@@ -118,7 +118,7 @@ public final class NewFiles {
      * or it exists and takes no new files ({@code /proc}, {@code /sys}: their files can be written
      * in place, but nothing can be created beside them, so none of them can be replaced).
      */
-    static String noNewFileIn(Path path) {
+    public static String noNewFileIn(Path path) {
         Path dir = path.toAbsolutePath().getParent();
         return dir != null && Files.isDirectory(dir)
                 ? "no new file can be created in " + dir + " (it exists, but its file system takes no new files, as"
@@ -144,7 +144,7 @@ public final class NewFiles {
      * and others; no set-id or sticky bit) of {@code like}, on the descriptor: what an in-place
      * conversion keeps of the file it replaces.
      */
-    static void takeOwnership(int fd, PosixFiles.Stat like) throws PosixException {
+    public static void takeOwnership(int fd, PosixFiles.Stat like) throws PosixException {
         PosixFiles.Stat now = PosixFiles.fstat(fd);
         if (now.uid() != like.uid() || now.gid() != like.gid()) {
             PosixFiles.fchown(fd, like.uid(), like.gid());
