@@ -94,7 +94,7 @@ if (cd "$root" && ./mvnw -q dependency:copy -Dartifact="org.jfree:jfreechart:$ve
    "$jdk/bin/java" -Djava.awt.headless=true -cp "$out/chart:$out/lib/jfreechart-$version.jar" dev.hintmap.bench.PgoLiveChart \
       "$out/runtime.log" "$out/optimizer.log" "$out/live.png" >>"$out/chart.log" 2>&1; then
   echo "chart: $out/live.png"
-  [ -z "$chart" ] || cp "$out/live.png" "$chart"
+  [ -z "$chart" ] || [ "$chart" -ef "$out/live.png" ] || cp "$out/live.png" "$chart"
 else
   echo "pgo-live: no chart (JFreeChart $version could not be fetched or run: $out/chart.log); the logs and live.md are written"
 fi
