@@ -423,7 +423,7 @@ public class StoreEngine {
      */
     public long slotReadAt(int k, long gen, Answer answer, SlotRecord out) {
         // The slot's fixed part as one slice, read at constant offsets: one bounds check per read
-        // instead of one per access (docs/PERF-READ.md, "One slice per read"). C2 scalar-replaces
+        // instead of one per access (docs/archive/PERF-READ.md, "One slice per read"). C2 scalar-replaces
         // the slice; the interpreter and C1 allocate it (the steady-state promise, HintStore).
         MemorySegment fixed = mapping.segment().asSlice(slots.slot(k), Layouts.SLOT_NAME);
         for (int attempt = 0; attempt < MAX_READ_ATTEMPTS; attempt++) {
