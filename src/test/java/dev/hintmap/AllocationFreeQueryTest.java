@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hintmap.testkit.Await;
+import dev.hintmap.testkit.ChildJvm;
 import dev.hintmap.testkit.StoreKind;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
