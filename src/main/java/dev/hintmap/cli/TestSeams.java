@@ -8,10 +8,10 @@ import java.util.function.Consumer;
  * hooks that a test in this package sets and production never sets, read only when {@link #ENABLED}.
  */
 final class TestSeams {
-    /** The system property that enables the seams: set only by the test JVMs (Surefire's configuration, the tests' child JVMs). */
-    static final String PROPERTY = "hintmap.testSeams";
-    /** False outside tests: C2 folds this static final and every branch on it away, as C compiles its hooks out. */
-    static final boolean ENABLED = Boolean.getBoolean(PROPERTY);
+    /** The store's property ({@link dev.hintmap.store.TestSeams#PROPERTY}): one switch for every package's seams. */
+    static final String PROPERTY = dev.hintmap.store.TestSeams.PROPERTY;
+    /** The store's flag, read once there: false outside tests, so C2 folds every branch on it away. */
+    static final boolean ENABLED = dev.hintmap.store.TestSeams.ENABLED;
 
     /**
      * A test's hold on a command whose temporary file is half written (so that it can be

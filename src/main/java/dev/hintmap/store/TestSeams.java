@@ -7,11 +7,14 @@ package dev.hintmap.store;
  * critical section a test acts through subclasses instead ({@link EngineBuilder}), so no production
  * class holds a field or takes a parameter for tests.
  */
-final class TestSeams {
-    /** The system property that enables the seams: set only by the test JVMs (Surefire's configuration, the tests' child JVMs). */
-    static final String PROPERTY = "hintmap.testSeams";
+public final class TestSeams {
+    /**
+     * The system property that enables the seams of every package (this one's, the API's, the
+     * command's): set only by the test JVMs (Surefire's configuration, the tests' child JVMs).
+     */
+    public static final String PROPERTY = "hintmap.testSeams";
     /** False outside tests: C2 folds this static final and every branch on it away, as C compiles its hooks out. */
-    static final boolean ENABLED = Boolean.getBoolean(PROPERTY);
+    public static final boolean ENABLED = Boolean.getBoolean(PROPERTY);
 
     /** Builds the writer's engine of a store this thread opens: a test's subclasses (EngineBuilder). */
     static final ThreadLocal<EngineBuilder> ENGINE = new ThreadLocal<>();
